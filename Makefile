@@ -1,0 +1,55 @@
+# planner: `make run` installs everything and runs the app; `make test` installs
+# everything and passes the tests. Both work from a fresh clone.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: run test setup venv lint format check-deploy bench messages clean
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	@python=$$(scripts/find_python.sh) || exit 1; \
+	if [ ! -x $(PY) ] || ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
+	  echo "== creating $(VENV) with $$python"; rm -rf $(VENV); "$$python" -m venv $(VENV) || exit 1; \
+	fi
+	@echo "== installing Python packages (pinned)"
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+venv: $(VENV)/.installed
+
+# Set-up steps of `make run`: safe to repeat, duplicates nothing.
+setup: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py bootstrap
+
+run: setup
+	$(PY) manage.py runstack --port $(PORT)
+
+test: venv
+	@scripts/ensure_browser.sh
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+check-deploy: venv
+	DJANGO_SETTINGS_MODULE=planner.settings_production SECRET_KEY=$$(openssl rand -hex 40) \
+	  ALLOWED_HOSTS=planner.example.com $(PY) manage.py check --deploy --fail-level WARNING
+
+messages: venv
+	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests
+	$(PY) manage.py compilemessages --ignore=.venv
+
+bench: venv
+	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BenchmarksAppConfig(AppConfig):
+    name = "benchmarks_app"
+    verbose_name = "Benchmarks"

@@ -1,0 +1,226 @@
+"""Settings from environment variables, with safe development defaults.
+
+Unset DATABASE_URL: SQLite under var/. Unset REDIS_URL: Celery over Kombu's
+filesystem transport under var/, so `make run` needs no servers. DEBUG is off
+unless asked for. Production adds planner.settings_production on top.
+"""
+
+import os
+import re
+import secrets
+import socket
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.getenv("PLANNER_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def envbool(name: str, default: bool = False) -> bool:
+    value = os.getenv(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def envint(name: str, default: int) -> int:
+    value = os.getenv(name)
+    return int(value) if value not in (None, "") else default
+
+
+def envlist(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in var/."""
+    if key := os.getenv("SECRET_KEY"):
+        return key
+    path = VAR_DIR / ".secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(64))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = envbool("DEBUG", False)
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.humanize",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "catalog",
+    "benchmarks_app",
+    "planner",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "planner.urls"
+WSGI_APPLICATION = "planner.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Database ---------------------------------------------------------------------
+if os.getenv("DATABASE_URL"):
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+else:
+    # The worker writes while the web reads: WAL, IMMEDIATE transactions and a
+    # busy timeout keep SQLite from answering "database is locked".
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.getenv("SQLITE_PATH", str(VAR_DIR / "planner.sqlite3")),
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            "TEST": {"NAME": os.getenv("SQLITE_TEST_PATH", str(VAR_DIR / "test.sqlite3"))},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Redis: Celery broker and cache ----------------------------------------------------
+REDIS_URL = os.getenv("REDIS_URL", "")
+# A test session uses its own prefix (queues, cache keys, broker folder) so it
+# never takes a running app's tasks; worker processes it starts inherit it.
+if os.getenv("PYTEST_VERSION") and not os.getenv("PLANNER_QUEUE_PREFIX"):
+    os.environ["PLANNER_QUEUE_PREFIX"] = f"test-{secrets.token_hex(4)}-"
+QUEUE_PREFIX = os.getenv("PLANNER_QUEUE_PREFIX", "")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": f"{QUEUE_PREFIX}planner",
+        }
+    }
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": QUEUE_PREFIX} if QUEUE_PREFIX else {}
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = CELERY_BROKER_TRANSPORT_OPTIONS
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache" / (QUEUE_PREFIX or "app")),
+        }
+    }
+    _broker_dir = VAR_DIR / "broker" / (QUEUE_PREFIX or "app")
+    for _sub in ("out", "processed"):
+        (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "out"),
+        "data_folder_out": str(_broker_dir / "out"),
+        "data_folder_processed": str(_broker_dir / "processed"),
+    }
+    CELERY_RESULT_BACKEND = f"file://{VAR_DIR / 'results' / (QUEUE_PREFIX or 'app')}"
+    (VAR_DIR / "results" / (QUEUE_PREFIX or "app")).mkdir(parents=True, exist_ok=True)
+
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = False
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+
+
+def _node_name(raw: str) -> str:
+    return re.sub(r"[^a-z0-9-]+", "-", raw.lower()).strip("-") or "local"
+
+
+# The benchmark target that `make run`'s worker serves (queue bench.<name>).
+BENCH_TARGET_NAME = _node_name(os.getenv("BENCH_TARGET_NAME", socket.gethostname()))
+
+# Catalog ------------------------------------------------------------------------
+# A price is stale once older than this many days, per pricing model: spot
+# prices move daily, list prices change over months.
+CATALOG_STALE_AFTER_DAYS = {
+    "spot": envint("CATALOG_STALE_SPOT_DAYS", 7),
+    "on_demand": envint("CATALOG_STALE_ON_DEMAND_DAYS", 180),
+    "reserved_1y": envint("CATALOG_STALE_RESERVED_DAYS", 180),
+    "reserved_3y": envint("CATALOG_STALE_RESERVED_DAYS", 180),
+    "fixed_monthly": envint("CATALOG_STALE_FIXED_MONTHLY_DAYS", 365),
+}
+CATALOG_IMPORT_MAX_BYTES = envint("CATALOG_IMPORT_MAX_BYTES", 10 * 1024 * 1024)
+
+# Auth, i18n, static ------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# Development and tests serve straight from the app folders (no collectstatic);
+# production switches to the manifest storage in settings_production.
+WHITENOISE_USE_FINDERS = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "WARNING")},
+}

@@ -1,0 +1,15 @@
+"""What `make run` loads after migrating, in order. Each step is idempotent and
+returns a one-line summary of what it changed."""
+
+from collections.abc import Callable
+
+
+def _default_catalog() -> str:
+    from catalog.defaults import load_default_catalog
+
+    return load_default_catalog()
+
+
+SETUP_STEPS: list[tuple[str, Callable[[], str]]] = [
+    ("default catalog", _default_catalog),
+]
