@@ -1,0 +1,229 @@
+"""Provider → Tier → Price, and ExchangeRate beside them.
+
+Prices are effective-dated rows that are never overwritten: a change of price is
+a new row. The current price of a tier is its newest row whose `effective_from`
+is not in the future.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+# ISO 4217 codes we accept. A closed list catches typos ("EUE") that a pattern
+# would let through; add a code here when a provider bills in it.
+CURRENCIES: tuple[str, ...] = (
+    "AUD", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR",
+    "ILS", "INR", "JPY", "KRW", "MXN", "NOK", "NZD", "PLN", "RON", "SEK", "SGD", "THB",
+    "TRY", "TWD", "USD", "ZAR",
+)  # fmt: skip
+
+HOURS_PER_MONTH = Decimal(730)
+
+slug_validator = RegexValidator(
+    regex=r"^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$",
+    message=_("Use lowercase letters, digits, '.' and '-' only, starting and ending with a "
+              "letter or digit."),
+)  # fmt: skip
+
+
+def validate_currency(value: str) -> None:
+    if value not in CURRENCIES:
+        raise ValidationError(_("%(code)s is not a known ISO 4217 currency code."),
+                              params={"code": value})  # fmt: skip
+
+
+class PricingModel(models.TextChoices):
+    ON_DEMAND = "on_demand", _("on-demand")
+    SPOT = "spot", _("spot")
+    RESERVED_1Y = "reserved_1y", _("reserved 1 year")
+    RESERVED_3Y = "reserved_3y", _("reserved 3 years")
+    FIXED_MONTHLY = "fixed_monthly", _("fixed monthly")
+
+
+class Kind(models.TextChoices):
+    CLOUD_VM = "cloud_vm", _("cloud VM")
+    CLOUD_GPU = "cloud_gpu", _("cloud GPU")
+    DEDICATED = "dedicated", _("dedicated server")
+
+
+class Unit(models.TextChoices):
+    HOUR = "hour", _("per hour")
+    MONTH = "month", _("per month")
+
+
+class Provider(models.Model):
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    # Derived from the name on save, so files only need to carry the name.
+    slug = models.CharField(_("key"), max_length=60, unique=True, validators=[slug_validator],
+                            editable=False)  # fmt: skip
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("provider")
+        verbose_name_plural = _("providers")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.slug = provider_slug(self.name)
+        super().save(*args, **kwargs)
+
+
+def provider_slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60] or "provider"
+
+
+class Tier(models.Model):
+    """One purchasable offer. c5.4xlarge on-demand and c5.4xlarge reserved-1y are two tiers."""
+
+    # The specs a tier must know before the catalog can normalise its price.
+    CORE_SPECS = ("vcpus", "ram_gib")
+
+    slug = models.CharField(_("key"), max_length=120, unique=True, validators=[slug_validator])
+    provider = models.ForeignKey(
+        Provider, on_delete=models.PROTECT, related_name="tiers", verbose_name=_("provider")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    region = models.CharField(_("region"), max_length=60, blank=True)
+    pricing_model = models.CharField(_("pricing model"), max_length=20,
+                                     choices=PricingModel.choices)  # fmt: skip
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    vcpus = models.PositiveIntegerField(_("vCPUs (hardware threads)"), null=True, blank=True)
+    cores = models.PositiveIntegerField(_("physical cores"), null=True, blank=True)
+    cpu_model = models.CharField(_("CPU model"), max_length=120, blank=True)
+    cpu_flags = models.CharField(_("CPU flags"), max_length=500, blank=True)
+    ram_gib = models.DecimalField(_("RAM (GiB)"), max_digits=10, decimal_places=2, null=True,
+                                  blank=True, validators=[MinValueValidator(0)])  # fmt: skip
+    storage_gib = models.DecimalField(_("storage (GiB)"), max_digits=12, decimal_places=2,
+                                      null=True, blank=True,
+                                      validators=[MinValueValidator(0)])  # fmt: skip
+    storage_type = models.CharField(_("storage type"), max_length=120, blank=True)
+    gpus = models.PositiveIntegerField(_("GPUs"), null=True, blank=True)
+    gpu_model = models.CharField(_("GPU model"), max_length=120, blank=True)
+    gpu_mem_gib = models.DecimalField(_("GPU memory (GiB each)"), max_digits=8,
+                                      decimal_places=2, null=True, blank=True,
+                                      validators=[MinValueValidator(0)])  # fmt: skip
+    network = models.CharField(_("network"), max_length=120, blank=True)
+    managed = models.BooleanField(_("managed"), null=True, blank=True)
+    min_term_months = models.PositiveIntegerField(_("minimum term (months)"), null=True,
+                                                  blank=True)  # fmt: skip
+    retired = models.BooleanField(
+        _("retired"), default=False, help_text=_("No longer offered; kept for history.")
+    )
+
+    class Meta:
+        ordering = ["provider__name", "name", "region", "pricing_model"]
+        verbose_name = _("tier")
+        verbose_name_plural = _("tiers")
+        indexes = [
+            models.Index(fields=["kind", "pricing_model"]),
+            models.Index(fields=["region"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    @property
+    def specs_unknown(self) -> bool:
+        return any(getattr(self, field) is None for field in self.CORE_SPECS)
+
+    def current_price(self, as_of: dt.date | None = None) -> Price | None:
+        as_of = as_of or dt.date.today()
+        return self.prices.filter(effective_from__lte=as_of).order_by("-effective_from").first()
+
+
+class Price(models.Model):
+    """An effective-dated price. Rows are never updated: a new price is a new row."""
+
+    tier = models.ForeignKey(Tier, on_delete=models.CASCADE, related_name="prices",
+                             verbose_name=_("tier"))  # fmt: skip
+    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=6,
+                                 validators=[MinValueValidator(0)])  # fmt: skip
+    unit = models.CharField(_("unit"), max_length=10, choices=Unit.choices)
+    currency = models.CharField(_("currency"), max_length=3, validators=[validate_currency])
+    setup_fee = models.DecimalField(_("setup fee"), max_digits=14, decimal_places=2,
+                                    default=Decimal(0),
+                                    validators=[MinValueValidator(0)])  # fmt: skip
+    effective_from = models.DateField(_("effective from"))
+    source = models.CharField(_("source"), max_length=500)
+    source_url = models.URLField(_("source URL"), max_length=500, blank=True)
+    confirmed = models.BooleanField(
+        _("confirmed"), default=False,
+        help_text=_("Checked against a public, dated source; otherwise only quoted."),
+    )  # fmt: skip
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                    null=True, blank=True, related_name="+",
+                                    verbose_name=_("recorded by"))  # fmt: skip
+    recorded_by_text = models.CharField(
+        _("recorded by (import)"), max_length=150, blank=True,
+        help_text=_("Who recorded it, for rows that came from a file."),
+    )  # fmt: skip
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tier", "-effective_from"]
+        verbose_name = _("price")
+        verbose_name_plural = _("prices")
+        constraints = [
+            models.UniqueConstraint(fields=["tier", "effective_from"],
+                                    name="catalog_price_one_per_tier_and_date"),
+            models.CheckConstraint(condition=models.Q(amount__gte=0),
+                                   name="catalog_price_amount_not_negative"),
+            models.CheckConstraint(condition=models.Q(setup_fee__gte=0),
+                                   name="catalog_price_setup_fee_not_negative"),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return (
+            f"{self.tier.slug} {self.amount} {self.currency}/{self.unit} from {self.effective_from}"
+        )
+
+    @property
+    def recorder(self) -> str:
+        if self.recorded_by_id:
+            return self.recorded_by.get_username()
+        return self.recorded_by_text
+
+    @property
+    def monthly(self) -> Decimal:
+        return self.amount * HOURS_PER_MONTH if self.unit == Unit.HOUR else self.amount
+
+    def is_stale(self, as_of: dt.date | None = None) -> bool:
+        from catalog.pricing import is_stale
+
+        return is_stale(self.tier.pricing_model, self.effective_from, as_of or dt.date.today())
+
+
+class ExchangeRate(models.Model):
+    """1 `from_currency` = `rate` `to_currency` on `date`, with where that figure came from."""
+
+    date = models.DateField(_("date"))
+    from_currency = models.CharField(_("from"), max_length=3, validators=[validate_currency])
+    to_currency = models.CharField(_("to"), max_length=3, validators=[validate_currency])
+    rate = models.DecimalField(_("rate"), max_digits=18, decimal_places=8,
+                               validators=[MinValueValidator(0)])  # fmt: skip
+    source = models.CharField(_("source"), max_length=500)
+    source_url = models.URLField(_("source URL"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["from_currency", "to_currency", "-date"]
+        verbose_name = _("exchange rate")
+        verbose_name_plural = _("exchange rates")
+        constraints = [
+            models.UniqueConstraint(fields=["from_currency", "to_currency", "date"],
+                                    name="catalog_exchangerate_one_per_pair_and_date"),
+            models.CheckConstraint(condition=models.Q(rate__gt=0),
+                                   name="catalog_exchangerate_rate_positive"),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"1 {self.from_currency} = {self.rate} {self.to_currency} on {self.date}"
