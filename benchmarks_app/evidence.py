@@ -3,14 +3,12 @@ throughput with its provenance. Plain data; `selectors.best_measurement` builds 
 
 Metrics per workload class (DESIGN's mapping table):
 
-| class       | metric              | unit             | `extra` keys the planner uses                       |
-|-------------|---------------------|------------------|-----------------------------------------------------|
-| `gbm`       | `cell_trees_per_s`  | cell-trees/s     | `rows`, `features`, `trees` (R0, F0, T0)            |
-| `sklearn`   | `fits_per_s`        | model fits/s     | `rows`, `features` (R0, F0)                          |
-| `features`  | `input_gb_per_s`    | GB/s (decimal)   | `rss_per_input_gb` (peak RSS GiB per input GB)      |
-| `hpo`       | `trials_per_hour`   | trials/h         | `t0_seconds` (single-thread trial length), `concurrency` |
-| `inference` | `requests_per_s`    | requests/s       | `service_times_s` (samples, seconds), `mean_s`, `p50_s`, `p99_s` |
-| `nn`        | `samples_per_s`     | samples/s        | `batch_size`, `parameters`                          |
+- `gbm`: `cell_trees_per_s` (cell-trees/s); extra `rows`, `features`, `trees` (R0, F0, T0)
+- `sklearn`: `fits_per_s` (model fits/s); extra `rows`, `features` (R0, F0)
+- `features`: `input_gb_per_s` (decimal GB/s); extra `rss_per_input_gb` (peak RSS GiB per GB)
+- `hpo`: `trials_per_hour` (trials/h); extra `t0_seconds` (single-thread trial), `concurrency`
+- `inference`: `requests_per_s`; extra `service_times_s` (samples, s), `mean_s`, `p50_s`, `p99_s`
+- `nn`: `samples_per_s`; extra `batch_size`, `parameters`
 
 `trusted_range` in `extra` (e.g. {"param": "rows", "min": 1e4, "max": 1e7}) bounds where
 the profile's scaling rule holds; outside it a planner figure is labelled extrapolated.
