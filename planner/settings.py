@@ -173,6 +173,19 @@ def _node_name(raw: str) -> str:
 
 # The benchmark target that `make run`'s worker serves (queue bench.<name>).
 BENCH_TARGET_NAME = _node_name(os.getenv("BENCH_TARGET_NAME", socket.gethostname()))
+# A benchmark worker touches its target this often; three missed beats = vanished.
+BENCH_HEARTBEAT_SECONDS = envint("BENCH_HEARTBEAT_SECONDS", 15)
+# A queued run whose target stays offline this long expires.
+BENCH_QUEUED_EXPIRY_SECONDS = envint("BENCH_QUEUED_EXPIRY_SECONDS", 3600)
+# Periodic checks run on the default queue (`make run`'s worker consumes it).
+CELERY_BEAT_SCHEDULE = {
+    "benchmarks-check-targets": {
+        "task": "benchmarks_app.check_targets",
+        "schedule": float(BENCH_HEARTBEAT_SECONDS),
+        "options": {"queue": "default"},
+    },
+}
+CELERY_TASK_ROUTES = {"benchmarks_app.check_targets": {"queue": "default"}}
 
 # Catalog ------------------------------------------------------------------------
 # A price is stale once older than this many days, per pricing model: spot
