@@ -1,2 +1,25 @@
-def load_default_catalog() -> str:
-    return "nothing to load yet"
+"""The default catalog that ships with the code, loaded by `make run` (manage.py bootstrap).
+
+`catalog/data/default_catalog.csv` is in the import format (catalog/FORMAT.md): the tiers
+and price points of FIELD-NOTES and reference/public-prices.csv, each with its source and
+date, plus sourced ECB exchange rates. Loading is idempotent: a row already present with
+the same amount changes nothing.
+"""
+
+from pathlib import Path
+
+from catalog import io
+
+DEFAULT_CATALOG = Path(__file__).resolve().parent / "data" / "default_catalog.csv"
+
+
+def load_default_catalog(path: Path = DEFAULT_CATALOG) -> str:
+    """Import the default catalog; return a one-line summary of what changed."""
+    result = io.import_catalog(path.read_bytes(), "csv")
+    tiers = len(result.new_tiers) + len(result.changed_tiers) + len(result.unchanged_tiers)
+    prices = len(result.new_prices) + len(result.unchanged_prices)
+    rates = len(result.new_rates) + len(result.unchanged_rates)
+    new = len(result.new_tiers) + len(result.new_prices) + len(result.new_rates)
+    return f"{tiers} tiers, {prices} prices, {rates} exchange rates: {new} new" + (
+        f", {len(result.changed_tiers)} tiers updated" if result.changed_tiers else ""
+    )

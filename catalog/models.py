@@ -20,24 +20,26 @@ from django.utils.translation import gettext_lazy as _
 # ISO 4217 codes we accept. A closed list catches typos ("EUE") that a pattern
 # would let through; add a code here when a provider bills in it.
 CURRENCIES: tuple[str, ...] = (
-    "AUD", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR",
-    "ILS", "INR", "JPY", "KRW", "MXN", "NOK", "NZD", "PLN", "RON", "SEK", "SGD", "THB",
-    "TRY", "TWD", "USD", "ZAR",
+    "AUD", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR", "ILS",
+    "INR", "JPY", "KRW", "MXN", "NOK", "NZD", "PLN", "RON", "SEK", "SGD", "THB", "TRY", "TWD",
+    "USD", "ZAR",
 )  # fmt: skip
 
 HOURS_PER_MONTH = Decimal(730)
 
 slug_validator = RegexValidator(
     regex=r"^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$",
-    message=_("Use lowercase letters, digits, '.' and '-' only, starting and ending with a "
-              "letter or digit."),
-)  # fmt: skip
+    message=_(
+        "Use lowercase letters, digits, '.' and '-' only, starting and ending with a "
+        "letter or digit."
+    ),
+)
 
 
 def validate_currency(value: str) -> None:
     if value not in CURRENCIES:
-        raise ValidationError(_("%(code)s is not a known ISO 4217 currency code."),
-                              params={"code": value})  # fmt: skip
+        message = _("%(code)s is not a known ISO 4217 currency code.")
+        raise ValidationError(message, params={"code": value})
 
 
 class PricingModel(models.TextChoices):
@@ -62,8 +64,9 @@ class Unit(models.TextChoices):
 class Provider(models.Model):
     name = models.CharField(_("name"), max_length=100, unique=True)
     # Derived from the name on save, so files only need to carry the name.
-    slug = models.CharField(_("key"), max_length=60, unique=True, validators=[slug_validator],
-                            editable=False)  # fmt: skip
+    slug = models.CharField(
+        _("key"), max_length=60, unique=True, validators=[slug_validator], editable=False
+    )
 
     class Meta:
         ordering = ["name"]
@@ -94,28 +97,44 @@ class Tier(models.Model):
     )
     name = models.CharField(_("name"), max_length=200)
     region = models.CharField(_("region"), max_length=60, blank=True)
-    pricing_model = models.CharField(_("pricing model"), max_length=20,
-                                     choices=PricingModel.choices)  # fmt: skip
+    pricing_model = models.CharField(
+        _("pricing model"), max_length=20, choices=PricingModel.choices
+    )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     vcpus = models.PositiveIntegerField(_("vCPUs (hardware threads)"), null=True, blank=True)
     cores = models.PositiveIntegerField(_("physical cores"), null=True, blank=True)
     cpu_model = models.CharField(_("CPU model"), max_length=120, blank=True)
     cpu_flags = models.CharField(_("CPU flags"), max_length=500, blank=True)
-    ram_gib = models.DecimalField(_("RAM (GiB)"), max_digits=10, decimal_places=2, null=True,
-                                  blank=True, validators=[MinValueValidator(0)])  # fmt: skip
-    storage_gib = models.DecimalField(_("storage (GiB)"), max_digits=12, decimal_places=2,
-                                      null=True, blank=True,
-                                      validators=[MinValueValidator(0)])  # fmt: skip
+    ram_gib = models.DecimalField(
+        _("RAM (GiB)"),
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+    )
+    storage_gib = models.DecimalField(
+        _("storage (GiB)"),
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+    )
     storage_type = models.CharField(_("storage type"), max_length=120, blank=True)
     gpus = models.PositiveIntegerField(_("GPUs"), null=True, blank=True)
     gpu_model = models.CharField(_("GPU model"), max_length=120, blank=True)
-    gpu_mem_gib = models.DecimalField(_("GPU memory (GiB each)"), max_digits=8,
-                                      decimal_places=2, null=True, blank=True,
-                                      validators=[MinValueValidator(0)])  # fmt: skip
+    gpu_mem_gib = models.DecimalField(
+        _("GPU memory (GiB each)"),
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+    )
     network = models.CharField(_("network"), max_length=120, blank=True)
     managed = models.BooleanField(_("managed"), null=True, blank=True)
-    min_term_months = models.PositiveIntegerField(_("minimum term (months)"), null=True,
-                                                  blank=True)  # fmt: skip
+    min_term_months = models.PositiveIntegerField(_("minimum term (months)"), null=True, blank=True)
     retired = models.BooleanField(
         _("retired"), default=False, help_text=_("No longer offered; kept for history.")
     )
@@ -144,29 +163,43 @@ class Tier(models.Model):
 class Price(models.Model):
     """An effective-dated price. Rows are never updated: a new price is a new row."""
 
-    tier = models.ForeignKey(Tier, on_delete=models.CASCADE, related_name="prices",
-                             verbose_name=_("tier"))  # fmt: skip
-    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=6,
-                                 validators=[MinValueValidator(0)])  # fmt: skip
+    tier = models.ForeignKey(
+        Tier, on_delete=models.CASCADE, related_name="prices", verbose_name=_("tier")
+    )
+    amount = models.DecimalField(
+        _("amount"), max_digits=14, decimal_places=6, validators=[MinValueValidator(0)]
+    )
     unit = models.CharField(_("unit"), max_length=10, choices=Unit.choices)
     currency = models.CharField(_("currency"), max_length=3, validators=[validate_currency])
-    setup_fee = models.DecimalField(_("setup fee"), max_digits=14, decimal_places=2,
-                                    default=Decimal(0),
-                                    validators=[MinValueValidator(0)])  # fmt: skip
+    setup_fee = models.DecimalField(
+        _("setup fee"),
+        max_digits=14,
+        decimal_places=2,
+        default=Decimal(0),
+        validators=[MinValueValidator(0)],
+    )
     effective_from = models.DateField(_("effective from"))
     source = models.CharField(_("source"), max_length=500)
     source_url = models.URLField(_("source URL"), max_length=500, blank=True)
     confirmed = models.BooleanField(
-        _("confirmed"), default=False,
+        _("confirmed"),
+        default=False,
         help_text=_("Checked against a public, dated source; otherwise only quoted."),
-    )  # fmt: skip
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
-                                    null=True, blank=True, related_name="+",
-                                    verbose_name=_("recorded by"))  # fmt: skip
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
     recorded_by_text = models.CharField(
-        _("recorded by (import)"), max_length=150, blank=True,
+        _("recorded by (import)"),
+        max_length=150,
+        blank=True,
         help_text=_("Who recorded it, for rows that came from a file."),
-    )  # fmt: skip
+    )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
 
     class Meta:
@@ -174,13 +207,16 @@ class Price(models.Model):
         verbose_name = _("price")
         verbose_name_plural = _("prices")
         constraints = [
-            models.UniqueConstraint(fields=["tier", "effective_from"],
-                                    name="catalog_price_one_per_tier_and_date"),
-            models.CheckConstraint(condition=models.Q(amount__gte=0),
-                                   name="catalog_price_amount_not_negative"),
-            models.CheckConstraint(condition=models.Q(setup_fee__gte=0),
-                                   name="catalog_price_setup_fee_not_negative"),
-        ]  # fmt: skip
+            models.UniqueConstraint(
+                fields=["tier", "effective_from"], name="catalog_price_one_per_tier_and_date"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(amount__gte=0), name="catalog_price_amount_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(setup_fee__gte=0), name="catalog_price_setup_fee_not_negative"
+            ),
+        ]
 
     def __str__(self) -> str:
         return (
@@ -209,8 +245,9 @@ class ExchangeRate(models.Model):
     date = models.DateField(_("date"))
     from_currency = models.CharField(_("from"), max_length=3, validators=[validate_currency])
     to_currency = models.CharField(_("to"), max_length=3, validators=[validate_currency])
-    rate = models.DecimalField(_("rate"), max_digits=18, decimal_places=8,
-                               validators=[MinValueValidator(0)])  # fmt: skip
+    rate = models.DecimalField(
+        _("rate"), max_digits=18, decimal_places=8, validators=[MinValueValidator(0)]
+    )
     source = models.CharField(_("source"), max_length=500)
     source_url = models.URLField(_("source URL"), max_length=500, blank=True)
 
@@ -219,11 +256,14 @@ class ExchangeRate(models.Model):
         verbose_name = _("exchange rate")
         verbose_name_plural = _("exchange rates")
         constraints = [
-            models.UniqueConstraint(fields=["from_currency", "to_currency", "date"],
-                                    name="catalog_exchangerate_one_per_pair_and_date"),
-            models.CheckConstraint(condition=models.Q(rate__gt=0),
-                                   name="catalog_exchangerate_rate_positive"),
-        ]  # fmt: skip
+            models.UniqueConstraint(
+                fields=["from_currency", "to_currency", "date"],
+                name="catalog_exchangerate_one_per_pair_and_date",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(rate__gt=0), name="catalog_exchangerate_rate_positive"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"1 {self.from_currency} = {self.rate} {self.to_currency} on {self.date}"

@@ -1,0 +1,252 @@
+"""The catalog as one DataFrame: each tier with its price as of a date.
+
+`catalog_frame(as_of, currency=None)` is what the planner and the catalog page
+read. It costs a fixed number of queries however large the catalog (one for the
+prices, one more for exchange rates when converting) and does the arithmetic in
+pandas.
+
+Money: `amount`, `monthly_exact` and `setup_fee_exact` are exact `Decimal`s;
+`monthly` and `setup_fee` are the same rounded to the cent as float64.
+Normalised figures (`per_vcpu_hour`, `per_gib_hour`, `per_gpu_hour`) are rates
+for comparison, kept unrounded: a p4d.24xlarge at $21.957642/h with 8 GPUs is
+2.7447 per GPU-hour, shown as $2.74. They are NaN where the spec is unknown or 0.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
+
+import numpy as np
+import pandas as pd
+from django.conf import settings
+from django.db.models import OuterRef, Subquery
+
+from catalog.models import HOURS_PER_MONTH, ExchangeRate, Price, Tier, Unit
+
+FRAME_COLUMNS: list[str] = [
+    "slug", "name", "provider", "kind", "pricing_model", "region", "vcpus", "cores",
+    "cpu_model", "ram_gib", "gpus", "gpu_model", "gpu_mem_gib", "managed", "min_term_months",
+    "price_id", "amount", "unit", "effective_from", "source", "source_url", "confirmed",
+    "stale", "currency", "monthly", "monthly_exact", "setup_fee", "setup_fee_exact",
+    "per_vcpu_hour", "per_gib_hour", "per_gpu_hour",
+]  # fmt: skip
+FX_COLUMNS: list[str] = ["fx_rate", "fx_date"]
+
+_CENT = Decimal("0.01")
+_INT_COLUMNS = ("vcpus", "cores", "gpus", "min_term_months")
+_FLOAT_SPEC_COLUMNS = ("ram_gib", "gpu_mem_gib")
+_PRICE_FIELDS = {
+    "price_id": "id",
+    "slug": "tier__slug",
+    "name": "tier__name",
+    "provider": "tier__provider__name",
+    "kind": "tier__kind",
+    "pricing_model": "tier__pricing_model",
+    "region": "tier__region",
+    "vcpus": "tier__vcpus",
+    "cores": "tier__cores",
+    "cpu_model": "tier__cpu_model",
+    "ram_gib": "tier__ram_gib",
+    "gpus": "tier__gpus",
+    "gpu_model": "tier__gpu_model",
+    "gpu_mem_gib": "tier__gpu_mem_gib",
+    "managed": "tier__managed",
+    "min_term_months": "tier__min_term_months",
+    "amount": "amount",
+    "unit": "unit",
+    "effective_from": "effective_from",
+    "source": "source",
+    "source_url": "source_url",
+    "confirmed": "confirmed",
+    "currency": "currency",
+    "setup_fee_exact": "setup_fee",
+}
+
+
+def cents(value: Decimal) -> Decimal:
+    return value.quantize(_CENT, rounding=ROUND_HALF_UP)
+
+
+def stale_after_days(pricing_model: str) -> int:
+    return int(settings.CATALOG_STALE_AFTER_DAYS[pricing_model])
+
+
+def is_stale(pricing_model: str, effective_from: dt.date, as_of: dt.date) -> bool:
+    """A price is stale once it is older than the set age for its pricing model."""
+    return (as_of - effective_from).days > stale_after_days(pricing_model)
+
+
+def current_price(tier: Tier, as_of: dt.date) -> Price | None:
+    """The tier's newest price whose `effective_from` is on or before `as_of`."""
+    return tier.current_price(as_of)
+
+
+def current_prices(as_of: dt.date):
+    """Each non-retired tier's price as of a date, as one query."""
+    newest = (
+        Price.objects.filter(tier=OuterRef("tier"), effective_from__lte=as_of)
+        .order_by("-effective_from")
+        .values("effective_from")[:1]
+    )
+    return Price.objects.filter(
+        tier__retired=False, effective_from__lte=as_of, effective_from=Subquery(newest)
+    )
+
+
+def empty_frame(currency: str | None = None) -> pd.DataFrame:
+    columns = FRAME_COLUMNS + (FX_COLUMNS if currency else [])
+    return _typed(pd.DataFrame({column: [] for column in columns}))
+
+
+def catalog_frame(as_of: dt.date, currency: str | None = None) -> pd.DataFrame:
+    """One row per non-retired tier with a price effective on or before `as_of`.
+
+    With `currency`, every money column is converted at the newest rate on or
+    before `as_of` (a direct rate, or the inverse of the opposite pair's rate:
+    both are the same published figure); tiers with no such rate are left out
+    and listed in `frame.attrs["dropped"]` with the reason.
+    """
+    rows = list(current_prices(as_of).values(*_PRICE_FIELDS.values()))
+    records = [{key: row[field] for key, field in _PRICE_FIELDS.items()} for row in rows]
+    frame = pd.DataFrame.from_records(records, columns=list(_PRICE_FIELDS))
+    frame = _derive(frame, as_of)
+    dropped: list[dict[str, str]] = []
+    if currency:
+        frame, dropped = _convert(frame, currency, as_of)
+    # Sorted in pandas, not SQL: database collations order "." and "-" differently.
+    frame = frame.sort_values("slug", kind="stable")[
+        FRAME_COLUMNS + (FX_COLUMNS if currency else [])
+    ]
+    frame = _typed(frame.reset_index(drop=True))
+    frame.attrs["as_of"] = as_of.isoformat()
+    frame.attrs["currency"] = currency
+    frame.attrs["dropped"] = dropped
+    return frame
+
+
+def _derive(frame: pd.DataFrame, as_of: dt.date) -> pd.DataFrame:
+    monthly_exact = [
+        amount * HOURS_PER_MONTH if unit == Unit.HOUR else amount
+        for amount, unit in zip(frame["amount"], frame["unit"], strict=True)
+    ]
+    return frame.assign(
+        stale=[
+            is_stale(model, day, as_of)
+            for model, day in zip(frame["pricing_model"], frame["effective_from"], strict=True)
+        ],
+        monthly_exact=pd.Series(monthly_exact, index=frame.index, dtype=object),
+        setup_fee_exact=pd.Series(list(frame["setup_fee_exact"]), index=frame.index, dtype=object),
+    ).pipe(_money_floats)
+
+
+def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rounded float columns and normalised rates, from the exact Decimal columns."""
+    hourly = np.array([float(v / HOURS_PER_MONTH) for v in frame["monthly_exact"]], dtype=float)
+
+    def per(column: str) -> np.ndarray:
+        spec = pd.to_numeric(frame[column], errors="coerce").astype(float).to_numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(spec > 0, hourly / spec, np.nan)
+
+    return frame.assign(
+        monthly=np.array([float(cents(v)) for v in frame["monthly_exact"]], dtype=float),
+        setup_fee=np.array([float(cents(v)) for v in frame["setup_fee_exact"]], dtype=float),
+        per_vcpu_hour=per("vcpus"),
+        per_gib_hour=per("ram_gib"),
+        per_gpu_hour=per("gpus"),
+    )
+
+
+def _rates_to(currency: str, as_of: dt.date) -> dict[str, tuple[Decimal, dt.date]]:
+    """For each currency, the newest multiplier into `currency` on or before `as_of`."""
+    best: dict[str, tuple[Decimal, dt.date]] = {}
+    rates = ExchangeRate.objects.filter(date__lte=as_of).filter(
+        from_currency=currency
+    ) | ExchangeRate.objects.filter(date__lte=as_of, to_currency=currency)
+    # Oldest first, direct rates after inverse ones, so the newest wins and a
+    # direct rate wins a tie with an inverse one of the same date.
+    for rate in sorted(rates, key=lambda r: (r.date, r.to_currency == currency)):
+        if rate.to_currency == currency:
+            best[rate.from_currency] = (rate.rate, rate.date)
+        else:
+            best[rate.to_currency] = (Decimal(1) / rate.rate, rate.date)
+    return best
+
+
+def _convert(
+    frame: pd.DataFrame, currency: str, as_of: dt.date
+) -> tuple[pd.DataFrame, list[dict[str, str]]]:
+    rates = _rates_to(currency, as_of)
+    factors: list[Decimal | None] = []
+    dates: list[dt.date | None] = []
+    dropped: list[dict[str, str]] = []
+    for slug, source in zip(frame["slug"], frame["currency"], strict=True):
+        if source == currency:
+            factors.append(Decimal(1))
+            dates.append(None)
+        elif source in rates:
+            factors.append(rates[source][0])
+            dates.append(rates[source][1])
+        else:
+            factors.append(None)
+            dates.append(None)
+            reason = f"no {source}→{currency} rate on or before {as_of.isoformat()}"
+            dropped.append({"slug": slug, "reason": reason})
+    keep = [factor is not None for factor in factors]
+    kept = [factor for factor in factors if factor is not None]
+    frame = frame.loc[keep]
+    converted = frame.assign(
+        amount=pd.Series(
+            [a * f for a, f in zip(frame["amount"], kept, strict=True)],
+            index=frame.index,
+            dtype=object,
+        ),
+        monthly_exact=pd.Series(
+            [m * f for m, f in zip(frame["monthly_exact"], kept, strict=True)],
+            index=frame.index,
+            dtype=object,
+        ),
+        setup_fee_exact=pd.Series(
+            [s * f for s, f in zip(frame["setup_fee_exact"], kept, strict=True)],
+            index=frame.index,
+            dtype=object,
+        ),
+        currency=currency,
+        fx_rate=[float(f) for f in kept],
+        fx_date=[d for d, k in zip(dates, keep, strict=True) if k],
+    )
+    return _money_floats(converted), dropped
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """Stable dtypes, the same for an empty frame as for a full one."""
+    types: dict[str, object] = {column: "Int64" for column in _INT_COLUMNS}
+    types.update({column: "float64" for column in _FLOAT_SPEC_COLUMNS})
+    types.update({"price_id": "int64", "managed": "boolean", "confirmed": bool, "stale": bool})
+    types.update(
+        {
+            c: "float64"
+            for c in (
+                "monthly",
+                "setup_fee",
+                "per_vcpu_hour",
+                "per_gib_hour",
+                "per_gpu_hour",
+                "fx_rate",
+            )
+        }
+    )
+    for column in ("amount", "monthly_exact", "setup_fee_exact", "effective_from", "fx_date"):
+        types[column] = object
+    present = {column: kind for column, kind in types.items() if column in frame.columns}
+    return frame.astype(present)
+
+
+def unique_values(frame: pd.DataFrame, column: str) -> list[str]:
+    return sorted(v for v in frame[column].dropna().unique() if v != "")
+
+
+def rows(frame: pd.DataFrame) -> Iterable[dict]:
+    return frame.to_dict("records")
