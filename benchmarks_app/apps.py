@@ -4,3 +4,7 @@ from django.apps import AppConfig
 class BenchmarksAppConfig(AppConfig):
     name = "benchmarks_app"
     verbose_name = "Benchmarks"
+
+    def ready(self) -> None:
+        # Celery signal receivers; they only fire inside a worker process.
+        from . import worker_hooks  # noqa: F401

@@ -1,0 +1,204 @@
+"""One measurement = one child process: start it, follow its progress, enforce its
+time limit and cancellation by killing its whole process group. No Django here.
+
+The child is `python -m benchmarks_app.runners.<runner> --spec SPEC --out RESULT`
+(see benchmarks_app/profiles/README.md); it prints JSON progress lines on stdout
+and writes RESULT.json.
+"""
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# Keys of a scale that steer the harness rather than the runner's workload.
+HARNESS_KEYS = ("threads", "time_budget_s", "time_limit_s", "repetition")
+# A measurement's hard limit, from its budget: repetitions stop at the budget, but
+# the last one may overrun it and data generation comes on top.
+LIMIT_FACTOR = 3.0
+LIMIT_SLACK_S = 30.0
+
+
+@dataclass
+class ChildOutcome:
+    result: dict | None  # RESULT.json, when the child wrote one
+    returncode: int | None
+    stopped: str | None  # "time_limit" or "cancelled" when we killed it
+    stderr_tail: str
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.stopped is None and bool(self.result and self.result.get("ok"))
+
+    def failure(self, limit_s: float) -> tuple[str, str]:
+        """(kind, message) for an outcome that is not ok; kind: skipped|cancelled|failed."""
+        if self.stopped == "cancelled":
+            return "cancelled", "cancelled"
+        if self.stopped == "time_limit":
+            return "failed", f"over its time limit of {limit_s:g} s (process group killed)"
+        if self.result and not self.result.get("ok"):
+            kind = "skipped" if self.result.get("kind") == "skipped" else "failed"
+            return kind, str(self.result.get("error") or "runner failed")
+        tail = self.stderr_tail.strip().splitlines()[-1:] or ["no output"]
+        return "failed", f"runner exited with code {self.returncode}: {tail[0]}"
+
+
+def measurement_budget(scale: dict, n_threads: int) -> float:
+    """The scale's time budget covers the sweep; each thread count gets its share."""
+    return float(scale["time_budget_s"]) / max(1, n_threads)
+
+
+def time_limit(budget_s: float, override_s: float | None = None) -> float:
+    return override_s if override_s else budget_s * LIMIT_FACTOR + LIMIT_SLACK_S
+
+
+def build_spec(
+    content: dict, scale_name: str, threads: int, workdir: Path, budget_s: float
+) -> dict:
+    scale = dict(content["scales"][scale_name])
+    params = {**content.get("params", {})}
+    params.update({k: v for k, v in scale.items() if k not in HARNESS_KEYS})
+    repetition = {**content.get("repetition", {}), **scale.get("repetition", {})}
+    return {
+        "profile": content,
+        "scale": scale_name,
+        "params": params,
+        "threads": threads,
+        "workdir": str(workdir),
+        "repetition": repetition,
+        "time_budget_s": budget_s,
+    }
+
+
+def runner_command(runner: str) -> list[str]:
+    return [sys.executable, "-m", f"benchmarks_app.runners.{runner}"]
+
+
+def run_child(
+    command: list[str],
+    spec: dict,
+    workdir: Path,
+    *,
+    limit_s: float,
+    on_progress: Callable[[float, str], None] = lambda progress, step: None,
+    should_cancel: Callable[[], bool] = lambda: False,
+    cancel_every_s: float = 0.5,
+) -> ChildOutcome:
+    """Run one measurement child to its end, its time limit or a cancel."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    spec_path, out_path = workdir / "spec.json", workdir / "result.json"
+    spec_path.write_text(json.dumps(spec))
+    out_path.unlink(missing_ok=True)
+    started = time.monotonic()
+    with (workdir / "stderr.log").open("w+") as stderr:
+        proc = subprocess.Popen(
+            [*command, "--spec", str(spec_path), "--out", str(out_path)],
+            cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True,
+            start_new_session=True, env=_child_env(),
+        )  # fmt: skip
+        stopped = _follow(proc, started + limit_s, on_progress, should_cancel, cancel_every_s)
+        stderr.seek(0)
+        tail = stderr.read()[-4000:]
+    return ChildOutcome(
+        result=_read_json(out_path) if stopped is None else None,
+        returncode=proc.returncode,
+        stopped=stopped,
+        stderr_tail=tail,
+        seconds=time.monotonic() - started,
+    )
+
+
+def _child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _follow(
+    proc: subprocess.Popen,
+    deadline: float,
+    on_progress: Callable[[float, str], None],
+    should_cancel: Callable[[], bool],
+    cancel_every_s: float,
+) -> str | None:
+    lines: queue.Queue[str | None] = queue.Queue()
+    reader = threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True)
+    reader.start()
+    next_cancel_check = 0.0
+    stopped = None
+    eof = False
+    while True:
+        if eof:
+            try:
+                proc.wait(timeout=0.1)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+        else:
+            try:
+                line = lines.get(timeout=0.1)
+            except queue.Empty:
+                line = ""
+            if line is None:
+                eof = True
+            elif line:
+                _report(line, on_progress)
+            elif proc.poll() is not None:
+                break  # exited, though a grandchild may still hold stdout open
+        now = time.monotonic()
+        if now > deadline:
+            stopped = "time_limit"
+            break
+        if now >= next_cancel_check:
+            next_cancel_check = now + cancel_every_s
+            if should_cancel():
+                stopped = "cancelled"
+                break
+    # Also reaps grandchildren (loky workers, trial processes) left in the group.
+    _kill_group(proc.pid)
+    proc.wait()
+    reader.join(timeout=5)
+    return stopped
+
+
+def _pump(stream, lines: queue.Queue) -> None:
+    for line in stream:
+        lines.put(line)
+    lines.put(None)
+
+
+def _report(line: str, on_progress: Callable[[float, str], None]) -> None:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return  # library chatter on stdout is not ours to parse
+    if isinstance(message, dict) and "progress" in message:
+        try:
+            progress = min(1.0, max(0.0, float(message["progress"])))
+        except (TypeError, ValueError):
+            return
+        on_progress(progress, str(message.get("step", ""))[:150])
+
+
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _read_json(path: Path) -> dict | None:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

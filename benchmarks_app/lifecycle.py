@@ -1,0 +1,268 @@
+"""The worker side of a run and of a target: execute, heartbeat, and the periodic
+check that ends runs nobody is running any more.
+
+A run only ever leaves "running" through a conditional update (status still
+running), so the worker and the check never overwrite each other's verdict.
+"""
+
+import importlib.util
+import logging
+import math
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .execution import (
+    build_spec,
+    measurement_budget,
+    run_child,
+    runner_command,
+    time_limit,
+)
+from .models import Measurement, Run, Summary, Target, heartbeat_grace
+
+logger = logging.getLogger(__name__)
+PROGRESS_EVERY_S = 0.5
+
+
+def finish(run_id, status: str, reason: str = "") -> bool:
+    """End a running run; False when someone else ended it first."""
+    fields = {"status": status, "reason": reason, "finished_at": timezone.now()}
+    fields |= {"current_threads": None, "step": ""}
+    if status == Run.Status.SUCCEEDED:
+        fields["progress"] = 1.0
+    return bool(Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(**fields))
+
+
+def execute_run(run_id: str, *, executed_by: str) -> str | None:
+    """Claim a queued run and measure each thread count in its own child process."""
+    claimed = Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).update(
+        status=Run.Status.RUNNING,
+        started_at=timezone.now(),
+        executed_by=executed_by,
+        step="collecting the hardware fingerprint",
+    )
+    if not claimed:
+        return None  # cancelled, expired or already run (a redelivered message)
+    run = Run.objects.select_related("profile_version", "target").get(pk=run_id)
+    try:
+        _execute(run)
+    except Exception as exc:
+        logger.exception("run %s failed inside the harness", run_id)
+        finish(run.pk, Run.Status.FAILED, f"harness error: {type(exc).__name__}: {exc}")
+    return Run.objects.values_list("status", flat=True).get(pk=run_id)
+
+
+def _execute(run: Run) -> None:
+    from . import fingerprint
+
+    host = fingerprint.collect()
+    Run.objects.filter(pk=run.pk).update(fingerprint=host)
+    Target.objects.filter(pk=run.target_id).update(fingerprint=host)
+    content = run.profile_version.content
+    missing = [m for m in content.get("requires", []) if importlib.util.find_spec(m) is None]
+    if missing:
+        where = host.get("hostname") or run.target.name
+        finish(run.pk, Run.Status.FAILED, f"skipped: {', '.join(missing)} not installed on {where}")
+        return
+    scale = content["scales"][run.scale]
+    budget = measurement_budget(scale, len(run.threads))
+    limit = time_limit(budget, run.time_limit_s or scale.get("time_limit_s"))
+    progress = Progress(run.pk, len(run.threads))
+    with tempfile.TemporaryDirectory(prefix=f"bench-{run.pk.hex[:8]}-") as tmp:
+        for index, threads in enumerate(run.threads):
+            progress.start(index, threads)
+            workdir = Path(tmp) / f"threads-{threads}"
+            outcome = run_child(
+                runner_command(content["runner"]),
+                build_spec(content, run.scale, threads, workdir, budget),
+                workdir,
+                limit_s=limit,
+                on_progress=progress.update,
+                should_cancel=lambda: _cancel_requested(run.pk),
+            )
+            if not outcome.ok:
+                kind, message = outcome.failure(limit)
+                if kind == "cancelled":
+                    # cancel_run wrote who cancelled it into the reason
+                    reason = Run.objects.values_list("reason", flat=True).get(pk=run.pk)
+                    finish(run.pk, Run.Status.CANCELLED, reason or "cancelled")
+                elif kind == "skipped":
+                    finish(run.pk, Run.Status.FAILED, f"skipped: {message}")
+                else:
+                    finish(run.pk, Run.Status.FAILED, f"at {threads} threads: {message}")
+                return
+            if problem := store_result(run, threads, outcome.result):
+                finish(run.pk, Run.Status.FAILED, f"at {threads} threads: {problem}")
+                return
+    finish(run.pk, Run.Status.SUCCEEDED)
+
+
+def _cancel_requested(run_id) -> bool:
+    return Run.objects.filter(pk=run_id, cancel_requested=True).exists()
+
+
+class Progress:
+    """Throttled progress writes: the page polls once a second, the DB need not hear more."""
+
+    def __init__(self, run_id, n_threads: int) -> None:
+        self.run_id, self.n = run_id, max(1, n_threads)
+        self.index, self.threads, self.last_write = 0, 0, 0.0
+
+    def start(self, index: int, threads: int) -> None:
+        self.index, self.threads = index, threads
+        self._write(0.0, "starting", force=True)
+
+    def update(self, fraction: float, step: str) -> None:
+        self._write(fraction, step)
+
+    def _write(self, fraction: float, step: str, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.last_write < PROGRESS_EVERY_S:
+            return
+        self.last_write = now
+        Run.objects.filter(pk=self.run_id, status=Run.Status.RUNNING).update(
+            progress=(self.index + fraction) / self.n,
+            step=f"threads={self.threads} {step}".strip(),
+            current_threads=self.threads,
+        )
+
+
+def _finite(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+@transaction.atomic
+def store_result(run: Run, threads: int, result: dict) -> str | None:
+    """Store one thread count's measurements and summary; a problem in words, or None."""
+    summary = result.get("summary") or {}
+    required = ("n", "median", "min", "max", "mean", "cv")
+    if not all(_finite(summary.get(key)) for key in required):
+        return f"the runner's summary is incomplete or not finite: {summary}"
+    rows = [
+        Measurement(
+            run=run,
+            threads=threads,
+            repetition=i,
+            warmup=warmup,
+            value=float(rep["value"]),
+            seconds=float(rep["seconds"]),
+        )
+        for warmup, key in ((True, "warmup"), (False, "repetitions"))
+        for i, rep in enumerate(result.get(key) or [])
+        if _finite(rep.get("value")) and _finite(rep.get("seconds"))
+    ]
+    Measurement.objects.bulk_create(rows)
+    Summary.objects.create(
+        run=run,
+        threads=threads,
+        n=int(summary["n"]),
+        median=summary["median"],
+        min=summary["min"],
+        max=summary["max"],
+        mean=summary["mean"],
+        cv=summary["cv"],
+        stop_reason=str(summary.get("stop_reason", ""))[:32],
+        outliers=summary.get("outliers") or [],
+        peak_rss_bytes=result.get("peak_rss_bytes"),
+        runtime=result.get("runtime") or {},
+        extra=result.get("extra") or {},
+    )
+    return None
+
+
+# Targets ---------------------------------------------------------------------------
+
+
+def record_worker_start(name: str, hostname: str, host: dict) -> Target:
+    """A worker for `name` came up: record its hardware; its predecessor's runs are over."""
+    now = timezone.now()
+    target, _ = Target.objects.update_or_create(
+        name=name,
+        defaults={
+            "hostname": hostname,
+            "fingerprint": host,
+            "online": True,
+            "last_seen": now,
+            "offline_since": None,
+            "imported": False,
+        },
+    )
+    Run.objects.filter(target=target, status=Run.Status.RUNNING).update(
+        status=Run.Status.FAILED,
+        reason="worker restarted while the run was running",
+        finished_at=now,
+    )
+    return target
+
+
+def heartbeat(name: str) -> None:
+    Target.objects.filter(name=name).update(
+        last_seen=timezone.now(), online=True, offline_since=None
+    )
+
+
+def record_worker_stop(name: str) -> None:
+    Target.objects.filter(name=name).update(online=False, offline_since=timezone.now())
+
+
+def fail_lost_task(run_id: str, reason: str) -> None:
+    """The task died without ending its run (e.g. its pool process was killed)."""
+    Run.objects.filter(pk=run_id, status__in=Run.ACTIVE).update(
+        status=Run.Status.FAILED, reason=reason, finished_at=timezone.now()
+    )
+
+
+@dataclass
+class CheckReport:
+    went_offline: list[str]
+    vanished_runs: int
+    expired_runs: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def check_targets(now: datetime | None = None) -> CheckReport:
+    """Beat's periodic check: silent workers are offline; their runs end with a reason."""
+    now = now or timezone.now()
+    silent_since = now - heartbeat_grace()
+    went_offline = []
+    for target in Target.objects.filter(online=True, last_seen__lt=silent_since):
+        Target.objects.filter(pk=target.pk).update(online=False, offline_since=target.last_seen)
+        went_offline.append(target.name)
+    vanished = 0
+    for target in Target.objects.filter(runs__status=Run.Status.RUNNING).distinct():
+        if target.online and target.last_seen and target.last_seen >= silent_since:
+            continue
+        seen = f"{target.last_seen:%Y-%m-%d %H:%M:%S} UTC" if target.last_seen else "never"
+        vanished += Run.objects.filter(target=target, status=Run.Status.RUNNING).update(
+            status=Run.Status.FAILED,
+            reason=f"worker vanished: no heartbeat from {target.name} since {seen}",
+            finished_at=now,
+        )
+    return CheckReport(went_offline, vanished, _expire_queued(now))
+
+
+def _expire_queued(now: datetime) -> int:
+    expiry = timedelta(seconds=settings.BENCH_QUEUED_EXPIRY_SECONDS)
+    expired = 0
+    for target in Target.objects.filter(runs__status=Run.Status.QUEUED, online=False).distinct():
+        since = target.offline_since or target.last_seen or target.created_at
+        if now - since <= expiry:
+            continue
+        expired += Run.objects.filter(target=target, status=Run.Status.QUEUED).update(
+            status=Run.Status.FAILED,
+            reason=(
+                f"expired: target {target.name} offline since {since:%Y-%m-%d %H:%M} UTC, "
+                f"longer than {settings.BENCH_QUEUED_EXPIRY_SECONDS} s"
+            ),
+            finished_at=now,
+        )
+    return expired

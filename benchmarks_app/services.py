@@ -1,0 +1,169 @@
+"""Writes from the web and the command line: validate, create and cancel runs/suites.
+
+Runs are enqueued on their target's queue only after the transaction commits,
+with the task id chosen first so the page can show it at once.
+"""
+
+import logging
+import uuid
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Profile, ProfileVersion, Run, Scale, Suite, Target
+from .profiles_loader import validate_content
+
+logger = logging.getLogger(__name__)
+
+
+class RunRefused(ValueError):
+    """Nothing was started; `problems` says why, in words."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def validate_run(
+    version: ProfileVersion, scale: str, target: Target, threads: list[int] | None = None
+) -> list[str]:
+    """Everything that would make the run pointless or harmful, checked before it starts."""
+    if target.imported:
+        return [f"target {target.name} is known only from imported runs: no worker serves it"]
+    if not target.fingerprint:
+        return [f"target {target.name} has not reported its hardware yet (is its worker up?)"]
+    if scale not in Scale.values:
+        return [f"unknown scale {scale!r}: choose {', '.join(Scale.values)}"]
+    if problems := validate_content(version.content):
+        return [f"profile {version}: {p}" for p in problems]
+    from . import runners
+
+    problems = list(runners.validate(version.content, scale, target.fingerprint))
+    usable = target.usable_cpus or 1
+    for k in threads or []:
+        if k < 1:
+            problems.append(f"thread count {k} must be positive")
+        elif k > usable:
+            problems.append(f"thread count {k} exceeds the {usable} usable CPUs of {target.name}")
+    return problems
+
+
+def planned_threads(version: ProfileVersion, scale: str, target: Target) -> list[int]:
+    from . import runners
+
+    requested = version.content["scales"][scale]["threads"]
+    return list(runners.plan_threads(requested, target.usable_cpus or 1))
+
+
+def create_run(
+    *,
+    version: ProfileVersion,
+    scale: str,
+    target: Target,
+    user=None,
+    threads: list[int] | None = None,
+    suite: Suite | None = None,
+    time_limit_s: float | None = None,
+) -> Run:
+    if problems := validate_run(version, scale, target, threads):
+        raise RunRefused(problems)
+    if time_limit_s is not None and time_limit_s <= 0:
+        raise RunRefused(["the time limit must be positive"])
+    run = Run.objects.create(
+        profile_version=version,
+        content_hash=version.content_hash,
+        scale=scale,
+        target=target,
+        suite=suite,
+        threads=sorted(set(threads)) if threads else planned_threads(version, scale, target),
+        time_limit_s=time_limit_s,
+        fingerprint=dict(target.fingerprint),
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        task_id=str(uuid.uuid4()),
+    )
+    transaction.on_commit(lambda: enqueue(run))
+    return run
+
+
+def enqueue(run: Run) -> None:
+    from .tasks import execute_run
+
+    try:
+        execute_run.apply_async(args=[str(run.pk)], queue=run.target.queue, task_id=run.task_id)
+    except Exception as exc:  # the broker is down: say so on the run, not with a 500
+        logger.exception("could not enqueue run %s", run.pk)
+        Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
+            status=Run.Status.FAILED,
+            reason=f"could not reach the task broker: {exc}",
+            finished_at=timezone.now(),
+        )
+
+
+@dataclass
+class SuiteStarted:
+    suite: Suite
+    runs: list[Run]
+    refused: dict[str, list[str]] = field(default_factory=dict)
+
+
+@transaction.atomic
+def create_suite(*, target: Target, scale: str, user=None) -> SuiteStarted:
+    """Every profile's current version on one target; its worker runs them in order."""
+    suite = Suite.objects.create(
+        target=target,
+        scale=scale,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    started = SuiteStarted(suite=suite, runs=[])
+    for profile in Profile.objects.order_by("workload_class", "name"):
+        version = profile.current_version()
+        if version is None:
+            continue
+        try:
+            started.runs.append(
+                create_run(version=version, scale=scale, target=target, user=user, suite=suite)
+            )
+        except RunRefused as exc:
+            started.refused[profile.name] = exc.problems
+    if not started.runs:
+        transaction.set_rollback(True)
+        raise RunRefused(
+            [f"{name}: {'; '.join(p)}" for name, p in started.refused.items()]
+            or ["no profiles loaded: run `manage.py load_profiles`"]
+        )
+    return started
+
+
+def cancel_run(run: Run, user=None) -> str:
+    """A queued run is cancelled at once; a running one is stopped by its worker."""
+    who = getattr(user, "username", "") or "a user"
+    now = timezone.now()
+    if Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
+        status=Run.Status.CANCELLED,
+        reason=f"cancelled by {who} before it started",
+        cancel_requested=True,
+        finished_at=now,
+    ):
+        transaction.on_commit(lambda: _revoke(run.task_id))
+        return Run.Status.CANCELLED
+    Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+        cancel_requested=True, reason=f"cancelled by {who} while running"
+    )
+    return Run.objects.values_list("status", flat=True).get(pk=run.pk)
+
+
+def _revoke(task_id: str) -> None:
+    """Belt and braces: the worker also skips a run that is no longer queued.
+
+    Only over Redis: the filesystem transport has no broadcast to revoke with.
+    """
+    if not (task_id and settings.REDIS_URL):
+        return
+    from planner.celery import app
+
+    try:
+        app.control.revoke(task_id)
+    except Exception:
+        logger.warning("could not revoke task %s", task_id, exc_info=True)
