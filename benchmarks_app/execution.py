@@ -2,8 +2,8 @@
 time limit and cancellation by killing its whole process group. No Django here.
 
 The child is `python -m benchmarks_app.runners.<runner> --spec SPEC --out RESULT`
-(see benchmarks_app/profiles/README.md); it prints JSON progress lines on stdout
-and writes RESULT.json.
+(see benchmarks_app/profiles/README.md; the spec comes from runners.build_spec); it
+prints JSON progress lines on stdout and writes RESULT.json.
 """
 
 import contextlib
@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-# Keys of a scale that steer the harness rather than the runner's workload.
-HARNESS_KEYS = ("threads", "time_budget_s", "time_limit_s", "repetition")
 # A measurement's hard limit, from its budget: repetitions stop at the budget, but
 # the last one may overrun it and data generation comes on top.
 LIMIT_FACTOR = 3.0
@@ -53,31 +51,8 @@ class ChildOutcome:
         return "failed", f"runner exited with code {self.returncode}: {tail[0]}"
 
 
-def measurement_budget(scale: dict, n_threads: int) -> float:
-    """The scale's time budget covers the sweep; each thread count gets its share."""
-    return float(scale["time_budget_s"]) / max(1, n_threads)
-
-
 def time_limit(budget_s: float, override_s: float | None = None) -> float:
     return override_s if override_s else budget_s * LIMIT_FACTOR + LIMIT_SLACK_S
-
-
-def build_spec(
-    content: dict, scale_name: str, threads: int, workdir: Path, budget_s: float
-) -> dict:
-    scale = dict(content["scales"][scale_name])
-    params = {**content.get("params", {})}
-    params.update({k: v for k, v in scale.items() if k not in HARNESS_KEYS})
-    repetition = {**content.get("repetition", {}), **scale.get("repetition", {})}
-    return {
-        "profile": content,
-        "scale": scale_name,
-        "params": params,
-        "threads": threads,
-        "workdir": str(workdir),
-        "repetition": repetition,
-        "time_budget_s": budget_s,
-    }
 
 
 def runner_command(runner: str) -> list[str]:

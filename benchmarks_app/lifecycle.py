@@ -18,13 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .execution import (
-    build_spec,
-    measurement_budget,
-    run_child,
-    runner_command,
-    time_limit,
-)
+from .execution import run_child, runner_command, time_limit
 from .models import Measurement, Run, Summary, Target, heartbeat_grace
 
 logger = logging.getLogger(__name__)
@@ -60,7 +54,7 @@ def execute_run(run_id: str, *, executed_by: str) -> str | None:
 
 
 def _execute(run: Run) -> None:
-    from . import fingerprint
+    from . import fingerprint, runners
 
     host = fingerprint.collect()
     Run.objects.filter(pk=run.pk).update(fingerprint=host)
@@ -72,7 +66,7 @@ def _execute(run: Run) -> None:
         finish(run.pk, Run.Status.FAILED, f"skipped: {', '.join(missing)} not installed on {where}")
         return
     scale = content["scales"][run.scale]
-    budget = measurement_budget(scale, len(run.threads))
+    budget = runners.measurement_budget_s(content, run.scale, len(run.threads))
     limit = time_limit(budget, run.time_limit_s or scale.get("time_limit_s"))
     progress = Progress(run.pk, len(run.threads))
     with tempfile.TemporaryDirectory(prefix=f"bench-{run.pk.hex[:8]}-") as tmp:
@@ -81,7 +75,7 @@ def _execute(run: Run) -> None:
             workdir = Path(tmp) / f"threads-{threads}"
             outcome = run_child(
                 runner_command(content["runner"]),
-                build_spec(content, run.scale, threads, workdir, budget),
+                runners.build_spec(content, run.scale, threads, workdir, time_budget_s=budget),
                 workdir,
                 limit_s=limit,
                 on_progress=progress.update,

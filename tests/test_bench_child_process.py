@@ -7,7 +7,8 @@ import sys
 import textwrap
 import time
 
-from benchmarks_app.execution import build_spec, measurement_budget, run_child, time_limit
+from benchmarks_app.execution import run_child, time_limit
+from benchmarks_app.runners import build_spec, measurement_budget_s
 from tests.bench_support import content
 
 # A stand-in child speaking the runner protocol: argv is "--spec S --out O".
@@ -32,7 +33,7 @@ CHILD = textwrap.dedent("""
 
 def spec_for(tmp_path, mode: str) -> dict:
     body = content(params={"mode": mode})
-    return build_spec(body, "smoke", 2, tmp_path, 5.0)
+    return build_spec(body, "smoke", 2, tmp_path, time_budget_s=5.0)
 
 
 def alive(pid: int) -> bool:
@@ -46,12 +47,12 @@ def alive(pid: int) -> bool:
 
 
 def test_the_spec_merges_the_scale_into_the_params_and_keeps_harness_keys_out(tmp_path):
-    spec = build_spec(content(), "standard", 4, tmp_path, 150.0)
+    spec = build_spec(content(), "standard", 4, tmp_path, n_measurements=4)
     assert spec["params"]["rows"] == 100000 and spec["params"]["library"] == "xgboost"
     assert "threads" not in spec["params"] and "time_budget_s" not in spec["params"]
     assert (spec["threads"], spec["scale"], spec["time_budget_s"]) == (4, "standard", 150.0)
     assert spec["repetition"]["max_reps"] == 5 and spec["profile"]["name"] == "toy-gbm"
-    assert measurement_budget(content()["scales"]["standard"], 4) == 150.0
+    assert measurement_budget_s(content(), "standard", 4) == 150.0
     assert time_limit(150.0) > 150.0 and time_limit(150.0, 2.0) == 2.0
 
 
