@@ -59,6 +59,23 @@ def runner_command(runner: str) -> list[str]:
     return [sys.executable, "-m", f"benchmarks_app.runners.{runner}"]
 
 
+# The child runs in its own session (so a kill reaches its whole group), which also
+# means a killed worker would leave it running unsupervised. On Linux it therefore
+# asks to be killed when its parent dies, then becomes the real command.
+_ORPHAN_GUARD = (
+    "import ctypes, os, signal, sys\n"
+    "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG\n"
+    "if os.getppid() != int(sys.argv[1]): os._exit(70)  # the parent died already\n"
+    "os.execv(sys.argv[2], sys.argv[2:])\n"
+)
+
+
+def guarded(command: list[str]) -> list[str]:
+    if not sys.platform.startswith("linux"):
+        return command
+    return [sys.executable, "-c", _ORPHAN_GUARD, str(os.getpid()), *command]
+
+
 def run_child(
     command: list[str],
     spec: dict,
@@ -77,7 +94,7 @@ def run_child(
     started = time.monotonic()
     with (workdir / "stderr.log").open("w+") as stderr:
         proc = subprocess.Popen(
-            [*command, "--spec", str(spec_path), "--out", str(out_path)],
+            guarded([*command, "--spec", str(spec_path), "--out", str(out_path)]),
             cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True,
             start_new_session=True, env=_child_env(),
         )  # fmt: skip

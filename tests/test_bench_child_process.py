@@ -1,19 +1,25 @@
 """A measurement child is followed by its progress lines and stopped, with every
 process it started, at its time limit or on cancel."""
 
+import contextlib
 import json
 import os
+import signal
+import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 from benchmarks_app.execution import run_child, time_limit
 from benchmarks_app.runners import build_spec, measurement_budget_s
 from tests.bench_support import content
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # A stand-in child speaking the runner protocol: argv is "--spec S --out O".
 CHILD = textwrap.dedent("""
-    import json, subprocess, sys, time
+    import json, os, subprocess, sys, time
     spec = json.load(open(sys.argv[2]))
     mode = spec["params"]["mode"]
     if mode == "ok":
@@ -22,6 +28,7 @@ CHILD = textwrap.dedent("""
             print(json.dumps({"progress": (i + 1) / 3, "step": f"rep {i + 1}/3"}), flush=True)
         json.dump({"ok": True, "threads": spec["threads"]}, open(sys.argv[4], "w"))
     elif mode == "hang":
+        open(spec["workdir"] + "/child.pid", "w").write(str(os.getpid()))
         grandchild = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
         open(spec["workdir"] + "/grandchild.pid", "w").write(str(grandchild.pid))
         print(json.dumps({"progress": 0.1, "step": "warm-up"}), flush=True)
@@ -42,8 +49,11 @@ def alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     # A zombie still answers kill(0); it is dead for our purposes.
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().split(") ")[1][0] != "Z"
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_the_spec_merges_the_scale_into_the_params_and_keeps_harness_keys_out(tmp_path):
@@ -92,6 +102,34 @@ def test_a_cancel_stops_the_child(tmp_path):
         should_cancel=should_cancel, cancel_every_s=0.2,
     )  # fmt: skip
     assert outcome.stopped == "cancelled" and outcome.failure(60) == ("cancelled", "cancelled")
+
+
+def test_a_child_dies_with_the_worker_process_that_started_it(tmp_path):
+    spec = json.dumps(spec_for(tmp_path, "hang"))
+    parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import json, pathlib, sys
+        from benchmarks_app.execution import run_child
+        run_child([sys.executable, "-c", {CHILD!r}], json.loads({spec!r}),
+                  pathlib.Path({str(tmp_path)!r}), limit_s=300)
+    """)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    pid_file = tmp_path / "grandchild.pid"
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    child = int((tmp_path / "child.pid").read_text())
+    grandchild = int(pid_file.read_text())
+    try:
+        assert alive(child)
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 5
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(child)
+    finally:
+        # Beyond the runner itself the guard cannot reach: clean up after the test.
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(grandchild, signal.SIGKILL)
 
 
 def test_a_runner_that_raises_fails_with_its_last_error_line(tmp_path):
