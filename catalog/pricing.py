@@ -15,7 +15,7 @@ for comparison, kept unrounded: a p4d.24xlarge at $21.957642/h with 8 GPUs is
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
@@ -83,16 +83,15 @@ def current_price(tier: Tier, as_of: dt.date) -> Price | None:
     return tier.current_price(as_of)
 
 
-def current_prices(as_of: dt.date):
-    """Each non-retired tier's price as of a date, as one query."""
+def current_prices(as_of: dt.date, include_retired: bool = False):
+    """Each (non-retired) tier's price as of a date, as one query."""
     newest = (
         Price.objects.filter(tier=OuterRef("tier"), effective_from__lte=as_of)
         .order_by("-effective_from")
         .values("effective_from")[:1]
     )
-    return Price.objects.filter(
-        tier__retired=False, effective_from__lte=as_of, effective_from=Subquery(newest)
-    )
+    prices = Price.objects.filter(effective_from__lte=as_of, effective_from=Subquery(newest))
+    return prices if include_retired else prices.filter(tier__retired=False)
 
 
 def empty_frame(currency: str | None = None) -> pd.DataFrame:
@@ -100,25 +99,29 @@ def empty_frame(currency: str | None = None) -> pd.DataFrame:
     return _typed(pd.DataFrame({column: [] for column in columns}))
 
 
-def catalog_frame(as_of: dt.date, currency: str | None = None) -> pd.DataFrame:
+def catalog_frame(
+    as_of: dt.date, currency: str | None = None, *, include_retired: bool = False
+) -> pd.DataFrame:
     """One row per non-retired tier with a price effective on or before `as_of`.
+
+    `include_retired` adds the retired tiers too, with a last column `retired`.
 
     With `currency`, every money column is converted at the newest rate on or
     before `as_of` (a direct rate, or the inverse of the opposite pair's rate:
     both are the same published figure); tiers with no such rate are left out
     and listed in `frame.attrs["dropped"]` with the reason.
     """
-    rows = list(current_prices(as_of).values(*_PRICE_FIELDS.values()))
-    records = [{key: row[field] for key, field in _PRICE_FIELDS.items()} for row in rows]
-    frame = pd.DataFrame.from_records(records, columns=list(_PRICE_FIELDS))
+    fields = {**_PRICE_FIELDS, "retired": "tier__retired"}
+    rows = list(current_prices(as_of, include_retired).values(*fields.values()))
+    records = [{key: row[field] for key, field in fields.items()} for row in rows]
+    frame = pd.DataFrame.from_records(records, columns=list(fields))
     frame = _derive(frame, as_of)
     dropped: list[dict[str, str]] = []
     if currency:
         frame, dropped = _convert(frame, currency, as_of)
     # Sorted in pandas, not SQL: database collations order "." and "-" differently.
-    frame = frame.sort_values("slug", kind="stable")[
-        FRAME_COLUMNS + (FX_COLUMNS if currency else [])
-    ]
+    columns = FRAME_COLUMNS + (FX_COLUMNS if currency else []) + (["retired"] * include_retired)
+    frame = frame.sort_values("slug", kind="stable")[columns]
     frame = _typed(frame.reset_index(drop=True))
     frame.attrs["as_of"] = as_of.isoformat()
     frame.attrs["currency"] = currency
@@ -224,7 +227,8 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     """Stable dtypes, the same for an empty frame as for a full one."""
     types: dict[str, object] = {column: "Int64" for column in _INT_COLUMNS}
     types.update({column: "float64" for column in _FLOAT_SPEC_COLUMNS})
-    types.update({"price_id": "int64", "managed": "boolean", "confirmed": bool, "stale": bool})
+    types.update({"price_id": "int64", "managed": "boolean", "confirmed": bool, "stale": bool,
+                  "retired": bool})  # fmt: skip
     types.update(
         {
             c: "float64"
@@ -244,9 +248,46 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.astype(present)
 
 
-def unique_values(frame: pd.DataFrame, column: str) -> list[str]:
-    return sorted(v for v in frame[column].dropna().unique() if v != "")
+SORTABLE = ("monthly", "per_vcpu_hour", "per_gib_hour", "per_gpu_hour", "vcpus", "ram_gib", "name")
 
 
-def rows(frame: pd.DataFrame) -> Iterable[dict]:
-    return frame.to_dict("records")
+@dataclass(frozen=True)
+class TierQuery:
+    """What the catalog page asks of a frame: filters, then one sort."""
+
+    q: str = ""
+    provider: str = ""
+    kind: str = ""
+    pricing_model: str = ""
+    region: str = ""
+    min_vcpus: int | None = None
+    min_ram_gib: float | None = None
+    min_gpus: int | None = None
+    sort: str = "monthly"
+    descending: bool = False
+
+
+def select_tiers(frame: pd.DataFrame, query: TierQuery) -> pd.DataFrame:
+    """Filter and sort a catalog frame; unknown specs never pass a minimum, and sort last."""
+    keep = pd.Series(True, index=frame.index)
+    for column in ("provider", "kind", "pricing_model", "region"):
+        if value := getattr(query, column):
+            keep &= frame[column] == value
+    if query.q:
+        needle = query.q.lower()
+        names = frame["name"].str.lower().str.contains(needle, regex=False)
+        keep &= names | frame["slug"].str.contains(needle, regex=False)
+    minimums = (("vcpus", query.min_vcpus), ("ram_gib", query.min_ram_gib),
+                ("gpus", query.min_gpus))  # fmt: skip
+    for column, minimum in minimums:
+        if minimum is not None:
+            keep &= (frame[column] >= minimum).fillna(False).astype(bool)
+    selected = frame.loc[keep]
+    sort = query.sort if query.sort in SORTABLE else "monthly"
+
+    def key(values: pd.Series) -> pd.Series:
+        return values.str.lower() if values.name == "name" else values
+
+    return selected.sort_values(
+        [sort, "slug"], ascending=[not query.descending, True], na_position="last", key=key
+    )

@@ -1,0 +1,275 @@
+"""Admin: tiers with their price history, append-only prices, import with preview.
+
+Only staff holding the catalog permissions change prices. Price rows are never
+changed or deleted here: "changing" a price saves a new row, recorded by the user.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from catalog import io
+from catalog.forms import ImportUploadForm, PriceChangeForm
+from catalog.models import ExchangeRate, Price, Provider, Tier
+from catalog.pricing import stale_after_days
+
+IMPORT_DIR = Path(settings.VAR_DIR) / "catalog-imports"
+
+
+def _with_current_price(queryset: QuerySet[Tier], as_of: dt.date) -> QuerySet[Tier]:
+    newest = Price.objects.filter(tier=OuterRef("pk"), effective_from__lte=as_of).order_by(
+        "-effective_from"
+    )
+    return queryset.annotate(
+        current_from=Subquery(newest.values("effective_from")[:1]),
+        current_amount=Subquery(newest.values("amount")[:1]),
+        current_unit=Subquery(newest.values("unit")[:1]),
+        current_currency=Subquery(newest.values("currency")[:1]),
+        current_confirmed=Subquery(newest.values("confirmed")[:1]),
+    )
+
+
+def stale_q(as_of: dt.date) -> Q:
+    """Tiers whose current price is older than the set age for their pricing model."""
+    query = Q(pk__in=[])
+    for model in settings.CATALOG_STALE_AFTER_DAYS:
+        cutoff = as_of - dt.timedelta(days=stale_after_days(model))
+        query |= Q(pricing_model=model, current_from__lt=cutoff)
+    return query
+
+
+class StaleFilter(admin.SimpleListFilter):
+    title = _("price freshness")
+    parameter_name = "stale"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("stale")), ("no", _("fresh")), ("none", _("no price"))]
+
+    def queryset(self, request, queryset):
+        today = dt.date.today()
+        if self.value() == "yes":
+            return queryset.filter(stale_q(today))
+        if self.value() == "no":
+            return queryset.exclude(stale_q(today)).filter(current_from__isnull=False)
+        if self.value() == "none":
+            return queryset.filter(current_from__isnull=True)
+        return queryset
+
+
+class PriceHistoryInline(admin.TabularInline):
+    """The tier's prices, newest first. Existing rows are read-only; new rows may be added."""
+
+    model = Price
+    extra = 0
+    ordering = ["-effective_from"]
+    fields = ["effective_from", "amount", "unit", "currency", "setup_fee", "source", "source_url",
+              "confirmed", "recorder", "recorded_at"]  # fmt: skip
+    readonly_fields = ["recorder", "recorded_at"]
+    can_delete = False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm("catalog.add_price")
+
+    @admin.display(description=_("recorded by"))
+    def recorder(self, price: Price) -> str:
+        return price.recorder
+
+
+@admin.register(Provider)
+class ProviderAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name"]
+
+
+@admin.register(Tier)
+class TierAdmin(admin.ModelAdmin):
+    list_display = ["slug", "provider", "kind", "pricing_model", "region", "vcpus", "ram_gib",
+                    "gpus", "current_price", "freshness", "retired"]  # fmt: skip
+    list_filter = ["provider", "kind", "pricing_model", "region", StaleFilter, "retired"]
+    search_fields = ["name", "slug"]
+    list_select_related = ["provider"]
+    inlines = [PriceHistoryInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tier]:
+        return _with_current_price(super().get_queryset(request), dt.date.today())
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # A tier no longer offered is marked retired and keeps its history.
+        return False
+
+    @admin.display(description=_("current price"), ordering="current_amount")
+    def current_price(self, tier: Tier) -> str:
+        if tier.current_amount is None:
+            return "—"
+        amount = io.format_decimal(tier.current_amount)
+        return f"{amount} {tier.current_currency}/{tier.current_unit} ({tier.current_from})"
+
+    @admin.display(description=_("freshness"))
+    def freshness(self, tier: Tier) -> str:
+        if tier.current_from is None:
+            return _("no price")
+        age = (dt.date.today() - tier.current_from).days
+        label = _("stale") if age > stale_after_days(tier.pricing_model) else _("fresh")
+        return label if tier.current_confirmed else f"{label}, {_('unconfirmed')}"
+
+    def save_formset(self, request, form, formset, change) -> None:
+        for price in formset.save(commit=False):
+            price.recorded_by = request.user
+            price.save()
+
+
+@admin.register(Price)
+class PriceAdmin(admin.ModelAdmin):
+    """Append-only: the change form of a price saves a new row, never edits the old one."""
+
+    form = PriceChangeForm
+    list_display = ["tier", "effective_from", "amount", "unit", "currency", "confirmed",
+                    "recorder", "recorded_at"]  # fmt: skip
+    list_filter = ["tier__provider", "tier__kind", "tier__pricing_model", "confirmed", "currency"]
+    search_fields = ["tier__slug", "tier__name", "source"]
+    list_select_related = ["tier", "recorded_by"]
+    ordering = ["tier__slug", "-effective_from"]
+    autocomplete_fields = ["tier"]
+    change_list_template = "admin/catalog/price/change_list.html"
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        # "Changing" a price adds a row, so it takes the permission to add one.
+        return request.user.has_perm("catalog.add_price")
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj: Price, form, change: bool) -> None:
+        if change:
+            obj.pk = None
+            obj._state.adding = True
+        obj.recorded_by = request.user
+        obj.recorded_by_text = ""
+        obj.save()
+
+    def response_change(self, request, obj):
+        self.message_user(
+            request, _("Saved as a new price row; the earlier row is kept."), messages.SUCCESS
+        )
+        return HttpResponseRedirect(reverse("admin:catalog_price_changelist"))
+
+    @admin.display(description=_("recorded by"))
+    def recorder(self, price: Price) -> str:
+        return price.recorder
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("import/", view(self.import_view), name="catalog_price_import"),
+            path("export/", view(self.export_view), name="catalog_price_export"),
+            *super().get_urls(),
+        ]
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload → preview of what would change → confirm. Nothing is written before confirm."""
+        if not request.user.has_perm("catalog.add_price"):
+            raise PermissionDenied
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta,
+                   "title": _("Import catalog"), "form": ImportUploadForm()}  # fmt: skip
+        if request.method == "POST" and "token" in request.POST:
+            return self._confirm_import(request, context)
+        if request.method == "POST":
+            form = ImportUploadForm(request.POST, request.FILES)
+            context["form"] = form
+            if form.is_valid():
+                upload = form.cleaned_data["file"]
+                try:
+                    io.check_size(upload.size)
+                    data = upload.read()
+                    fmt = io.detect_format(upload.name, data)
+                    context["plan"] = io.import_catalog(data, fmt, dry_run=True)
+                except io.CatalogFileError as exc:
+                    context["issues"] = exc.issues
+                else:
+                    context["token"] = _stash(request, data, fmt)
+                    context["filename"] = upload.name
+        return TemplateResponse(request, "admin/catalog/import.html", context)
+
+    def _confirm_import(self, request: HttpRequest, context: dict) -> HttpResponse:
+        stashed = _unstash(request, request.POST["token"])
+        if stashed is None:
+            messages.error(request, _("That upload has expired; upload the file again."))
+            return HttpResponseRedirect(reverse("admin:catalog_price_import"))
+        data, fmt = stashed
+        try:
+            # Checked again: the database may have changed since the preview.
+            result = io.import_catalog(data, fmt, user=request.user)
+        except io.CatalogFileError as exc:
+            context["issues"] = exc.issues
+            return TemplateResponse(request, "admin/catalog/import.html", context)
+        messages.success(request, _("Imported: %(summary)s") % {"summary": result.summary()})
+        return HttpResponseRedirect(reverse("admin:catalog_price_changelist"))
+
+    def export_view(self, request: HttpRequest) -> HttpResponse:
+        if not request.user.has_perm("catalog.view_price"):
+            raise PermissionDenied
+        fmt = "json" if request.GET.get("format") == "json" else "csv"
+        history = request.GET.get("history") == "1"
+        response = HttpResponse(
+            io.export_catalog(fmt, history=history),
+            content_type="application/json" if fmt == "json" else "text/csv; charset=utf-8",
+        )
+        name = f"catalog{'-history' if history else ''}-{dt.date.today().isoformat()}.{fmt}"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+
+def _stash(request: HttpRequest, data: bytes, fmt: str) -> str:
+    """Keep a previewed upload on disk until it is confirmed, keyed by a token in the session."""
+    IMPORT_DIR.mkdir(parents=True, exist_ok=True)
+    abandoned = time.time() - 24 * 3600
+    for old in IMPORT_DIR.iterdir():
+        if old.stat().st_mtime < abandoned:
+            old.unlink(missing_ok=True)
+    token = secrets.token_urlsafe(16)
+    (IMPORT_DIR / f"{token}.{fmt}").write_bytes(data)
+    request.session.setdefault("catalog_imports", [])
+    request.session["catalog_imports"] = [*request.session["catalog_imports"][-4:], token]
+    return token
+
+
+def _unstash(request: HttpRequest, token: str) -> tuple[bytes, str] | None:
+    if token not in request.session.get("catalog_imports", []):
+        return None
+    request.session["catalog_imports"] = [
+        t for t in request.session["catalog_imports"] if t != token
+    ]
+    for fmt in ("csv", "json"):
+        path = IMPORT_DIR / f"{token}.{fmt}"
+        if path.exists():
+            data = path.read_bytes()
+            path.unlink()
+            return data, fmt
+    return None
+
+
+@admin.register(ExchangeRate)
+class ExchangeRateAdmin(admin.ModelAdmin):
+    list_display = ["date", "from_currency", "to_currency", "rate", "source"]
+    list_filter = ["from_currency", "to_currency"]
+    ordering = ["from_currency", "to_currency", "-date"]
+    search_fields = ["source"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # A recorded rate is a dated fact: correct it by adding another date, not by editing.
+        return ["date", "from_currency", "to_currency", "rate"] if obj else []

@@ -1,0 +1,96 @@
+"""Forms: the catalog page's filters, the admin's price change and the import upload."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from catalog.models import CURRENCIES, Kind, Price, PricingModel
+
+SORTS = {
+    "monthly": _("monthly price"),
+    "per_vcpu_hour": _("per vCPU-hour"),
+    "per_gib_hour": _("per GiB-hour"),
+    "per_gpu_hour": _("per GPU-hour"),
+    "vcpus": _("vCPUs"),
+    "ram_gib": _("RAM"),
+    "name": _("name"),
+}
+
+
+class TierFilterForm(forms.Form):
+    """GET filters of the catalog page. Every field is optional; bad values are reported."""
+
+    q = forms.CharField(label=_("Search"), required=False, max_length=100)
+    provider = forms.ChoiceField(label=_("Provider"), required=False)
+    kind = forms.ChoiceField(
+        label=_("Kind"), required=False, choices=[("", _("any")), *Kind.choices]
+    )
+    pricing_model = forms.ChoiceField(
+        label=_("Pricing model"), required=False, choices=[("", _("any")), *PricingModel.choices]
+    )
+    region = forms.ChoiceField(label=_("Region"), required=False)
+    min_vcpus = forms.IntegerField(label=_("Min vCPUs"), required=False, min_value=0)
+    min_ram_gib = forms.DecimalField(label=_("Min RAM (GiB)"), required=False, min_value=0)
+    min_gpus = forms.IntegerField(label=_("Min GPUs"), required=False, min_value=0)
+    currency = forms.ChoiceField(
+        label=_("Currency"),
+        required=False,
+        choices=[("", _("as priced"))] + [(c, c) for c in CURRENCIES],
+    )
+    as_of = forms.DateField(
+        label=_("Prices as of"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    sort = forms.ChoiceField(label=_("Sort by"), required=False, choices=list(SORTS.items()))
+    dir = forms.ChoiceField(
+        label=_("Order"),
+        required=False,
+        choices=[("asc", _("ascending")), ("desc", _("descending"))],
+    )
+    retired = forms.BooleanField(label=_("Show retired tiers"), required=False)
+    page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args, providers: list[str], regions: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["provider"].choices = [("", _("any"))] + [(p, p) for p in providers]
+        self.fields["region"].choices = [("", _("any"))] + [(r, r) for r in regions]
+
+    def value(self, name: str):
+        """The cleaned value, or the default where the field was missing or invalid."""
+        cleaned = getattr(self, "cleaned_data", {})
+        value = cleaned.get(name)
+        defaults = {"sort": "monthly", "dir": "asc", "page": 1, "as_of": dt.date.today(),
+                    "retired": False}  # fmt: skip
+        return value if value not in (None, "") else defaults.get(name)
+
+
+class PriceChangeForm(forms.ModelForm):
+    """Admin form for a price. On an existing row it describes a *new* row: rows are never
+    overwritten, so the new price needs its own effective-from date."""
+
+    class Meta:
+        model = Price
+        fields = ["tier", "amount", "unit", "currency", "setup_fee", "effective_from", "source",
+                  "source_url", "confirmed"]  # fmt: skip
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        tier = cleaned.get("tier")
+        day = cleaned.get("effective_from")
+        if tier and day and Price.objects.filter(tier=tier, effective_from=day).exists():
+            self.add_error(
+                "effective_from",
+                _("This tier already has a price from %(day)s. Prices are never overwritten: "
+                  "give the new price its own effective-from date.") % {"day": day.isoformat()},
+            )  # fmt: skip
+        return cleaned
+
+    def validate_unique(self) -> None:
+        # clean() checks (tier, effective_from) against every row, this one included.
+        pass
+
+
+class ImportUploadForm(forms.Form):
+    file = forms.FileField(label=_("Catalog file (CSV or JSON)"))
