@@ -214,12 +214,24 @@ def parse(data: bytes, fmt: str) -> ParsedCatalog:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise CatalogFileError([Issue(f"line {line}", None, "not UTF-8 text")]) from None
-    if fmt == "csv":
-        return _check_records(_csv_records(text), quoted=True)
-    return _check_records(_json_records(text), quoted=False)
+    records, issues = _csv_records(text) if fmt == "csv" else _json_records(text)
+    # Records that did parse are still checked, so one refusal names every problem.
+    parsed, more = _check_records(records, quoted=fmt == "csv")
+    issues = sorted(issues + more, key=_issue_order)
+    if issues:
+        raise CatalogFileError(issues)
+    return parsed
 
 
-def _csv_records(text: str) -> list[tuple[str, dict[str, str]]]:
+def _issue_order(issue: Issue) -> tuple[int, int]:
+    """File and header problems first, then by line (CSV) or by record (JSON)."""
+    match = re.fullmatch(r"(line |prices\[|exchange_rates\[)(\d+)\]?", issue.where)
+    if not match:
+        return (0, 0)
+    return ({"line ": 1, "prices[": 2}.get(match.group(1), 3), int(match.group(2)))
+
+
+def _csv_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Issue]]:
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     issues: list[Issue] = []
     records: list[tuple[str, dict[str, str]]] = []
@@ -249,11 +261,7 @@ def _csv_records(text: str) -> list[tuple[str, dict[str, str]]]:
         raise CatalogFileError([Issue("file", None, "the file is empty")])
     if not records and not issues:
         raise CatalogFileError([Issue("file", None, "the file has a header but no rows")])
-    if issues:
-        # Rows that did parse are still checked so one refusal names every problem.
-        issues.extend(_check_records(records, quoted=True, raise_errors=False)[1])
-        raise CatalogFileError(issues)
-    return records
+    return records, issues
 
 
 def _check_header(header: list[str]) -> None:
@@ -271,7 +279,7 @@ def _check_header(header: list[str]) -> None:
         raise CatalogFileError(issues)
 
 
-def _json_records(text: str) -> list[tuple[str, dict[str, str]]]:
+def _json_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Issue]]:
     def refuse_constant(name: str) -> None:
         raise ValueError(f"{name} is not a number this format accepts")
 
@@ -319,11 +327,9 @@ def _json_records(text: str) -> list[tuple[str, dict[str, str]]]:
                     issues.append(Issue(where, name, "must be a string, number, boolean or null"))
                 cells[name] = _json_cell(value)
             records.append((where, cells))
-    if issues:
-        raise CatalogFileError(issues)
-    if not records:
+    if not records and not issues:
         raise CatalogFileError([Issue("file", None, "the file holds no prices or exchange rates")])
-    return records
+    return records, issues
 
 
 def _json_cell(value: Any) -> str:
@@ -335,8 +341,8 @@ def _json_cell(value: Any) -> str:
 
 
 def _check_records(
-    records: list[tuple[str, dict[str, str]]], *, quoted: bool, raise_errors: bool = True
-) -> ParsedCatalog | tuple[ParsedCatalog, list[Issue]]:
+    records: list[tuple[str, dict[str, str]]], *, quoted: bool
+) -> tuple[ParsedCatalog, list[Issue]]:
     """Check each record; `quoted` says text cells may carry the export's leading "'"."""
     issues: list[Issue] = []
     prices: list[PriceRecord] = []
@@ -375,12 +381,7 @@ def _check_records(
         else:
             row.issue("record", f"{kind!r} is neither 'price' nor 'rate'")
         issues.extend(row.issues)
-    parsed = ParsedCatalog(prices=prices, rates=rates)
-    if not raise_errors:
-        return parsed, issues
-    if issues:
-        raise CatalogFileError(issues)
-    return parsed
+    return ParsedCatalog(prices=prices, rates=rates), issues
 
 
 def _check_tier_consistency(
