@@ -1,0 +1,199 @@
+"""The plan's charts as SVG: cumulative cost, monthly cost split, capacity use.
+
+Plain data in, SVG bytes out: no request, no database. Each chart takes a small
+JSON-able dict (built from the engine's comparison by `chart_inputs`), so the
+same dict gives a content hash for the chart's URL and cache key, and the same
+bytes every time (`svg.hashsalt` fixed, no date in the metadata), in every
+process. matplotlib's `Figure` object only, never pyplot: pyplot keeps global
+state that a web server's threads would share.
+
+Text stays text in the SVG (`svg.fonttype: none`), so the files are small, the
+browser's font draws them, and a test can read the labels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import matplotlib
+from django.utils import translation
+from django.utils.translation import gettext as _
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+from planner import formatting
+
+# Bump when the drawing code changes, so cached SVGs of the old look are not served.
+CHART_VERSION = "1"
+KINDS = ("cumulative", "monthly", "capacity")
+MAX_OPTIONS = 3  # the cumulative chart shows the baseline and the best few options
+
+RC = {
+    "svg.hashsalt": "planner-charts",
+    "svg.fonttype": "none",
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.color": "#dddddd",
+    "grid.linewidth": 0.6,
+    "legend.frameon": False,
+    "axes.axisbelow": True,
+}
+BASELINE_COLOUR = "#333333"
+OPTION_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
+PART_COLOURS = {"servers": "#1f77b4", "operations": "#ff7f0e", "one_time": "#bbbbbb"}
+
+_renders = 0
+
+
+def render_count() -> int:
+    """How many charts this process has drawn (the cache tests count redraws)."""
+    return _renders
+
+
+def content_hash(kind: str, data: Mapping[str, Any], language: str) -> str:
+    """The key of one drawing: what it draws, in which language, by which version of the code."""
+    payload = json.dumps(
+        {"kind": kind, "data": data, "language": language, "version": CHART_VERSION},
+        sort_keys=True,
+        separators=(",", ":"),
+        default=str,
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:32]
+
+
+def render(kind: str, data: Mapping[str, Any], language: str) -> bytes:
+    """One chart as SVG bytes, labelled in `language`."""
+    global _renders
+    draw = DRAWERS[kind]
+    with translation.override(language), matplotlib.rc_context(RC):
+        figure = Figure(figsize=(7.2, _height(kind, data)), layout="constrained")
+        draw(figure, data, language)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    _renders += 1
+    return buffer.getvalue()
+
+
+def _height(kind: str, data: Mapping[str, Any]) -> float:
+    """Inches: bar charts grow with their bars so labels never collide."""
+    if kind == "cumulative":
+        return 3.8
+    return min(9.0, max(2.8, 1.5 + 0.5 * len(data["bars"])))
+
+
+def _money_axis(currency: str, language: str) -> FuncFormatter:
+    return FuncFormatter(lambda value, _pos: formatting.money(value, currency, language, 0))
+
+
+def _percent_axis(language: str) -> FuncFormatter:
+    return FuncFormatter(lambda value, _pos: formatting.percent(value / 100, 0, language))
+
+
+def _cumulative(figure: Figure, data: Mapping[str, Any], language: str) -> None:
+    currency = data["currency"]
+    months = data["months"]
+    ax = figure.add_subplot()
+    baseline = data["baseline"]
+    ax.plot(months, baseline, color=BASELINE_COLOUR, linewidth=2.4, label=_("Baseline (today)"))
+    options = data["options"][:MAX_OPTIONS]
+    for colour, option in zip(OPTION_COLOURS, options, strict=False):
+        month = option.get("payback_month")
+        label = option["label"]
+        if month is not None and 0 <= month < len(months):
+            # In the legend rather than on the plot: break-evens close together would collide.
+            label = _("%(option)s (break-even: month %(month)s)") % {
+                "option": label,
+                "month": month,
+            }
+            ax.axvline(month, color=colour, linestyle=":", linewidth=1)
+            ax.plot([month], [option["values"][month]], marker="o", color=colour, markersize=6)
+        ax.plot(months, option["values"], color=colour, linewidth=1.8, label=label)
+    ax.set_xlabel(_("Month"))
+    ax.set_ylabel(_("Cumulative cost (%(currency)s)") % {"currency": currency})
+    ax.set_title(_("Cumulative cost over %(months)s months") % {"months": months[-1]})
+    ax.set_xlim(0, months[-1])
+    ax.set_ylim(bottom=0)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(_money_axis(currency, language))
+    figure.legend(loc="outside lower center", ncols=2, fontsize=8)
+
+
+def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
+    currency = data["currency"]
+    bars = list(reversed(data["bars"]))  # the first bar on top
+    labels = [bar["label"] for bar in bars]
+    ax = figure.add_subplot()
+    left = [0.0] * len(bars)
+    parts = (
+        ("servers", _("Servers")),
+        ("operations", _("Operations")),
+        ("one_time", _("One-time, spread over the horizon")),
+    )
+    for key, name in parts:
+        values = [float(bar.get(key) or 0) for bar in bars]
+        ax.barh(labels, values, left=left, color=PART_COLOURS[key], label=name, height=0.6)
+        left = [a + b for a, b in zip(left, values, strict=True)]
+    for y, total in enumerate(left):
+        ax.annotate(
+            formatting.money(total, currency, language, 0),
+            (total, y),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
+        )
+    ax.set_xlabel(_("Monthly cost (%(currency)s per month)") % {"currency": currency})
+    ax.set_title(_("Monthly cost by option"))
+    ax.xaxis.set_major_formatter(_money_axis(currency, language))
+    ax.set_xlim(0, max(left, default=1) * 1.18 or 1)
+    ax.grid(axis="y", visible=False)
+    figure.legend(loc="outside lower center", ncols=3, fontsize=8)
+
+
+def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
+    bars = list(reversed(data["bars"]))
+    labels = [bar["label"] for bar in bars]
+    ax = figure.add_subplot()
+    positions = range(len(bars))
+    height = 0.38
+    threads = [float(bar.get("threads_pct") or 0) for bar in bars]
+    memory = [float(bar.get("memory_pct") or 0) for bar in bars]
+    ax.barh([p + height / 2 for p in positions], threads, height, label=_("Threads"),
+            color="#1f77b4")  # fmt: skip
+    ax.barh([p - height / 2 for p in positions], memory, height, label=_("Memory"),
+            color="#17becf")  # fmt: skip
+    target = data.get("utilisation_target")
+    if target is not None:
+        ax.axvline(float(target) * 100, color="#d62728", linestyle="--", linewidth=1,
+                   label=_("Utilisation target"))  # fmt: skip
+    ax.axvline(100, color=BASELINE_COLOUR, linewidth=1)
+    ax.set_yticks(list(positions), labels)
+    ax.set_xlabel(_("Share of what the servers offer (%)"))
+    ax.set_title(_("Capacity use per option"))
+    ax.xaxis.set_major_formatter(_percent_axis(language))
+    ax.set_xlim(0, max([110.0, *threads, *memory]) * 1.05)
+    ax.grid(axis="y", visible=False)
+    figure.legend(loc="outside lower center", ncols=3, fontsize=8)
+
+
+DRAWERS: dict[str, Callable[[Figure, Mapping[str, Any], str], None]] = {
+    "cumulative": _cumulative,
+    "monthly": _monthly,
+    "capacity": _capacity,
+}
+
+
+def _float(value: Any) -> float:
+    return float(value) if value is not None else 0.0
+
+
+def _round(values: Sequence[Any]) -> list[float]:
+    # Cents are what the page shows; rounding here keeps float noise out of the hash.
+    return [round(_float(v), 2) for v in values]

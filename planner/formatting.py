@@ -1,0 +1,53 @@
+"""Numbers, money and percentages in the reader's language, for pages and charts alike.
+
+Django's own locale formats (decimal and thousand separators) do the work, so a
+page and a chart drawn in the same language always agree: English "$1,234.56",
+German "1.234,56 $". The language is passed in explicitly so a chart rendered
+outside a request (or cached for another language) never depends on whichever
+language happens to be active in the thread.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils import formats, translation
+
+SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CHF": "CHF", "JPY": "¥"}
+# Languages that write the currency after the amount, separated by a (no-break) space.
+SYMBOL_AFTER = {"de"}
+NBSP = "\u00a0"
+DASH = "\u2013"  # shown where a figure is missing
+MINUS = "\u2212"  # typographic minus: a hyphen reads as a dash in a table
+
+
+def number(value: float | Decimal | int | None, places: int = 0, language: str = "en") -> str:
+    """A grouped number in the language's separators: 1,234.5 (en) or 1.234,5 (de)."""
+    if value is None:
+        return DASH
+    with translation.override(language):
+        return formats.number_format(value, places, use_l10n=True, force_grouping=True)
+
+
+def money(
+    value: float | Decimal | int | None, currency: str, language: str = "en", places: int = 2
+) -> str:
+    """An amount with its currency in the language's order: $1,234.56 or 1.234,56 $."""
+    if value is None:
+        return DASH
+    symbol = SYMBOLS.get(currency, currency)
+    negative = value < 0
+    text = number(abs(value), places, language)
+    if language in SYMBOL_AFTER or len(symbol) > 1:
+        out = f"{text}{NBSP}{symbol}"
+    else:
+        out = f"{symbol}{text}"
+    return f"{MINUS}{out}" if negative else out
+
+
+def percent(value: float | Decimal | None, places: int = 0, language: str = "en") -> str:
+    """A share (0.25) as a percentage in the language: 25 % (de) or 25% (en)."""
+    if value is None:
+        return DASH
+    text = number(Decimal(str(value)) * 100, places, language)
+    return f"{text}{NBSP}%" if language in SYMBOL_AFTER else f"{text}%"
