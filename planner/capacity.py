@@ -1,0 +1,668 @@
+# ruff: noqa: RUF001, RUF002, RUF003  (math notation: λ, μ, ρ, θ, ×, − as in the queueing texts)
+"""How many servers of each tier a team's workloads need (DESIGN: the mapping table).
+
+Per candidate tier, from the measurement on a target linked to it (or a declared
+speed factor against a measured tier, which makes the figure an "estimate"):
+
+- time per unit of work, per workload kind (seconds, at the measured thread count k):
+  gbm       R·F·T / X                      X: cell-trees/s
+  sklearn   G·K·(R·F)/(R₀·F₀) / X          X: model fits/s at the profile's R₀, F₀
+  features  GB / X                         X: input GB/s; memory = GB × RSS-per-GB (GiB)
+  hpo       N / X(P) × (t / t₀ if given)   X: trials/h with P concurrent trials; k = P
+  nn        S·E / X                        X: samples/s
+- batch thread-hours a month = Σ units a month × hours per unit × k, times
+  (1 + interruption allowance) on spot tiers, times (1+g)^(m−1) in month m;
+- inference workers c: the smallest c with M/M/c p99 ≤ bound (`queueing`), one
+  pool per inference workload; `verify_inference` checks it by an M/G/c
+  simulation on the measured service-time samples and raises c if needed (or
+  sizes it, where exponential service makes M/M/c infeasible);
+- threads needed = c + batch thread-hours ÷ (730 × utilisation);
+- servers = max(⌈threads ÷ threads per server⌉, ⌈memory ÷ RAM⌉ for working sets
+  that may be split, 1 when a must-fit working set fits, the servers a deadline
+  forces), never fewer than the month before, plus one spare for N+1.
+
+Deadlines are per job: sklearn searches and HPO searches spread over servers, so a
+deadline forces ⌈job hours ÷ deadline⌉ servers; a GBM or NN training and a
+features run do not split, so a job longer than its deadline rules the tier out.
+Memory counts working sets of features runs only (the one class that measures
+RSS); jobs are assumed to run one at a time per working set, so the need is the
+largest, not the sum. Growth scales the number of jobs and requests, not a job's size.
+
+Deep-learning workloads are never sized onto CPU tiers: they stay on GPUs.
+All arrays are per tier (N) or per tier × month (N × H), computed at once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchmarks_app.evidence import BestMeasurement, NoMeasurement
+from planner import queueing
+from planner.defaults import HOURS_PER_MONTH
+from planner.schema import (
+    DeepLearningWorkload,
+    FeaturesWorkload,
+    GbmWorkload,
+    HpoWorkload,
+    InferenceWorkload,
+    NnWorkload,
+    SklearnWorkload,
+    Workload,
+)
+
+GIB_PER_GB = 1e9 / 2**30  # dataset sizes are decimal GB; memory is GiB
+EPS = 1e-9  # keeps ⌈2.0000000001⌉ from becoming 3 after float arithmetic
+SPEED_UNITS = ("throughput_ratio", "per_thread_ratio")
+
+Measurement = BestMeasurement | NoMeasurement | str | None
+Lookup = Mapping[tuple[str, str], Measurement] | Callable[[str, str], Measurement]
+
+
+@dataclass(frozen=True)
+class SpeedFactor:
+    """A staff member's declared speed of an unmeasured tier against a measured one.
+
+    unit "throughput_ratio": the whole tier does `factor` × the reference's measured
+    throughput; "per_thread_ratio": each thread is `factor` × as fast, at the
+    reference's thread count (capped at the tier's).
+    """
+
+    relative_to: str
+    factor: float
+    unit: str
+    source: str
+    author: str
+    date: dt.date
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "relative_to": self.relative_to,
+            "factor": self.factor,
+            "unit": self.unit,
+            "source": self.source,
+            "author": self.author,
+            "date": self.date.isoformat(),
+        }
+
+
+def _getter(measurements: Lookup) -> Callable[[str, str], Measurement]:
+    if callable(measurements):
+        call = measurements
+
+        def get(slug: str, cls: str) -> Measurement:
+            try:
+                return call(slug, cls)
+            except NoMeasurement as exc:
+                return exc
+
+        return get
+    return lambda slug, cls: measurements.get((slug, cls))
+
+
+def _no_measurement_reason(found: Measurement, cls: str) -> str:
+    return str(found) if found else f"no {cls} measurement on a target linked to this tier"
+
+
+@dataclass
+class ClassEvidence:
+    """One workload class's measured (or estimated) throughput on every tier."""
+
+    profile_class: str
+    value: np.ndarray  # throughput at `threads`; NaN where there is no number
+    threads: np.ndarray
+    estimate: np.ndarray  # bool: from a declared speed factor
+    records: list[BestMeasurement | None]  # the measurement (the reference one for estimates)
+    factors: list[SpeedFactor | None]
+    reasons: list[str | None]
+    service_scale: np.ndarray  # inference: divide service times by this
+
+    def extra(self, key: str) -> np.ndarray:
+        return np.array(
+            [_float(r.extra.get(key)) if r else np.nan for r in self.records], dtype=float
+        )
+
+    def basis(self, i: int) -> dict[str, Any]:
+        record = self.records[i]
+        if record is None:
+            return {"none": self.reasons[i]}
+        measured = {**record.provenance, "value": record.value, "unit": record.unit}
+        factor = self.factors[i]
+        if factor is None:
+            return measured
+        return {"estimate": {"speed_factor": factor.to_dict(), "reference": measured}}
+
+    def labels(self, i: int) -> list[str]:
+        record = self.records[i]
+        if record is None:
+            return []
+        out = []
+        if self.factors[i] is not None:
+            f = self.factors[i]
+            out.append(f"estimate: {f.factor:g} {f.unit} against {f.relative_to}")
+        if not record.measured:
+            out.append(f"predicted by the {record.fit or 'scaling'} fit of {record.host}")
+        if record.extrapolation:
+            out.append(record.extrapolation)
+        return out
+
+
+def _float(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return np.nan
+
+
+def gather_evidence(
+    slugs: Sequence[str],
+    vcpus: np.ndarray,
+    cls: str,
+    get: Callable[[str, str], Measurement],
+    speed_factors: Mapping[str, SpeedFactor],
+) -> ClassEvidence:
+    n = len(slugs)
+    value, threads, scale = np.full(n, np.nan), np.full(n, np.nan), np.ones(n)
+    estimate = np.zeros(n, dtype=bool)
+    records: list[BestMeasurement | None] = [None] * n
+    factors: list[SpeedFactor | None] = [None] * n
+    reasons: list[str | None] = [None] * n
+    for i, slug in enumerate(slugs):
+        found = get(slug, cls)
+        if isinstance(found, BestMeasurement):
+            records[i], value[i], threads[i] = found, found.value, found.threads
+            continue
+        reasons[i] = _no_measurement_reason(found, cls)
+        factor = speed_factors.get(slug)
+        ref = get(factor.relative_to, cls) if factor else None
+        if factor and isinstance(ref, BestMeasurement) and factor.unit in SPEED_UNITS:
+            records[i], factors[i], estimate[i] = ref, factor, True
+            value[i], threads[i], scale[i] = _scaled(ref, factor, float(vcpus[i]))
+        elif factor:
+            reasons[i] += f"; the speed factor's reference {factor.relative_to} has none either"
+    return ClassEvidence(cls, value, threads, estimate, records, factors, reasons, scale)
+
+
+def _scaled(ref: BestMeasurement, factor: SpeedFactor, vcpus: float) -> tuple[float, float, float]:
+    """(throughput, threads, service-time divisor) an estimate gives the tier."""
+    if factor.unit == "throughput_ratio":
+        whole = vcpus if np.isfinite(vcpus) else ref.threads
+        return ref.value * factor.factor, whole, factor.factor
+    threads = min(ref.threads, vcpus) if np.isfinite(vcpus) else ref.threads
+    return ref.value * factor.factor * threads / ref.threads, threads, factor.factor
+
+
+# --- per-workload columns -------------------------------------------------------------
+
+
+@dataclass
+class WorkloadColumns:
+    index: int
+    workload: Workload
+    evidence: ClassEvidence
+    seconds_per_unit: np.ndarray  # one job on one server at `threads`; NaN: no number
+    threads: np.ndarray
+    memory_gib: np.ndarray
+    problems: list[str | None]  # a reason this workload gives the tier no number
+    out_of_range: np.ndarray  # bool: workload outside the profile's trusted range
+    range_label: str = ""
+    deadline_forced: np.ndarray | None = None  # servers a divisible job's deadline forces
+    deadline_missed: np.ndarray | None = None  # an indivisible job longer than its deadline
+    # inference only
+    workers: np.ndarray | None = None  # N × H
+    mu: np.ndarray | None = None
+    p99_mmc_s: np.ndarray | None = None
+    p99_sim_s: np.ndarray | None = None
+    provisional: np.ndarray | None = None  # bool: not yet checked by simulation
+    ruled_out: dict[int, str] = field(default_factory=dict)  # tier index → why it cannot serve
+
+
+def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b > 0, a / b, np.nan)
+
+
+def _batch_seconds(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, np.ndarray, str | None]:
+    """(seconds per unit, threads used, what a measurement lacks) for a batch workload."""
+    x, k = ev.value, ev.threads
+    if isinstance(w, GbmWorkload):
+        return _ratio(np.full_like(x, float(w.rows) * w.features * w.trees), x), k, None
+    if isinstance(w, SklearnWorkload):
+        base = ev.extra("rows") * ev.extra("features")
+        work = w.grid_size * w.folds * _ratio(np.full_like(x, float(w.rows) * w.features), base)
+        return _ratio(work, x), k, "the profile's rows and features (R₀, F₀)"
+    if isinstance(w, FeaturesWorkload):
+        return _ratio(np.full_like(x, w.dataset_gb), x), k, None
+    if isinstance(w, HpoWorkload):
+        concurrency = ev.extra("concurrency")
+        k = np.where(np.isfinite(concurrency), concurrency, k)
+        seconds = _ratio(np.full_like(x, w.trials * 3600.0), x)
+        if w.trial_hours_single_thread is None:
+            return seconds, k, None
+        t0 = ev.extra("t0_seconds")
+        return (
+            seconds * _ratio(np.full_like(x, w.trial_hours_single_thread * 3600), t0),
+            k,
+            ("the profile's single-thread trial length t₀"),
+        )
+    if isinstance(w, NnWorkload):
+        return _ratio(np.full_like(x, float(w.samples) * w.epochs), x), k, None
+    raise TypeError(f"not a batch workload: {w.kind}")
+
+
+def _trusted_range(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, str]:
+    n = len(ev.records)
+    out = np.zeros(n, dtype=bool)
+    label = ""
+    for i, record in enumerate(ev.records):
+        rng = record.extra.get("trusted_range") if record else None
+        if not rng or not hasattr(w, str(rng.get("param"))):
+            continue
+        given = float(getattr(w, rng["param"]))
+        low, high = _float(rng.get("min")), _float(rng.get("max"))
+        if given < low or given > high:
+            out[i] = True
+            label = (
+                f"extrapolated: {rng['param']} {given:g} outside the profile's trusted range "
+                f"{low:g}–{high:g}"
+            )
+    return out, label
+
+
+def _batch_columns(index: int, w: Workload, ev: ClassEvidence) -> WorkloadColumns:
+    seconds, threads, needs = _batch_seconds(w, ev)
+    n = len(seconds)
+    problems: list[str | None] = [None] * n
+    for i in np.flatnonzero(~np.isfinite(seconds) | ~(threads > 0)):
+        problems[i] = ev.reasons[i] or f"the {ev.profile_class} measurement lacks {needs}"
+    memory = np.zeros(n)
+    if isinstance(w, FeaturesWorkload):
+        rss = ev.extra("rss_per_input_gb")
+        memory = np.where(np.isfinite(rss), w.dataset_gb * rss, w.dataset_gb * GIB_PER_GB)
+    out_of_range, label = _trusted_range(w, ev)
+    cols = WorkloadColumns(index, w, ev, seconds, threads, memory, problems, out_of_range, label)
+    deadline = getattr(w, "deadline_hours", None)
+    if deadline:
+        hours = seconds / 3600
+        if isinstance(w, SklearnWorkload | HpoWorkload):
+            cols.deadline_forced = np.ceil(np.nan_to_num(hours / deadline) - EPS).astype(np.int64)
+        else:
+            cols.deadline_missed = hours > deadline
+    return cols
+
+
+def _inference_columns(
+    index: int, w: InferenceWorkload, ev: ClassEvidence, growth: np.ndarray
+) -> WorkloadColumns:
+    mean = ev.extra("mean_s")
+    samples_mean = np.array(
+        [np.mean(r.extra["service_times_s"]) if r and r.extra.get("service_times_s") else np.nan
+         for r in ev.records]
+    )  # fmt: skip
+    mean = np.where(np.isfinite(mean), mean, samples_mean) / ev.service_scale
+    mu = _ratio(np.ones_like(mean), mean)
+    n = len(mu)
+    problems: list[str | None] = [
+        ev.reasons[i] or "the inference measurement has no service times" if not mu[i] > 0 else None
+        for i in range(n)
+    ]
+    lam = w.peak_rps * growth[None, :]
+    good = mu > 0
+    bound = w.p99_ms / 1000
+    workers = np.zeros((n, len(growth)), dtype=np.int64)
+    workers[good] = queueing.min_workers(lam, mu[good, None], bound)
+    # Where exponential service makes M/M/c infeasible, the stability minimum is a
+    # lower bound until the simulation sizes the pool.
+    provisional = good.copy()
+    short = good & (workers[:, -1] == 0)
+    workers[short] = np.floor(lam * (1 / mu[short, None])).astype(np.int64) + 1
+    p99 = np.full(n, np.nan)
+    ok = good & ~short
+    p99[ok] = queueing.sojourn_quantile(workers[ok, 0], lam[0, 0], mu[ok])
+    cols = WorkloadColumns(
+        index, w, ev, np.where(good, mean, np.nan), np.ones(n), np.zeros(n), problems,
+        np.zeros(n, dtype=bool), workers=workers, mu=mu, p99_mmc_s=p99,
+        p99_sim_s=np.full(n, np.nan), provisional=provisional,
+    )  # fmt: skip
+    for i in np.flatnonzero(good):
+        own = np.quantile(_service_samples(cols, i), 0.99)
+        if own > bound:
+            cols.ruled_out[i] = (
+                f"the measured service times' own p99 ({own * 1000:.3g} ms) exceeds the "
+                f"{w.p99_ms:g} ms bound: no number of workers meets it"
+            )
+    return cols
+
+
+def _service_samples(c: WorkloadColumns, i: int) -> np.ndarray:
+    """Tier i's service-time samples in seconds (the mean alone when none were kept)."""
+    record = c.evidence.records[i]
+    samples = record.extra.get("service_times_s") if record else None
+    if not samples:
+        return np.array([1 / c.mu[i]])
+    return np.asarray(samples, dtype=float) / c.evidence.service_scale[i]
+
+
+# --- the table -----------------------------------------------------------------------
+
+
+@dataclass
+class WorkloadResult:
+    index: int
+    name: str
+    kind: str
+    basis: dict[str, Any]
+    estimate: bool
+    labels: list[str]
+    seconds_per_unit: float | None
+    threads_used: float | None
+    thread_hours_per_month: float | None
+    memory_gib: float
+    deadline_hours: float | None = None
+    deadline_met: bool | None = None
+    servers_forced_by_deadline: int | None = None
+    workers: int | None = None
+    p99_ms_mmc: float | None = None
+    p99_ms_sim: float | None = None
+    simulated: bool | None = None
+    problem: str | None = None
+
+
+@dataclass
+class CapacityResult:
+    tier: str
+    status: str  # sized | estimate | no_number | ruled_out
+    reasons: list[str]
+    servers: int | None  # month 1
+    servers_by_month: list[int]
+    threads_per_server: float | None
+    threads_needed: float | None  # month 1
+    memory_need_gib: float
+    ram_gib: float | None
+    fits_in_ram: bool | None
+    spare_server: bool
+    workloads: list[WorkloadResult]
+    labels: list[str] = field(default_factory=list)
+
+    @property
+    def has_number(self) -> bool:
+        return self.status in ("sized", "estimate")
+
+
+@dataclass
+class CapacityTable:
+    """Every tier's capacity at once; `result(i)` gives one tier as plain data."""
+
+    slugs: list[str]
+    vcpus: np.ndarray
+    ram_gib: np.ndarray
+    spot: np.ndarray
+    growth: np.ndarray  # (1+g)^(m−1), m = 1..H
+    utilisation: float
+    spot_allowance: float
+    columns: list[WorkloadColumns]
+    stays_on_gpu: list[dict[str, Any]]
+    spec_missing: np.ndarray
+    status: np.ndarray = field(init=False)
+    servers: np.ndarray = field(init=False)  # N × H, 0 where no number
+    threads_needed: np.ndarray = field(init=False)  # N × H
+    memory_need: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.recompute()
+
+    @property
+    def batch(self) -> list[WorkloadColumns]:
+        return [c for c in self.columns if c.workers is None]
+
+    @property
+    def inference(self) -> list[WorkloadColumns]:
+        return [c for c in self.columns if c.workers is not None]
+
+    def batch_thread_hours(self) -> np.ndarray:
+        """N × H thread-hours a month of all batch work, growth and spot re-runs included."""
+        n, h = len(self.slugs), len(self.growth)
+        per_month = np.zeros(n)
+        for c in self.batch:
+            hours = np.nan_to_num(c.seconds_per_unit / 3600 * c.threads)
+            per_month += c.workload.per_month * hours
+        rerun = np.where(self.spot, 1 + self.spot_allowance, 1.0)
+        return (per_month * rerun)[:, None] * self.growth[None, :] if n else np.zeros((0, h))
+
+    def recompute(self) -> None:
+        n, h = len(self.slugs), len(self.growth)
+        workers = sum((c.workers for c in self.inference), np.zeros((n, h), dtype=np.int64))
+        threads = workers + self.batch_thread_hours() / (HOURS_PER_MONTH * self.utilisation)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            servers = np.ceil(threads / self.vcpus[:, None] - EPS)
+        floor = np.ones(n)
+        self.memory_need = np.zeros(n)
+        must_fit = np.zeros(n, dtype=bool)
+        for c in self.batch:
+            self.memory_need = np.maximum(self.memory_need, c.memory_gib)
+            if isinstance(c.workload, FeaturesWorkload):
+                if c.workload.must_fit_one_box:
+                    must_fit |= c.memory_gib > self.ram_gib
+                else:
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        split = np.ceil(c.memory_gib / self.ram_gib - EPS)
+                    floor = np.maximum(floor, np.nan_to_num(split))
+            if c.deadline_forced is not None:
+                floor = np.maximum(floor, c.deadline_forced)
+        servers = np.maximum(np.nan_to_num(servers), floor[:, None])
+        servers = np.maximum.accumulate(servers, axis=1)
+        if any(c.workload.n_plus_one for c in self.inference):  # type: ignore[attr-defined]
+            servers += 1
+        self.threads_needed = threads
+        self.status = self._status(must_fit)
+        self.servers = np.where(np.isin(self.status, ["sized", "estimate"])[:, None], servers, 0)
+        self.servers = self.servers.astype(np.int64)
+
+    def _status(self, too_big: np.ndarray) -> np.ndarray:
+        no_number = self.spec_missing.copy()
+        ruled_out = too_big.copy()
+        estimate = np.zeros(len(self.slugs), dtype=bool)
+        for c in self.columns:
+            no_number |= np.array([p is not None for p in c.problems], dtype=bool)
+            estimate |= c.evidence.estimate
+            if c.deadline_missed is not None:
+                ruled_out |= c.deadline_missed
+            ruled_out[list(c.ruled_out)] = True
+        status = np.where(estimate, "estimate", "sized").astype(object)
+        status[ruled_out] = "ruled_out"
+        status[no_number] = "no_number"
+        return status
+
+    # --- checking inference by simulation ---
+
+    def verify_inference(self, i: int, *, seed: int = 0, customers: int = 20_000) -> bool:
+        """Check tier i's inference pools by M/G/c simulation at the peak month; True if c rose.
+
+        M/M/c sized: the simulation may raise c (by the same count in every month,
+        which is conservative). M/M/c infeasible: the simulation sizes c at months 1
+        and H, and months between scale month 1's count with the load, capped at H's.
+        """
+        rose = False
+        for c in self.inference:
+            if not c.provisional[i]:
+                continue
+            rose |= self._simulate_pool(c, i, seed, customers)
+            c.provisional[i] = False
+        if rose:
+            self.recompute()
+        return rose
+
+    def _simulate_pool(self, c: WorkloadColumns, i: int, seed: int, customers: int) -> bool:
+        w: InferenceWorkload = c.workload  # type: ignore[assignment]
+        samples = _service_samples(c, i)
+        bound, lam = w.p99_ms / 1000, w.peak_rps * self.growth
+        before = c.workers[i].copy()
+        mmc_feasible = bool(queueing.feasible_p99(c.mu[i], bound))
+        peak = queueing.min_workers_by_simulation(
+            lam[-1], samples, bound, start=int(before[-1]), seed=seed, customers=customers
+        )
+        if peak is None:
+            c.ruled_out[i] = f"no number of workers meets the {w.p99_ms:g} ms p99 bound"
+            self.recompute()
+            return False
+        if mmc_feasible:
+            c.workers[i] = before + (peak[0] - before[-1])
+        else:
+            first = queueing.min_workers_by_simulation(
+                lam[0], samples, bound, start=int(before[0]), seed=seed, customers=customers
+            )
+            start = first[0] if first else peak[0]
+            scaled = np.ceil(start * self.growth - EPS).astype(np.int64)
+            c.workers[i] = np.minimum(np.maximum(scaled, start), peak[0])
+            c.workers[i, -1] = peak[0]
+        first_c = int(c.workers[i, 0])
+        c.p99_sim_s[i] = queueing.simulate_mgc(
+            lam[0], samples, first_c, seed=seed, customers=customers
+        )
+        if mmc_feasible:
+            c.p99_mmc_s[i] = float(queueing.sojourn_quantile(first_c, lam[0], c.mu[i]))
+        return bool((c.workers[i] > before).any())
+
+    # --- one tier as plain data ---
+
+    def result(self, i: int) -> CapacityResult:
+        status = str(self.status[i])
+        reasons = self._reasons(i)
+        has_number = status in ("sized", "estimate")
+        workloads = [self._workload_result(c, i) for c in self.columns]
+        labels = sorted({label for w in workloads for label in w.labels})
+        ram = float(self.ram_gib[i]) if np.isfinite(self.ram_gib[i]) else None
+        need = float(self.memory_need[i])
+        return CapacityResult(
+            tier=self.slugs[i],
+            status=status,
+            reasons=reasons,
+            servers=int(self.servers[i, 0]) if has_number else None,
+            servers_by_month=[int(s) for s in self.servers[i]] if has_number else [],
+            threads_per_server=float(self.vcpus[i]) if np.isfinite(self.vcpus[i]) else None,
+            threads_needed=float(self.threads_needed[i, 0]) if has_number else None,
+            memory_need_gib=need,
+            ram_gib=ram,
+            fits_in_ram=need <= ram if need and ram is not None else None,
+            spare_server=any(c.workload.n_plus_one for c in self.inference),  # type: ignore[attr-defined]
+            workloads=workloads,
+            labels=labels,
+        )
+
+    def _reasons(self, i: int) -> list[str]:
+        out: list[str] = []
+        if self.spec_missing[i]:
+            out.append("specs unknown: the tier lists no vCPU count or RAM")
+        for c in self.columns:
+            name = _workload_name(c)
+            if c.problems[i]:
+                out.append(f"{name}: {c.problems[i]}")
+            if i in c.ruled_out:
+                out.append(f"{name}: {c.ruled_out[i]}")
+            if c.deadline_missed is not None and c.deadline_missed[i]:
+                hours = c.seconds_per_unit[i] / 3600
+                out.append(
+                    f"{name}: one job takes {hours:.2f} h on one server at {c.threads[i]:g} "
+                    f"threads, over its {c.workload.deadline_hours:g} h deadline, and a "  # type: ignore[attr-defined]
+                    f"{c.workload.kind} job does not split across servers"
+                )
+            must_fit = getattr(c.workload, "must_fit_one_box", False)
+            if must_fit and c.memory_gib[i] > self.ram_gib[i]:
+                out.append(
+                    f"{name}: working set {c.memory_gib[i]:.2f} GiB must fit one box; "
+                    f"the tier has {self.ram_gib[i]:g} GiB"
+                )
+        return out
+
+    def _workload_result(self, c: WorkloadColumns, i: int) -> WorkloadResult:
+        w, ev = c.workload, c.evidence
+        seconds = float(c.seconds_per_unit[i]) if np.isfinite(c.seconds_per_unit[i]) else None
+        labels = ev.labels(i) + ([c.range_label] if c.out_of_range[i] else [])
+        out = WorkloadResult(
+            index=c.index, name=_workload_name(c), kind=w.kind, basis=ev.basis(i),
+            estimate=bool(ev.estimate[i]), labels=labels, seconds_per_unit=seconds,
+            threads_used=float(c.threads[i]) if seconds is not None else None,
+            thread_hours_per_month=None, memory_gib=float(c.memory_gib[i]), problem=c.problems[i],
+        )  # fmt: skip
+        if c.workers is not None:
+            out.workers = int(c.workers[i, 0])
+            out.simulated = not bool(c.provisional[i])
+            out.p99_ms_mmc = _ms(c.p99_mmc_s[i])
+            out.p99_ms_sim = _ms(c.p99_sim_s[i])
+            if c.provisional[i] and out.p99_ms_mmc is None and seconds is not None:
+                out.labels.append("provisional: workers at the stability minimum, not simulated")
+            return out
+        if seconds is not None:
+            spot = 1 + self.spot_allowance if self.spot[i] else 1.0
+            out.thread_hours_per_month = w.per_month * seconds / 3600 * c.threads[i] * spot
+        deadline = getattr(w, "deadline_hours", None)
+        if deadline and seconds is not None:
+            out.deadline_hours = deadline
+            out.deadline_met = seconds / 3600 <= deadline or c.deadline_forced is not None
+            if c.deadline_forced is not None:
+                out.servers_forced_by_deadline = int(c.deadline_forced[i])
+        return out
+
+
+def _ms(seconds: float) -> float | None:
+    return round(float(seconds) * 1000, 3) if np.isfinite(seconds) else None
+
+
+def _workload_name(c: WorkloadColumns) -> str:
+    return c.workload.name or f"{c.workload.kind} #{c.index + 1}"
+
+
+def size_tiers(
+    tiers: pd.DataFrame,
+    workloads: Sequence[Workload],
+    measurements: Lookup,
+    *,
+    speed_factors: Mapping[str, SpeedFactor] | None = None,
+    utilisation: float = 0.7,
+    monthly_growth: float = 0.0,
+    horizon_months: int = 1,
+    spot_allowance: float = 0.1,
+) -> CapacityTable:
+    """Size every tier in `tiers` (catalog-frame rows: slug, vcpus, ram_gib, pricing_model)."""
+    slugs = [str(s) for s in tiers["slug"]]
+    vcpus = pd.to_numeric(tiers["vcpus"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    ram = pd.to_numeric(tiers["ram_gib"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    spot = (tiers["pricing_model"] == "spot").to_numpy(dtype=bool)
+    growth = (1 + monthly_growth) ** np.arange(horizon_months, dtype=float)
+    get = _getter(measurements)
+    evidence: dict[str, ClassEvidence] = {}
+    columns: list[WorkloadColumns] = []
+    stays: list[dict[str, Any]] = []
+    for index, w in enumerate(workloads):
+        if isinstance(w, DeepLearningWorkload):
+            stays.append(stays_on_gpu(index, w))
+            continue
+        if w.kind not in evidence:
+            evidence[w.kind] = gather_evidence(slugs, vcpus, w.kind, get, speed_factors or {})
+        ev = evidence[w.kind]
+        if isinstance(w, InferenceWorkload):
+            columns.append(_inference_columns(index, w, ev, growth))
+        else:
+            columns.append(_batch_columns(index, w, ev))
+    return CapacityTable(
+        slugs, vcpus, ram, spot, growth, utilisation, spot_allowance, columns, stays,
+        spec_missing=~(vcpus > 0) | ~(ram > 0),
+    )  # fmt: skip
+
+
+def stays_on_gpu(index: int, w: DeepLearningWorkload) -> dict[str, Any]:
+    return {
+        "index": index,
+        "name": w.name or f"deep_learning #{index + 1}",
+        "task": w.task,
+        "gpu_hours_per_month": str(w.gpu_hours_per_month or 0),
+        "reason": (
+            f"{w.task.replace('_', ' ')} stays on GPUs: large-model fine-tuning, vision "
+            "transformers from scratch and diffusion models are not sized onto CPU tiers"
+        ),
+    }

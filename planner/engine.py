@@ -1,0 +1,729 @@
+# ruff: noqa: RUF001, RUF002, RUF003  (× and − in labels and notes, as a manager reads them)
+"""A plan in, a comparison out: the pure orchestration of capacity and money.
+
+`evaluate(plan, frame, measurements, speed_factors, as_of)` takes plain data only:
+- `frame`: `catalog.pricing.catalog_frame(as_of, plan.currency)` (one row per tier);
+- `measurements`: {(tier slug, profile class): BestMeasurement | NoMeasurement | reason}
+  or a callable (slug, class) → the same, e.g. wrapping `best_measurement`;
+- `speed_factors`: {tier slug: capacity.SpeedFactor}.
+
+Decisions the conventions leave open, made here:
+- A quoted baseline grows with the work, × (1+g)^(m−1); a tier baseline adds
+  servers as ⌈count × (1+g)^(m−1)⌉. Fixed counts never grow (the manager chose them).
+- Commitments are part of today's spend and keep costing after a switch until
+  they run out; during the months of running both, the whole baseline is paid
+  beside the new option (which already covers the commitments).
+- Set-up fees of the first servers are one-time costs (month 0); servers added
+  later for growth pay theirs in the month they are added.
+- A minimum contract term longer than the horizon is owed: the months beyond the
+  horizon are charged in the horizon's last month.
+- Operations: self-managed dedicated servers (managed = False) cost the entered
+  hours × rate a server a month, else the published Azure Migrate default; managed
+  tiers and cloud instances get 0 (the manager can add to `monthly.other`).
+- Egress and other monthly costs apply to every option, not to the baseline (the
+  baseline is the quoted spend, everything included).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from planner import capacity, defaults, tco
+from planner.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
+from planner.schema import DeepLearningWorkload, Part, Plan, plan_to_dict
+
+CPU_KINDS = ("cloud_vm", "dedicated")
+OPS_DEFAULT_PER_MONTH = Fraction(defaults.SELF_MANAGED_OPS.value) / 12
+
+
+# --- prices ----------------------------------------------------------------------------
+
+
+class Prices:
+    """The catalog frame by tier slug, with each price's provenance."""
+
+    def __init__(self, frame: pd.DataFrame, currency: str) -> None:
+        wrong = frame.loc[frame["currency"] != currency, "slug"].tolist()
+        if wrong:
+            raise ValueError(
+                f"the frame has prices in other currencies than {currency} ({wrong[:3]}…): "
+                "pass catalog_frame(as_of, plan.currency)"
+            )
+        self.frame = frame.reset_index(drop=True)
+        self.row = {slug: i for i, slug in enumerate(self.frame["slug"])}
+        self.dropped = {d["slug"]: d["reason"] for d in frame.attrs.get("dropped", [])}
+        self.currency = currency
+
+    def __contains__(self, slug: str) -> bool:
+        return slug in self.row
+
+    def get(self, slug: str, column: str) -> Any:
+        value = self.frame.at[self.row[slug], column]
+        return None if _missing(value) else value
+
+    def missing_reason(self, slug: str) -> str:
+        return self.dropped.get(slug, "no price in the catalog on or before the plan's date")
+
+    def provenance(self, slug: str) -> dict[str, Any]:
+        out = {
+            "price_id": _plain(self.get(slug, "price_id")),
+            "amount": str(self.get(slug, "amount")),
+            "unit": self.get(slug, "unit"),
+            "currency": self.currency,
+            "effective_from": _iso(self.get(slug, "effective_from")),
+            "source": self.get(slug, "source"),
+            "source_url": self.get(slug, "source_url"),
+            "confirmed": bool(self.get(slug, "confirmed")),
+            "stale": bool(self.get(slug, "stale")),
+        }
+        if "fx_rate" in self.frame.columns and self.get(slug, "fx_rate") is not None:
+            out["fx_rate"] = _plain(self.get(slug, "fx_rate"))
+            out["fx_date"] = _iso(self.get(slug, "fx_date"))
+        return out
+
+    def name(self, slug: str) -> str:
+        return str(self.get(slug, "name") or slug)
+
+    def monthly(self, slug: str) -> Decimal:
+        return Decimal(self.get(slug, "monthly_exact"))
+
+    def setup(self, slug: str) -> Decimal:
+        return Decimal(self.get(slug, "setup_fee_exact") or 0)
+
+    def self_managed(self, slug: str) -> bool:
+        return self.get(slug, "kind") == "dedicated" and self.get(slug, "managed") is False
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return value is None or bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if isinstance(value, dt.date) else value
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+@dataclass
+class PartResult:
+    tier: str
+    name: str
+    mode: str  # sized | fixed | usage
+    servers_by_month: list[int]
+    usage_hours: str | None  # usage mode: "120 GPU-hours/month"
+    price: dict[str, Any]
+    capacity: CapacityResult | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items() if k != "capacity"}
+        out["capacity"] = _capacity_dict(self.capacity) if self.capacity else None
+        return out
+
+
+@dataclass
+class OptionResult:
+    key: str
+    label: str
+    figure: str  # measured | estimate | entered
+    parts: list[PartResult]
+    money: tco.OptionMoney
+    one_time_items: dict[str, Decimal]
+    break_even: tco.BreakEven | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "figure": self.figure,
+            "parts": [p.to_dict() for p in self.parts],
+            "money": self.money.to_dict(),
+            "one_time_items": {k: str(v) for k, v in self.one_time_items.items()},
+            "break_even_vs_best_monthly": self.break_even.to_dict() if self.break_even else None,
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class Headline:
+    best: str | None  # option key
+    label: str | None
+    saving_per_month: Decimal | None
+    saving_per_year: Decimal | None
+    payback_label: str | None
+    payback_month: int | None
+    payback_fraction: Decimal | None
+    not_entered: list[str]
+    sentence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: str(v) if isinstance(v, Decimal) else v for k, v in self.__dict__.items()}
+
+
+@dataclass
+class Comparison:
+    plan: Plan
+    as_of: dt.date | None
+    currency: str
+    baseline: dict[str, Any]
+    options: list[OptionResult]  # cheapest total first
+    headline: Headline
+    stays_on_gpu: list[dict[str, Any]]
+    no_number: list[dict[str, Any]]
+    price_performance: list[dict[str, Any]]
+    assumptions: list[dict[str, Any]]
+    fx: list[dict[str, Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "plan": plan_to_dict(self.plan),
+            "as_of": _iso(self.as_of),
+            "currency": self.currency,
+            "baseline": self.baseline,
+            "headline": self.headline.to_dict(),
+            "options": [o.to_dict() for o in self.options],
+            "stays_on_gpu": self.stays_on_gpu,
+            "no_number": self.no_number,
+            "price_performance": self.price_performance,
+            "assumptions": self.assumptions,
+            "fx": self.fx,
+        }
+
+
+def _capacity_dict(result: CapacityResult) -> dict[str, Any]:
+    out = dict(result.__dict__)
+    out["workloads"] = [dict(w.__dict__) for w in result.workloads]
+    return out
+
+
+# --- the plan's options ------------------------------------------------------------------
+
+
+@dataclass
+class _Option:
+    key: str
+    label: str
+    parts: list[Part]
+    notes: list[str] = field(default_factory=list)
+
+
+def _options(plan: Plan, prices: Prices) -> tuple[list[_Option], list[dict[str, Any]]]:
+    """The options to price, and the candidates that cannot be (with the reason)."""
+    if not plan.candidates:
+        cpu = prices.frame.loc[prices.frame["kind"].isin(CPU_KINDS), "slug"]
+        options = [_Option(f"tier:{s}", prices.name(s), [Part(tier=s)]) for s in cpu]
+        return options, []
+    options, missing = [], []
+    for index, candidate in enumerate(plan.candidates):
+        absent = [p.tier for p in candidate.parts if p.tier not in prices]
+        if absent:
+            missing += [{"tier": s, "reason": prices.missing_reason(s)} for s in absent]
+            continue
+        label = candidate.name or " + ".join(_part_label(p, prices) for p in candidate.parts)
+        options.append(_Option(f"candidate:{index}", label, list(candidate.parts)))
+    return options, missing
+
+
+def _part_label(part: Part, prices: Prices) -> str:
+    name = prices.name(part.tier)
+    if part.mode == "fixed":
+        return f"{part.count} × {name}"
+    if part.mode == "usage":
+        if part.instance_hours_per_month is not None:
+            return f"{part.instance_hours_per_month} instance-hours a month of {name}"
+        hours = (
+            "the deep-learning" if part.gpu_hours_per_month is None else part.gpu_hours_per_month
+        )
+        return f"{hours} GPU-hours a month of {name}"
+    return name
+
+
+# --- money ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Money:
+    result: tco.TcoResult
+    one_time_items: list[dict[str, Decimal]]
+    counts: list[list[np.ndarray]]  # per option, per part: servers by month
+    notes: list[list[str]]
+
+
+class _Pricer:
+    """Turns options (parts with server counts or usage hours) into cents, all at once."""
+
+    def __init__(self, plan: Plan, prices: Prices, table: CapacityTable | None) -> None:
+        self.plan, self.prices, self.table = plan, prices, table
+        self.h = plan.horizon_months
+        self.table_row = {s: i for i, s in enumerate(table.slugs)} if table else {}
+
+    def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
+        b, g = self.plan.baseline, self.plan.monthly_growth
+        if b.monthly is not None:
+            cents = tco.growth_cents(b.monthly, g, self.h)
+            return cents, {"quoted_monthly": str(b.monthly), "source": "quoted by the manager"}
+        counts = np.ceil(b.count * _growth(g, self.h) - capacity.EPS).astype(np.int64)
+        cents = tco.line_cents([self.prices.monthly(b.tier)], counts[None, :])[0]
+        info = {"tier": b.tier, "count": b.count, "price": self.prices.provenance(b.tier)}
+        return cents, info
+
+    def commitments(self) -> np.ndarray:
+        out = np.zeros(self.h, dtype=np.int64)
+        for c in self.plan.baseline.commitments:
+            amount = c.monthly if c.monthly is not None else self.prices.monthly(c.tier) * c.count
+            months = min(c.months_remaining, self.h)
+            out[:months] += tco.to_cents(amount)
+        return out
+
+    def shared_monthly(self, baseline: np.ndarray) -> np.ndarray:
+        """What every option pays a month besides its own servers."""
+        extra = self.plan.monthly
+        out = np.full(self.h, tco.to_cents(extra.egress) + tco.to_cents(extra.other))
+        both = min(self.plan.one_time.running_both_months or 0, self.h)
+        committed = self.commitments()
+        committed[:both] = baseline[:both]
+        return out + committed
+
+    def shared_one_time(self) -> dict[str, Decimal]:
+        ot = self.plan.one_time
+        items = {
+            "migration": ot.migration or Decimal(0),
+            "retraining": ot.retraining or Decimal(0),
+            "other": ot.other,
+        }
+        return {k: tco.money(tco.to_cents(v)) for k, v in items.items()}
+
+    def ops_unit(self, slug: str) -> Fraction:
+        if not self.prices.self_managed(slug):
+            return Fraction(0)
+        m = self.plan.monthly
+        if m.ops_hours_per_server is not None:
+            return Fraction(m.ops_hours_per_server) * Fraction(m.ops_rate or 0)
+        return OPS_DEFAULT_PER_MONTH
+
+    def counts(self, part: Part) -> np.ndarray:
+        if part.mode == "fixed":
+            return np.full(self.h, part.count, dtype=np.int64)
+        if part.mode == "sized":
+            return self.table.servers[self.table_row[part.tier]]
+        return np.zeros(self.h, dtype=np.int64)
+
+    def usage_cents(self, part: Part) -> np.ndarray:
+        p = self.prices
+        amount = Fraction(Decimal(p.get(part.tier, "amount")))
+        if part.instance_hours_per_month is not None:
+            hours, price = part.instance_hours_per_month, amount
+        else:
+            hours = part.gpu_hours_per_month
+            if hours is None:
+                hours = self.plan.deep_learning_gpu_hours
+            price = amount / int(p.get(part.tier, "gpus"))
+        if p.get(part.tier, "unit") == "month":
+            price = price / defaults.HOURS_PER_MONTH
+        rerun = 1 + self.plan.spot_interruption_allowance
+        if p.get(part.tier, "pricing_model") == "spot":
+            hours = hours * rerun
+        factor = Fraction(1 + self.plan.monthly_growth)
+        return np.array(
+            [tco.to_cents(Fraction(hours) * price * factor**m) for m in range(self.h)],
+            dtype=np.int64,
+        )
+
+    def price(self, options: Sequence[_Option], baseline: np.ndarray) -> _Money:
+        flat = [(i, part) for i, o in enumerate(options) for part in o.parts]
+        owner = np.array([i for i, _ in flat], dtype=np.int64)
+        slugs = [part.tier for _, part in flat]
+        counts = np.array([self.counts(part) for _, part in flat], dtype=np.int64).reshape(
+            len(flat), self.h
+        )
+        monthly_units = [self.prices.monthly(s) for s in slugs]
+        setup_units = [self.prices.setup(s) for s in slugs]
+        part_monthly = tco.line_cents(monthly_units, counts)
+        part_monthly += tco.line_cents([self.ops_unit(s) for s in slugs], counts)
+        added = np.maximum(np.diff(counts, axis=1, prepend=counts[:, :1]), 0)
+        part_monthly += tco.line_cents(setup_units, added)
+        setup = tco.line_cents(setup_units, counts[:, 0]) if flat else np.zeros(0, np.int64)
+        notes: list[list[str]] = [[] for _ in options]
+        for j, (i, part) in enumerate(flat):
+            if part.mode == "usage":
+                part_monthly[j] += self.usage_cents(part)
+            owed = self._owed_months(part)
+            if owed:
+                part_monthly[j, -1] += tco.line_cents([monthly_units[j]], counts[j, -1:])[0] * owed
+                notes[i].append(
+                    f"{self.prices.name(part.tier)}: minimum term beyond the horizon, "
+                    f"{owed} more months owed (charged in month {self.h})"
+                )
+        n = len(options)
+        monthly = np.zeros((n, self.h), dtype=np.int64)
+        np.add.at(monthly, owner, part_monthly)
+        monthly += self.shared_monthly(baseline)[None, :]
+        setup_by_option = np.zeros(n, dtype=np.int64)
+        np.add.at(setup_by_option, owner, setup)
+        shared = self.shared_one_time()
+        one_time = setup_by_option + sum(tco.to_cents(v) for v in shared.values())
+        result = tco.compute(
+            names=[o.label for o in options],
+            baseline_cents=baseline,
+            one_time_cents=one_time,
+            monthly_cents=monthly,
+            annual_rate=self.plan.annual_discount_rate,
+        )
+        per_option_counts: list[list[np.ndarray]] = [[] for _ in options]
+        for j, (i, _) in enumerate(flat):
+            per_option_counts[i].append(counts[j])
+        items = [{"setup_fees": tco.money(s), **shared} for s in setup_by_option]
+        return _Money(result, items, per_option_counts, notes)
+
+    def _owed_months(self, part: Part) -> int:
+        term = part.min_term_months
+        if term is None:
+            term = self.prices.get(part.tier, "min_term_months") or 0
+        return max(int(term) - self.h, 0) if part.mode != "usage" else 0
+
+
+def _growth(g: Decimal, h: int) -> np.ndarray:
+    return (1 + float(g)) ** np.arange(h, dtype=float)
+
+
+# --- evaluate -------------------------------------------------------------------------
+
+
+def evaluate(
+    plan: Plan,
+    frame: pd.DataFrame,
+    measurements: Lookup,
+    speed_factors: Mapping[str, SpeedFactor] | None = None,
+    as_of: dt.date | None = None,
+    *,
+    verify_top: int = 5,
+    seed: int = 0,
+) -> Comparison:
+    """Size and price every option of the plan against its baseline."""
+    prices = Prices(frame, plan.currency)
+    specs, missing = _options(plan, prices)
+    sized = sorted({p.tier for o in specs for p in o.parts if p.mode in ("sized", "fixed")})
+    table = _size(plan, prices, sized, measurements, speed_factors or {}) if sized else None
+    priced = [o for o in specs if _has_number(o, table)]
+    pricer = _Pricer(plan, prices, table)
+    baseline_cents, baseline_info = pricer.baseline()
+    money = pricer.price(priced, baseline_cents)
+    if table is not None and table.inference:
+        money = _verify_inference(table, priced, pricer, baseline_cents, money, verify_top, seed)
+    options = _results(plan, prices, table, priced, money)
+    if plan.baseline.tier is not None:
+        best = _best_monthly(priced, money.result, money, prices)
+        even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
+        baseline_info["break_even_vs_best_monthly"] = even.to_dict() if even else None
+    no_number = missing + _no_number(table, specs, prices)
+    return Comparison(
+        plan=plan,
+        as_of=as_of,
+        currency=plan.currency,
+        baseline=_baseline_dict(baseline_cents, baseline_info, money.result),
+        options=options,
+        headline=_headline(plan, options, money.result),
+        stays_on_gpu=table.stays_on_gpu if table else _stays(plan),
+        no_number=no_number,
+        price_performance=_price_performance(table, prices),
+        assumptions=_assumptions(plan),
+        fx=_fx(prices),
+    )
+
+
+def _size(
+    plan: Plan,
+    prices: Prices,
+    slugs: Sequence[str],
+    measurements: Lookup,
+    speed_factors: Mapping[str, SpeedFactor],
+) -> CapacityTable:
+    rows = prices.frame.iloc[[prices.row[s] for s in slugs]]
+    return capacity.size_tiers(
+        rows,
+        plan.workloads,
+        measurements,
+        speed_factors=speed_factors,
+        utilisation=float(plan.utilisation_target),
+        monthly_growth=float(plan.monthly_growth),
+        horizon_months=plan.horizon_months,
+        spot_allowance=float(plan.spot_interruption_allowance),
+    )
+
+
+def _has_number(option: _Option, table: CapacityTable | None) -> bool:
+    for part in option.parts:
+        if part.mode == "sized":
+            row = table.slugs.index(part.tier) if table else -1
+            if row < 0 or table.status[row] not in ("sized", "estimate"):
+                return False
+    return True
+
+
+def _verify_inference(
+    table: CapacityTable,
+    options: list[_Option],
+    pricer: _Pricer,
+    baseline: np.ndarray,
+    money: _Money,
+    top: int,
+    seed: int,
+) -> _Money:
+    """Simulate the inference pools of the cheapest options until the top few are all checked.
+
+    The simulation only ever adds workers, so an option it leaves unchecked can
+    only be dearer than its provisional figure, never cheaper than a checked one.
+    """
+    row = {s: i for i, s in enumerate(table.slugs)}
+    while True:
+        pending = []
+        for index in money.result.order()[:top]:
+            for part in options[index].parts:
+                r = row.get(part.tier)
+                if part.mode == "sized" and r is not None and _provisional(table, r):
+                    pending.append(r)
+        if not pending:
+            return money
+        for r in dict.fromkeys(pending):
+            table.verify_inference(r, seed=seed)
+        options[:] = [o for o in options if _has_number(o, table)]
+        money = pricer.price(options, baseline)
+
+
+def _provisional(table: CapacityTable, row: int) -> bool:
+    return any(c.provisional[row] for c in table.inference)
+
+
+def _results(
+    plan: Plan,
+    prices: Prices,
+    table: CapacityTable | None,
+    options: list[_Option],
+    money: _Money,
+) -> list[OptionResult]:
+    result = money.result
+    row = {s: i for i, s in enumerate(table.slugs)} if table else {}
+    dl_hours = plan.deep_learning_gpu_hours
+    best_monthly = _best_monthly(options, result, money, prices)
+    out = []
+    for i in result.order():
+        option = options[i]
+        parts, figure = [], "entered"
+        for part, counts in zip(option.parts, money.counts[i], strict=True):
+            cap = table.result(row[part.tier]) if part.tier in row else None
+            if part.mode == "sized" and cap is not None:
+                figure = (
+                    "estimate" if cap.status == "estimate" or figure == "estimate" else "measured"
+                )
+            parts.append(
+                PartResult(
+                    tier=part.tier, name=prices.name(part.tier), mode=part.mode,
+                    servers_by_month=[int(c) for c in counts],
+                    usage_hours=_part_label(part, prices) if part.mode == "usage" else None,
+                    price=prices.provenance(part.tier), capacity=cap,
+                )
+            )  # fmt: skip
+        notes = money.notes[i] + _notes(plan, prices, option, parts, dl_hours)
+        out.append(
+            OptionResult(
+                key=option.key, label=option.label, figure=figure, parts=parts,
+                money=result.option(i), one_time_items=money.one_time_items[i],
+                break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
+            )
+        )  # fmt: skip
+    return out
+
+
+def _break_even_of(
+    parts: list[PartResult], best_monthly: Decimal | None, prices: Prices
+) -> tco.BreakEven | None:
+    if len(parts) != 1 or parts[0].mode == "usage" or not parts[0].servers_by_month:
+        return None
+    return _break_even(parts[0].tier, parts[0].servers_by_month[0], best_monthly, prices)
+
+
+def _notes(
+    plan: Plan, prices: Prices, option: _Option, parts: list[PartResult], dl_hours: Decimal
+) -> list[str]:
+    notes = []
+    has_gpu_usage = any(p.mode == "usage" for p in option.parts)
+    if any(isinstance(w, DeepLearningWorkload) for w in plan.workloads) and not has_gpu_usage:
+        notes.append(
+            f"deep-learning work ({dl_hours} GPU-hours a month) stays on GPUs and is not "
+            "priced in this option; add a usage-based GPU part to price it"
+        )
+    for part in parts:
+        price = part.price
+        if not price["confirmed"]:
+            notes.append(f"{part.name}: price unconfirmed (quoted, not from a dated source)")
+        if price["stale"]:
+            notes.append(f"{part.name}: price stale (effective {price['effective_from']})")
+        if prices.self_managed(part.tier) and plan.monthly.ops_hours_per_server is None:
+            notes.append(
+                f"{part.name}: operations at the published default of "
+                f"{defaults.SELF_MANAGED_OPS.value} a server a year ({defaults.AZURE_MIGRATE})"
+            )
+        if prices.get(part.tier, "pricing_model") == "spot":
+            notes.append(
+                f"{part.name}: spot, {plan.spot_interruption_allowance * 100:g} % of work "
+                "allowed for re-runs after interruptions"
+            )
+        cap = part.capacity
+        if part.mode == "fixed" and cap is not None and cap.has_number:
+            need = max(cap.servers_by_month)
+            if need > max(part.servers_by_month):
+                notes.append(
+                    f"{part.name}: the model needs up to {need} servers; the fixed count is "
+                    f"{max(part.servers_by_month)}"
+                )
+    return notes
+
+
+def _best_monthly(
+    options: list[_Option], result: tco.TcoResult, money: _Money, prices: Prices
+) -> Decimal | None:
+    """Month-1 server cost of the cheapest option that is one monthly-priced tier."""
+    for i in result.order():
+        parts = options[i].parts
+        if len(parts) == 1 and prices.get(parts[0].tier, "unit") == "month":
+            return prices.monthly(parts[0].tier) * int(money.counts[i][0][0])
+    return None
+
+
+def _break_even(
+    tier: str, servers: int, best_monthly: Decimal | None, prices: Prices
+) -> tco.BreakEven | None:
+    """Hours a month at which `servers` of an hourly tier cost what the best monthly option does."""
+    if best_monthly is None or servers < 1 or prices.get(tier, "unit") != "hour":
+        return None
+    return tco.break_even(Decimal(prices.get(tier, "amount")) * servers, best_monthly)
+
+
+def _no_number(
+    table: CapacityTable | None, specs: list[_Option], prices: Prices
+) -> list[dict[str, Any]]:
+    out = [{"tier": s, "reason": r} for s, r in prices.dropped.items()]
+    if table is None:
+        return out
+    for i, slug in enumerate(table.slugs):
+        if table.status[i] in ("no_number", "ruled_out"):
+            out.append(
+                {"tier": slug, "status": str(table.status[i]), "reasons": table.result(i).reasons}
+            )
+    return out
+
+
+def _stays(plan: Plan) -> list[dict[str, Any]]:
+    return [
+        capacity.stays_on_gpu(i, w)
+        for i, w in enumerate(plan.workloads)
+        if isinstance(w, DeepLearningWorkload)
+    ]
+
+
+def _baseline_dict(
+    cents: np.ndarray, info: dict[str, Any], result: tco.TcoResult
+) -> dict[str, Any]:
+    return {
+        **info,
+        "monthly": [str(tco.money(c)) for c in cents],
+        "cumulative": [str(tco.money(c)) for c in result.baseline_cumulative],
+        "total": str(tco.money(result.baseline_total_cents)),
+        "present_cost": str(tco.money(result.baseline_present_cents)),
+    }
+
+
+def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) -> Headline:
+    missing = plan.one_time.not_entered()
+    later = f" Not entered yet: {', '.join(missing)}." if missing else ""
+    if not options:
+        return Headline(None, None, None, None, None, None, None, missing,
+                        "No option could be sized or priced." + later)  # fmt: skip
+    best = options[0]
+    m = best.money
+    if m.saving <= 0:
+        sentence = (
+            f"Staying is cheapest over {plan.horizon_months} months: the best alternative, "
+            f"{best.label}, costs {-m.saving} {plan.currency} more."
+        )
+    else:
+        fraction = f" ({m.payback_fraction} months)" if m.payback_fraction is not None else ""
+        sentence = (
+            f"{best.label} saves {m.saving_per_month} {plan.currency} a month "
+            f"({m.saving_per_year} a year) and pays back {_when(m.payback_label)}{fraction}."
+        )
+    return Headline(
+        best=best.key, label=best.label, saving_per_month=m.saving_per_month,
+        saving_per_year=m.saving_per_year, payback_label=m.payback_label,
+        payback_month=m.payback_month, payback_fraction=m.payback_fraction, not_entered=missing,
+        sentence=sentence + later,
+    )  # fmt: skip
+
+
+def _when(label: str) -> str:
+    return f"in {label}" if label.startswith("month") else label
+
+
+def _price_performance(table: CapacityTable | None, prices: Prices) -> list[dict[str, Any]]:
+    if table is None:
+        return []
+    out = []
+    seen: set[str] = set()
+    for c in table.columns:
+        ev = c.evidence
+        if ev.profile_class in seen:
+            continue
+        seen.add(ev.profile_class)
+        monthly = [prices.monthly(s) for s in table.slugs]
+        values = tco.price_performance(monthly, ev.value, ev.profile_class)
+        _, _, unit = tco.PRICE_PERFORMANCE_UNITS[ev.profile_class]
+        for i, value in enumerate(values):
+            if value is not None:
+                out.append(
+                    {
+                        "tier": table.slugs[i], "profile_class": ev.profile_class,
+                        "amount": str(value), "per": unit, "currency": prices.currency,
+                        "figure": "estimate" if ev.estimate[i] else "measured",
+                        "basis": ev.basis(i),
+                    }
+                )  # fmt: skip
+    return out
+
+
+def _assumptions(plan: Plan) -> list[dict[str, Any]]:
+    out = []
+    for a in defaults.ALL:
+        value = getattr(plan, a.name, None)
+        if value is None:
+            out.append(a.to_dict())
+            continue
+        same = Decimal(value) == Decimal(a.value)
+        out.append({**a.to_dict(), "value": str(value), "source": a.source if same else "entered"})
+    return out
+
+
+def _fx(prices: Prices) -> list[dict[str, Any]]:
+    if "fx_rate" not in prices.frame.columns:
+        return []
+    rates = prices.frame.dropna(subset=["fx_rate"])
+    rates = rates.loc[rates["fx_date"].notna()]
+    pairs = sorted(
+        {(float(r), _iso(d)) for r, d in zip(rates["fx_rate"], rates["fx_date"], strict=True)}
+    )
+    return [{"rate": r, "date": d, "into": prices.currency} for r, d in pairs]

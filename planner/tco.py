@@ -1,0 +1,351 @@
+# ruff: noqa: RUF002, RUF003  (money notation: ×, −, ÷ as in DESIGN's conventions)
+"""The money engine: every option × every month at once, exact to the cent.
+
+Conventions (DESIGN, "Money conventions"):
+- one-time costs fall at month 0; monthly costs at the end of months 1…H;
+  cumulative(m) = one-time + Σ monthly up to m;
+- payback month = the first m ≥ 1 from which the option's cumulative cost stays
+  strictly below the baseline's to the end of the horizon, else "never" (an option
+  that only equals the baseline never pays back); its fraction is the interpolated
+  crossing, which for a constant saving is one-time ÷ monthly saving; labels
+  "immediately" (month 1, no one-time cost), "within the first billing period"
+  (month 1 with one), "month m", "never". Payback is undiscounted;
+- NPV of switching = −one-time + Σ saving_m / (1+i)^m, i = (1+annual)^(1/12) − 1,
+  so at rate 0 it is the total saving minus the one-time cost; each option's present
+  cost (one-time + Σ cost_m / (1+i)^m) is reported too.
+
+How amounts stay exact: every bill line (servers, set-up fees, operations, usage…)
+is a quantity times an exact `Decimal` unit price, rounded half-up to the cent per
+month as an invoice would be, in integer arithmetic on the price's exact ratio
+p/q (`line_cents`). From there on all money is int64 cents: sums, cumulative
+curves, savings and the payback comparisons are exact integers. Only the
+discounted figures (NPV, present cost) pass through float64, because (1+i)^−m is
+irrational; they are rounded half-up to the cent at the end (float64 keeps about 15
+significant digits, far below a cent at these sizes), and at rate 0 every factor is
+exactly 1.0, so NPV equals total saving − one-time exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from planner.defaults import HOURS_PER_MONTH
+
+CENT = Decimal("0.01")
+_SAFE = 2**62  # int64 headroom for the integer rounding formula
+
+Price = Decimal | Fraction | int
+
+
+def to_cents(amount: Price) -> int:
+    """An exact amount rounded half-up to whole cents (an int)."""
+    p, q = Fraction(amount).as_integer_ratio()
+    return _round_half_up(p * 100, q)
+
+
+def _round_half_up(numerator: int, denominator: int) -> int:
+    # floor(x + ½) for x = n/d; negatives round half away from zero, like ROUND_HALF_UP.
+    if numerator < 0:
+        return -_round_half_up(-numerator, denominator)
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def money(cents: int | np.integer) -> Decimal:
+    return Decimal(int(cents)).scaleb(-2)
+
+
+def line_cents(unit_prices: Sequence[Price], quantities: np.ndarray) -> np.ndarray:
+    """round_half_up(quantity × unit price) in cents, row i priced at unit_prices[i].
+
+    `quantities` is a non-negative integer array whose first axis matches the prices
+    (servers per month, months owed). Runs in int64 where the numbers allow, else in
+    Python integers (exact either way).
+    """
+    q_arr = np.asarray(quantities, dtype=np.int64)
+    ratios = [Fraction(p).as_integer_ratio() for p in unit_prices]
+    num = [p * 100 for p, _ in ratios]
+    den = [q for _, q in ratios]
+    shape = (len(ratios),) + (1,) * (q_arr.ndim - 1)
+    biggest = int(q_arr.max()) if q_arr.size else 0
+    if num and max(num) * max(biggest, 1) * 2 + max(den) < _SAFE:
+        n = np.array(num, dtype=np.int64).reshape(shape)
+        d = np.array(den, dtype=np.int64).reshape(shape)
+        return (2 * q_arr * n + d) // (2 * d)
+    n = np.array(num, dtype=object).reshape(shape)
+    d = np.array(den, dtype=object).reshape(shape)
+    return ((2 * q_arr.astype(object) * n + d) // (2 * d)).astype(np.int64)
+
+
+def growth_cents(amount: Decimal, monthly_growth: Decimal, horizon: int) -> np.ndarray:
+    """amount × (1+g)^(m−1) for m = 1…H, each month rounded half-up to the cent."""
+    factor = Decimal(1) + monthly_growth
+    return np.array([to_cents(amount * factor**m) for m in range(horizon)], dtype=np.int64)
+
+
+def monthly_rate(annual: Decimal | float) -> float:
+    return (1 + float(annual)) ** (1 / 12) - 1
+
+
+def discount_factors(annual: Decimal | float, horizon: int) -> np.ndarray:
+    """1 / (1+i)^m for m = 1…H; exactly 1.0 at rate 0."""
+    if float(annual) == 0:
+        return np.ones(horizon)
+    return (1 + monthly_rate(annual)) ** -np.arange(1, horizon + 1, dtype=float)
+
+
+def _cents_round(values: np.ndarray) -> np.ndarray:
+    return (np.sign(values) * np.floor(np.abs(values) + 0.5)).astype(np.int64)
+
+
+@dataclass
+class TcoResult:
+    """Money for N options over H months, in int64 cents; `option(i)` gives Decimals."""
+
+    names: list[str]
+    baseline_cents: np.ndarray  # H
+    one_time_cents: np.ndarray  # N
+    monthly_cents: np.ndarray  # N × H
+    cumulative_cents: np.ndarray  # N × (H+1), column 0 = month 0
+    baseline_cumulative: np.ndarray  # H+1
+    total_cents: np.ndarray  # N
+    present_cost_cents: np.ndarray  # N
+    baseline_present_cents: int
+    npv_cents: np.ndarray  # N
+    saving_cents: np.ndarray  # N: baseline total − option total
+    payback_month: np.ndarray  # N: 1…H, 0 = never
+    payback_fraction: np.ndarray  # N: months, NaN = never
+    labels: np.ndarray  # N
+
+    @property
+    def horizon(self) -> int:
+        return len(self.baseline_cents)
+
+    @property
+    def baseline_total_cents(self) -> int:
+        return int(self.baseline_cumulative[-1])
+
+    def order(self) -> np.ndarray:
+        """Option indices by total cost, cheapest first (ties by name)."""
+        return np.lexsort((np.array(self.names, dtype=object), self.total_cents))
+
+    def option(self, i: int) -> OptionMoney:
+        base = self.baseline_total_cents
+        pct = None
+        if base:
+            pct = (Decimal(int(self.saving_cents[i])) * 100 / Decimal(base)).quantize(
+                CENT, ROUND_HALF_UP
+            )
+        frac = self.payback_fraction[i]
+        running = int(self.baseline_cumulative[-1] - (self.total_cents[i] - self.one_time_cents[i]))
+        return OptionMoney(
+            one_time=money(self.one_time_cents[i]),
+            monthly=[money(c) for c in self.monthly_cents[i]],
+            cumulative=[money(c) for c in self.cumulative_cents[i]],
+            total=money(self.total_cents[i]),
+            present_cost=money(self.present_cost_cents[i]),
+            npv=money(self.npv_cents[i]),
+            saving=money(self.saving_cents[i]),
+            saving_pct=pct,
+            saving_per_month=money(_round_half_up(running, self.horizon)),
+            payback_month=int(self.payback_month[i]) or None,
+            payback_fraction=(
+                None if np.isnan(frac) else Decimal(repr(float(frac))).quantize(CENT, ROUND_HALF_UP)
+            ),
+            payback_label=str(self.labels[i]),
+        )
+
+    def frame(self) -> pd.DataFrame:
+        """One row per option: totals in cents (exact ints) and the payback figures."""
+        return pd.DataFrame(
+            {
+                "name": self.names,
+                "one_time_cents": self.one_time_cents,
+                "total_cents": self.total_cents,
+                "present_cost_cents": self.present_cost_cents,
+                "npv_cents": self.npv_cents,
+                "saving_cents": self.saving_cents,
+                "payback_month": self.payback_month,
+                "payback_fraction": self.payback_fraction,
+                "payback_label": self.labels,
+            }
+        )
+
+
+@dataclass
+class OptionMoney:
+    one_time: Decimal
+    monthly: list[Decimal]  # months 1…H
+    cumulative: list[Decimal]  # months 0…H
+    total: Decimal
+    present_cost: Decimal
+    npv: Decimal
+    saving: Decimal  # against the baseline over the horizon, one-time included
+    saving_pct: Decimal | None  # of the baseline's total
+    saving_per_month: Decimal  # mean running saving a month, one-time excluded
+    payback_month: int | None
+    payback_fraction: Decimal | None
+    payback_label: str
+
+    @property
+    def saving_per_year(self) -> Decimal:
+        return self.saving_per_month * 12
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "one_time": str(self.one_time),
+            "monthly": [str(m) for m in self.monthly],
+            "cumulative": [str(c) for c in self.cumulative],
+            "total": str(self.total),
+            "present_cost": str(self.present_cost),
+            "npv": str(self.npv),
+            "saving": str(self.saving),
+            "saving_pct": None if self.saving_pct is None else str(self.saving_pct),
+            "saving_per_month": str(self.saving_per_month),
+            "saving_per_year": str(self.saving_per_year),
+            "payback_month": self.payback_month,
+            "payback_fraction": None
+            if self.payback_fraction is None
+            else str(self.payback_fraction),
+            "payback_label": self.payback_label,
+        }
+
+
+def compute(
+    *,
+    names: Sequence[str],
+    baseline_cents: np.ndarray,
+    one_time_cents: np.ndarray,
+    monthly_cents: np.ndarray,
+    annual_rate: Decimal | float,
+) -> TcoResult:
+    """All options at once. Inputs are int64 cents: baseline (H), one-time (N), monthly (N × H)."""
+    monthly = np.asarray(monthly_cents, dtype=np.int64)
+    one_time = np.asarray(one_time_cents, dtype=np.int64)
+    baseline = np.asarray(baseline_cents, dtype=np.int64)
+    n, h = monthly.shape
+    cumulative = np.empty((n, h + 1), dtype=np.int64)
+    cumulative[:, 0] = one_time
+    np.cumsum(monthly, axis=1, out=cumulative[:, 1:])
+    cumulative[:, 1:] += one_time[:, None]
+    base_cum = np.concatenate(([0], np.cumsum(baseline)))
+    lead = base_cum[None, :] - cumulative  # > 0: the option is strictly cheaper so far
+    month, fraction = _payback(lead)
+    factors = discount_factors(annual_rate, h)
+    present = _cents_round(one_time + monthly @ factors)
+    base_present = int(_cents_round(np.array([baseline @ factors]))[0])
+    saving_m = baseline[None, :] - monthly
+    npv = _cents_round(-one_time + saving_m @ factors)
+    labels = np.where(
+        month == 0,
+        "never",
+        np.where(
+            month == 1,
+            np.where(one_time == 0, "immediately", "within the first billing period"),
+            np.char.add("month ", month.astype(str)),
+        ),
+    ).astype(object)
+    return TcoResult(
+        names=list(names),
+        baseline_cents=baseline,
+        one_time_cents=one_time,
+        monthly_cents=monthly,
+        cumulative_cents=cumulative,
+        baseline_cumulative=base_cum,
+        total_cents=cumulative[:, -1].copy(),
+        present_cost_cents=present,
+        baseline_present_cents=base_present,
+        npv_cents=npv,
+        saving_cents=base_cum[-1] - cumulative[:, -1],
+        payback_month=month,
+        payback_fraction=fraction,
+        labels=labels,
+    )
+
+
+def _payback(lead: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First month from which lead stays > 0 to the end, and the interpolated crossing."""
+    n, width = lead.shape
+    h = width - 1
+    behind = lead[:, 1:] <= 0
+    # Index (1-based month) of the last month not strictly ahead; 0 when none.
+    last_behind = np.where(behind.any(axis=1), h - np.argmax(behind[:, ::-1], axis=1), 0)
+    month = np.where(last_behind < h, last_behind + 1, 0).astype(np.int64)
+    rows = np.arange(n)
+    prev = lead[rows, np.maximum(month - 1, 0)].astype(float)
+    this = lead[rows, np.minimum(month, h)].astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fraction = (month - 1) + (-prev) / (this - prev)
+    return month, np.where(month > 0, fraction, np.nan)
+
+
+# --- comparisons between tiers -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    hours_per_month: Decimal  # the hourly option costs the same as the monthly one here
+    utilisation: Decimal  # the same as a share of the 730-hour month
+    hourly_always_cheaper: bool  # even running all month, the hourly option costs less
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "hours_per_month": str(self.hours_per_month),
+            "utilisation": str(self.utilisation),
+            "hourly_always_cheaper": self.hourly_always_cheaper,
+        }
+
+
+def break_even(hourly_per_hour: Decimal, monthly_per_month: Decimal) -> BreakEven | None:
+    """Hours a month at which paying by the hour equals a monthly price (exact ratio)."""
+    if hourly_per_hour <= 0:
+        return None
+    hours = monthly_per_month / hourly_per_hour
+    return BreakEven(
+        hours_per_month=hours.quantize(CENT, ROUND_HALF_UP),
+        utilisation=(hours / HOURS_PER_MONTH).quantize(Decimal("0.0001"), ROUND_HALF_UP),
+        hourly_always_cheaper=hours >= HOURS_PER_MONTH,
+    )
+
+
+# Price/performance: currency per unit of measured work, the tier running flat out.
+# (seconds or hours per metric's time unit, work per quoted unit, quoted unit)
+PRICE_PERFORMANCE_UNITS: dict[str, tuple[int, float, str]] = {
+    "gbm": (3600, 1e9, "billion cell-trees"),
+    "sklearn": (3600, 1e3, "thousand model fits"),
+    "features": (3600, 1e3, "TB of input (1,000 GB)"),
+    "hpo": (1, 1e3, "thousand trials"),
+    "inference": (3600, 1e6, "million requests"),
+    "nn": (3600, 1e6, "million samples"),
+}
+
+
+def price_performance(monthly: Sequence[Decimal], throughput: np.ndarray, cls: str) -> list:
+    """Currency per quoted unit of work: monthly ÷ (730 h × per-hour throughput) × unit.
+
+    e.g. gbm: monthly ÷ (X cell-trees/s × 3600 × 730) × 1e9 = dollars per billion
+    cell-trees, at 100 % busy (divide by the utilisation target for planned cost).
+    A rate, not an amount: kept to four significant digits, not rounded to cents.
+    """
+    per_hour, per_unit, _ = PRICE_PERFORMANCE_UNITS[cls]
+    out: list[Decimal | None] = []
+    for amount, x in zip(monthly, np.asarray(throughput, dtype=float), strict=True):
+        if not (x > 0) or amount is None:
+            out.append(None)
+            continue
+        work_per_month = Decimal(repr(float(x))) * per_hour * HOURS_PER_MONTH
+        value = Decimal(amount) / work_per_month * Decimal(repr(per_unit))
+        out.append(_significant(value, 4))
+    return out
+
+
+def _significant(value: Decimal, digits: int) -> Decimal:
+    if value == 0:
+        return value
+    exponent = value.adjusted() - digits + 1
+    return value.quantize(Decimal(1).scaleb(exponent), ROUND_HALF_UP)
