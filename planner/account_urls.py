@@ -1,0 +1,8 @@
+from django.urls import path
+
+from planner import account_views
+
+urlpatterns = [
+    path("", account_views.account, name="account"),
+    path("tokens/<int:token_id>/revoke", account_views.revoke_token, name="account-token-revoke"),
+]

@@ -1,0 +1,45 @@
+"""Helpers for the JSON API tests: plans that validate, and calling the API as a persona."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.test import Client
+
+from planner.models import ApiToken
+
+JSON = "application/json"
+
+
+def fixed_plan(tier: str, *, monthly: str = "480", count: int = 1, **extra: Any) -> dict:
+    """The smallest plan the schema accepts: a quoted baseline against a fixed count of one tier."""
+    return {
+        "currency": "USD",
+        "baseline": {"monthly": monthly},
+        "candidates": [{"tier": tier, "count": count}],
+        **extra,
+    }
+
+
+def token_client(user, name: str = "test") -> tuple[Client, str]:
+    """A client that sends a fresh API token of `user` (and enforces CSRF, like a browser)."""
+    _token, raw = ApiToken.issue(user=user, name=name)
+    return Client(enforce_csrf_checks=True, HTTP_AUTHORIZATION=f"Bearer {raw}"), raw
+
+
+def session_client(user) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    return client
+
+
+def csrf_token(client: Client) -> str:
+    """The CSRF token a logged-in browser would hold, from a page that sets it."""
+    client.get("/account/")
+    return client.cookies["csrftoken"].value
+
+
+def post_json(client: Client, url: str, data: Any, **headers: str):
+    body = data if isinstance(data, bytes | str) else json.dumps(data)
+    return client.post(url, body, content_type=JSON, headers=headers)
