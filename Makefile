@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test setup venv lint format check-deploy bench messages clean
+.PHONY: run test setup venv venv-nn lint format check-deploy bench messages clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@python=$$(scripts/find_python.sh) || exit 1; \
@@ -19,6 +19,15 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@touch $@
 
 venv: $(VENV)/.installed
+
+# Optional extra for the `nn` profile: PyTorch. PyPI's Linux wheel is a CUDA build of
+# several GB, so it is not part of `venv`; CI installs it to run the nn profile's test.
+$(VENV)/.installed-nn: requirements-nn.txt $(VENV)/.installed
+	@echo "== installing the nn extra (PyTorch; several GB on Linux)"
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-nn.txt
+	@touch $@
+
+venv-nn: $(VENV)/.installed-nn
 
 # Set-up steps of `make run`: safe to repeat, duplicates nothing.
 setup: venv
