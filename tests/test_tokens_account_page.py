@@ -49,7 +49,7 @@ def test_it_refuses_a_token_without_a_name(owner):
 
 
 def test_a_revoked_token_stops_working_at_once(owner):
-    api, raw = token_client(owner)
+    api, _raw = token_client(owner)
     assert api.get("/api/v1/plans").status_code == 200
     token = ApiToken.objects.get(user=owner)
     client = session_client(owner)
