@@ -1,0 +1,93 @@
+# ruff: noqa: RUF003  (properties written with −)
+"""Properties of the money engine that must hold for any prices (hypothesis)."""
+
+from decimal import Decimal
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from planner import tco
+
+HORIZON = st.integers(min_value=1, max_value=24)
+CENTS = st.integers(min_value=0, max_value=2_000_000)
+
+
+@st.composite
+def plans(draw):
+    """A baseline and one option: cents a month each, and a one-time cost."""
+    h = draw(HORIZON)
+    baseline = draw(st.lists(CENTS, min_size=h, max_size=h))
+    monthly = draw(st.lists(CENTS, min_size=h, max_size=h))
+    one_time = draw(st.integers(min_value=0, max_value=5_000_000))
+    return np.array(baseline), np.array(monthly), one_time
+
+
+def run(baseline, monthly, one_time, rate="0.07"):
+    return tco.compute(
+        names=["option"],
+        baseline_cents=baseline,
+        one_time_cents=np.array([one_time]),
+        monthly_cents=np.array([monthly]),
+        annual_rate=Decimal(rate),
+    )
+
+
+def months_to_payback(result) -> float:
+    month = int(result.payback_month[0])
+    return month if month else float("inf")
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans())
+def test_payback_agrees_with_where_the_cumulative_curves_cross(plan):
+    baseline, monthly, one_time = plan
+    result = run(baseline, monthly, one_time)
+    option = one_time + np.concatenate(([0], np.cumsum(monthly)))
+    base = np.concatenate(([0], np.cumsum(baseline)))
+    month = int(result.payback_month[0])
+    if month == 0:
+        assert option[-1] >= base[-1]  # not strictly ahead at the horizon
+        return
+    assert (option[month:] < base[month:]).all()  # ahead from the payback month on…
+    assert month == 1 or option[month - 1] >= base[month - 1]  # …and not a month earlier
+    assert month - 1 <= float(result.payback_fraction[0]) <= month
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans(), st.integers(min_value=1, max_value=5_000_000))
+def test_more_one_time_cost_never_pays_back_sooner(plan, extra):
+    baseline, monthly, one_time = plan
+    before = months_to_payback(run(baseline, monthly, one_time))
+    after = months_to_payback(run(baseline, monthly, one_time + extra))
+    assert after >= before
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans(), st.data())
+def test_a_cheaper_monthly_price_never_lowers_the_saving(plan, data):
+    baseline, monthly, one_time = plan
+    cut = np.array(data.draw(st.lists(CENTS, min_size=len(monthly), max_size=len(monthly))))
+    cheaper = np.maximum(monthly - cut, 0)
+    saving = run(baseline, monthly, one_time).saving_cents[0]
+    assert run(baseline, cheaper, one_time).saving_cents[0] >= saving
+    assert months_to_payback(run(baseline, cheaper, one_time)) <= months_to_payback(
+        run(baseline, monthly, one_time)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans())
+def test_npv_at_rate_zero_is_the_total_saving_minus_the_one_time_cost(plan):
+    baseline, monthly, one_time = plan
+    result = run(baseline, monthly, one_time, rate="0")
+    assert result.npv_cents[0] == int((baseline - monthly).sum()) - one_time
+    assert result.option(0).npv == result.option(0).saving
+
+
+@settings(max_examples=200, deadline=None)
+@given(plans(), st.sampled_from(["0.01", "0.07", "0.25"]))
+def test_a_positive_rate_discounts_the_present_cost_below_the_total(plan, rate):
+    baseline, monthly, one_time = plan
+    result = run(baseline, monthly, one_time, rate=rate)
+    assert one_time <= result.present_cost_cents[0] <= result.total_cents[0]
