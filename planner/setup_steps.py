@@ -10,6 +10,13 @@ def _default_catalog() -> str:
     return load_default_catalog()
 
 
+def _benchmark_profiles() -> str:
+    from benchmarks_app.profiles_loader import load_shipped_profiles
+
+    return str(load_shipped_profiles())
+
+
 SETUP_STEPS: list[tuple[str, Callable[[], str]]] = [
     ("default catalog", _default_catalog),
+    ("benchmark profiles", _benchmark_profiles),
 ]

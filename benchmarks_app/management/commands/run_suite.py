@@ -1,0 +1,32 @@
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from benchmarks_app.models import Scale
+from benchmarks_app.services import RunRefused, create_suite
+
+from ._follow import follow
+from .run_profile import get_target
+
+
+class Command(BaseCommand):
+    help = "Queue every profile on a target, one after another; --wait follows them."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--target", default=settings.BENCH_TARGET_NAME)
+        parser.add_argument("--scale", choices=Scale.values, default=Scale.SMOKE)
+        parser.add_argument("--wait", action="store_true")
+
+    def handle(self, *args, target: str, scale: str, wait: bool, **options) -> None:
+        try:
+            started = create_suite(target=get_target(target), scale=scale)
+        except RunRefused as exc:
+            raise CommandError("refused:\n  - " + "\n  - ".join(exc.problems)) from None
+        self.stdout.write(f"suite {started.suite.pk}: {len(started.runs)} runs queued on {target}")
+        for name, problems in started.refused.items():
+            self.stderr.write(f"  {name} not queued: {'; '.join(problems)}")
+        if not wait:
+            return
+        failed = [run for run in started.runs if follow(run, self.stdout).status != "succeeded"]
+        if failed or started.refused:
+            names = ", ".join(r.profile_name for r in failed) or "none"
+            raise CommandError(f"not all profiles succeeded (failed: {names})")
