@@ -631,7 +631,7 @@ def plan(parsed: ParsedCatalog) -> ImportPlan:
                     "amount",
                     (
                         f"{record.price['amount']} differs from the recorded "
-                        f"{existing_prices[key]} "
+                        f"{format_decimal(existing_prices[key])} "
                         f"for ({record.slug}, {key[1].isoformat()}); prices are never overwritten: "
                         "give the new price its own effective_from"
                     ),
@@ -653,7 +653,8 @@ def plan(parsed: ParsedCatalog) -> ImportPlan:
                     rate.where,
                     "rate",
                     (
-                        f"{rate.rate} differs from the recorded {existing_rates[key]} for "
+                        f"{rate.rate} differs from the recorded "
+                        f"{format_decimal(existing_rates[key])} for "
                         f"{key[0]}→{key[1]} on {key[2].isoformat()}"
                     ),
                 )
