@@ -67,7 +67,7 @@ class Prices:
 
     def get(self, slug: str, column: str) -> Any:
         value = self.frame.at[self.row[slug], column]
-        return None if _missing(value) else value
+        return None if _missing(value) else _plain(value)
 
     def missing_reason(self, slug: str) -> str:
         return self.dropped.get(slug, "no price in the catalog on or before the plan's date")
@@ -668,6 +668,10 @@ def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) ->
             f"{best.label} saves {m.saving_per_month} {plan.currency} a month "
             f"({m.saving_per_year} a year) and pays back {_when(m.payback_label)}{fraction}."
         )
+    if best.figure == "estimate":
+        sentence += " Its capacity is an estimate from a declared speed factor, not a measurement."
+    if any(not part.price["confirmed"] for part in best.parts):
+        sentence += " Its price is an unconfirmed quote."
     return Headline(
         best=best.key, label=best.label, saving_per_month=m.saving_per_month,
         saving_per_year=m.saving_per_year, payback_label=m.payback_label,
