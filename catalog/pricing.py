@@ -94,11 +94,6 @@ def current_prices(as_of: dt.date, include_retired: bool = False):
     return prices if include_retired else prices.filter(tier__retired=False)
 
 
-def empty_frame(currency: str | None = None) -> pd.DataFrame:
-    columns = FRAME_COLUMNS + (FX_COLUMNS if currency else [])
-    return _typed(pd.DataFrame({column: [] for column in columns}))
-
-
 def catalog_frame(
     as_of: dt.date, currency: str | None = None, *, include_retired: bool = False
 ) -> pd.DataFrame:

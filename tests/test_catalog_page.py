@@ -126,3 +126,13 @@ def test_the_page_costs_the_same_queries_for_a_few_tiers_and_for_many(
         assert len(slugs(client.get(URL, {"currency": "", "min_vcpus": 1}))) == 50
     with django_assert_max_num_queries(4):
         client.get(URL, {"currency": "EUR"})
+
+
+def test_retired_tiers_are_hidden_unless_asked_for_and_then_marked(client, catalog):
+    from catalog.models import Tier
+
+    Tier.objects.filter(slug="aws-c5.2xlarge-us-east-1-on-demand").update(retired=True)
+    assert "aws-c5.2xlarge-us-east-1-on-demand" not in slugs(client.get(URL))
+    page = client.get(URL, {"retired": "on", "q": "c5.2xlarge"}).content.decode()
+    assert 'data-slug="aws-c5.2xlarge-us-east-1-on-demand"' in page
+    assert '<span class="badge retired">retired</span>' in page
