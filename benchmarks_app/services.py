@@ -40,14 +40,7 @@ def validate_run(
         return [f"profile {version}: {p}" for p in problems]
     from . import runners
 
-    problems = list(runners.validate(version.content, scale, target.fingerprint))
-    usable = target.usable_cpus or 1
-    for k in threads or []:
-        if k < 1:
-            problems.append(f"thread count {k} must be positive")
-        elif k > usable:
-            problems.append(f"thread count {k} exceeds the {usable} usable CPUs of {target.name}")
-    return problems
+    return list(runners.validate(version.content, scale, target.fingerprint, threads=threads))
 
 
 def planned_threads(version: ProfileVersion, scale: str, target: Target) -> list[int]:

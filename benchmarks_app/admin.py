@@ -1,0 +1,170 @@
+"""Staff edit profiles (each save is a new version), link targets to catalog tiers,
+and look at runs. History stays as it ran: versions and runs are never edited."""
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from .models import Profile, ProfileVersion, Run, Summary, Target
+from .profiles_loader import EditRefused, bump, edit_profile, validate_content
+from .services import cancel_run
+
+
+class ProfileVersionInline(admin.TabularInline):
+    model = ProfileVersion
+    fields = ["version", "source", "content_hash", "created_by", "created_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["name", "workload_class", "title", "current"]
+    list_filter = ["workload_class"]
+    readonly_fields = ["name", "workload_class", "title"]
+    inlines = [ProfileVersionInline]
+
+    @admin.display(description=_("current version"))
+    def current(self, obj: Profile) -> str:
+        version = obj.current_version()
+        return version.version if version else "—"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+class PrettyJSONWidget(forms.Textarea):
+    def format_value(self, value):
+        try:
+            return json.dumps(json.loads(value), indent=2, ensure_ascii=False)
+        except (TypeError, ValueError):
+            return value
+
+
+class ProfileEditForm(forms.ModelForm):
+    """Saving makes a new version above the profile's newest; this one stays as it was."""
+
+    bump = forms.ChoiceField(
+        label=_("new version"),
+        choices=[
+            ("patch", _("patch (X.Y.Z+1): results stay comparable")),
+            ("minor", _("minor (X.Y+1.0): earlier results no longer compare")),
+            ("major", _("major (X+1.0.0)")),
+        ],
+        initial="patch",
+    )
+
+    class Meta:
+        model = ProfileVersion
+        fields = ["content"]
+        widgets = {"content": PrettyJSONWidget(attrs={"rows": 40, "cols": 100})}
+
+    def clean(self) -> dict:
+        data = super().clean()
+        content = data.get("content")
+        if not isinstance(content, dict):
+            return data
+        newest = self.instance.profile.current_version()
+        candidate = {
+            **content,
+            "name": self.instance.profile.name,
+            "version": bump(newest.version, data.get("bump", "patch")),
+        }
+        if problems := validate_content(candidate):
+            raise forms.ValidationError(problems)
+        return data
+
+
+@admin.register(ProfileVersion)
+class ProfileVersionAdmin(admin.ModelAdmin):
+    form = ProfileEditForm
+    list_display = ["profile", "version", "source", "created_by", "created_at", "short_hash"]
+    list_filter = ["source", "profile__workload_class"]
+    search_fields = ["profile__name", "version", "content_hash"]
+    readonly_fields = ["profile", "version", "source", "content_hash", "created_by", "created_at"]
+    fields = [*readonly_fields, "content", "bump"]
+
+    @admin.display(description=_("hash"))
+    def short_hash(self, obj: ProfileVersion) -> str:
+        return obj.content_hash[:12]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # versions come from shipped files, staff edits and imports
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: ProfileVersion, form, change: bool) -> None:
+        base = ProfileVersion.objects.get(pk=obj.pk)
+        try:
+            new = edit_profile(base, form.cleaned_data["content"],
+                               part=form.cleaned_data["bump"], user=request.user)  # fmt: skip
+        except EditRefused as exc:
+            messages.warning(request, _("No new version: %(why)s") % {"why": exc})
+            obj.refresh_from_db()
+            return
+        # The admin goes on to log and redirect: point it at the new version.
+        obj.__dict__.update({k: v for k, v in new.__dict__.items() if not k.startswith("_")})
+        messages.success(
+            request, _("Saved as version %(version)s; %(old)s is unchanged.")
+            % {"version": new.version, "old": base.version},
+        )  # fmt: skip
+
+
+@admin.register(Target)
+class TargetAdmin(admin.ModelAdmin):
+    list_display = ["name", "hostname", "cpu", "online", "last_seen", "tier", "imported"]
+    list_filter = ["online", "imported"]
+    search_fields = ["name", "hostname"]
+    autocomplete_fields = ["tier"]
+    fields = ["name", "hostname", "tier", "online", "last_seen", "imported", "fingerprint"]
+    readonly_fields = ["name", "hostname", "online", "last_seen", "imported", "fingerprint"]
+
+    @admin.display(description=_("CPU"))
+    def cpu(self, obj: Target) -> str:
+        fp = obj.fingerprint
+        return f"{fp.get('cpu_model') or '?'} ({fp.get('usable_cpus') or '?'} usable)"
+
+    def has_add_permission(self, request) -> bool:
+        return False  # a target is recorded by its worker (or an import)
+
+
+class SummaryInline(admin.TabularInline):
+    model = Summary
+    fields = ["threads", "n", "median", "min", "max", "cv", "stop_reason", "peak_rss_bytes"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Run)
+class RunAdmin(admin.ModelAdmin):
+    list_display = ["pk", "profile_version", "scale", "target", "status", "created_at"]
+    list_filter = ["status", "scale", "imported", "target"]
+    list_select_related = ["profile_version__profile", "target"]
+    search_fields = ["id", "profile_version__profile__name", "target__name", "source_host"]
+    actions = ["cancel"]
+    inlines = [SummaryInline]
+
+    def get_readonly_fields(self, request, obj=None) -> list[str]:
+        return [f.name for f in Run._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description=_("Cancel the selected queued or running runs"))
+    def cancel(self, request: HttpRequest, queryset) -> None:
+        for run in queryset.filter(status__in=Run.ACTIVE):
+            cancel_run(run, request.user)
+        messages.success(request, _("Cancel requested."))

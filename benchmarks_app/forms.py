@@ -1,0 +1,58 @@
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import Profile, Scale, Target
+
+MAX_RUN_FILE_BYTES = 20 * 1024 * 1024
+
+
+def _targets():
+    return Target.objects.filter(imported=False)
+
+
+class StartRunForm(forms.Form):
+    profile = forms.ModelChoiceField(Profile.objects.all(), label=_("Profile"))
+    scale = forms.ChoiceField(choices=Scale.choices, initial=Scale.SMOKE, label=_("Scale"))
+    target = forms.ModelChoiceField(_targets(), label=_("Target"))
+    threads = forms.CharField(
+        required=False,
+        label=_("Threads"),
+        help_text=_("Optional, e.g. 1,2,4; default: the scale's list within the host's CPUs."),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["target"].queryset = _targets()
+
+    def clean_threads(self) -> list[int] | None:
+        raw = self.cleaned_data["threads"].replace(" ", "")
+        if not raw:
+            return None
+        try:
+            return [int(part) for part in raw.split(",") if part]
+        except ValueError:
+            raise forms.ValidationError(_("Whole numbers separated by commas.")) from None
+
+
+class StartSuiteForm(forms.Form):
+    target = forms.ModelChoiceField(_targets(), label=_("Target"))
+    scale = forms.ChoiceField(choices=Scale.choices, initial=Scale.SMOKE, label=_("Scale"))
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["target"].queryset = _targets()
+
+
+class ImportRunForm(forms.Form):
+    file = forms.FileField(label=_("Run file (JSON)"))
+
+    def clean_file(self) -> dict:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_RUN_FILE_BYTES:
+            raise forms.ValidationError(_("A run file is at most 20 MB."))
+        try:
+            return json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise forms.ValidationError(_("Not a JSON file: %(error)s") % {"error": exc}) from None

@@ -1,0 +1,216 @@
+"""Benchmark pages: profiles and targets, starting runs and suites, a live run page.
+
+Thin: forms in, services/selectors called, templates out. The run and suite pages
+serve their live part as a template partial to htmx and answer 286 once everything
+has ended, which stops the polling.
+"""
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from . import charts, selectors
+from .exchange import ImportRefused, export_run, import_run
+from .forms import ImportRunForm, StartRunForm, StartSuiteForm
+from .models import Profile, ProfileVersion, Run, Suite, Target
+from .services import RunRefused, cancel_run, create_run, create_suite
+
+STOP_POLLING = 286
+
+
+def can_run(user) -> bool:
+    return user.is_staff or user.has_perm("benchmarks_app.add_run")
+
+
+def _require_runner(request: HttpRequest) -> None:
+    if not can_run(request.user):
+        raise PermissionDenied(_("Starting or cancelling benchmark runs needs permission."))
+
+
+@login_required
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    return _index(request)
+
+
+def _index(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
+    versions = Prefetch(
+        "versions", ProfileVersion.objects.order_by("-major", "-minor", "-patch"), to_attr="ordered"
+    )
+    profiles = list(Profile.objects.prefetch_related(versions))
+    for profile in profiles:
+        profile.current = profile.ordered[0] if profile.ordered else None
+    now = timezone.now()
+    targets = list(Target.objects.select_related("tier"))
+    for target in targets:
+        target.alive = target.is_alive(now)
+    context = {
+        "profiles": profiles,
+        "targets": targets,
+        "runs": Run.objects.for_listing()[:25],
+        "can_run": can_run(request.user),
+        "run_form": forms.get("run_form") or StartRunForm(),
+        "suite_form": forms.get("suite_form") or StartSuiteForm(),
+        "import_form": forms.get("import_form") or ImportRunForm(),
+    }
+    return render(request, "benchmarks_app/index.html", context, status=status)
+
+
+@login_required
+@require_POST
+def start_run(request: HttpRequest) -> HttpResponse:
+    _require_runner(request)
+    form = StartRunForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            run = create_run(
+                version=data["profile"].current_version(), scale=data["scale"],
+                target=data["target"], user=request.user, threads=data["threads"],
+            )  # fmt: skip
+        except RunRefused as exc:
+            for problem in exc.problems:
+                form.add_error(None, problem)
+        else:
+            return redirect("benchmarks:run", run_id=run.pk)
+    return _index(request, status=400, run_form=form)
+
+
+@login_required
+@require_POST
+def start_suite(request: HttpRequest) -> HttpResponse:
+    _require_runner(request)
+    form = StartSuiteForm(request.POST)
+    if form.is_valid():
+        try:
+            started = create_suite(
+                target=form.cleaned_data["target"], scale=form.cleaned_data["scale"],
+                user=request.user,
+            )  # fmt: skip
+        except RunRefused as exc:
+            for problem in exc.problems:
+                form.add_error(None, problem)
+        else:
+            for name, problems in started.refused.items():
+                messages.warning(request, f"{name}: {'; '.join(problems)}")
+            return redirect("benchmarks:suite", suite_id=started.suite.pk)
+    return _index(request, status=400, suite_form=form)
+
+
+def _live(request: HttpRequest, template: str, context: dict, over: bool) -> HttpResponse:
+    if request.htmx:
+        return render(request, f"{template}#live", context, status=STOP_POLLING if over else 200)
+    return render(request, template, context)
+
+
+@login_required
+@require_GET
+def run_detail(request: HttpRequest, run_id) -> HttpResponse:
+    run = get_object_or_404(
+        Run.objects.select_related("profile_version__profile", "target__tier", "created_by"),
+        pk=run_id,
+    )
+    summaries = list(run.summaries.all())
+    context = {
+        "run": run,
+        "summaries": summaries,
+        "can_run": can_run(request.user),
+        "fits": selectors.fits_for(run) if run.is_over else [],
+        "other_series": run.profile_version.profile.versions.exclude(
+            major=run.profile_version.major, minor=run.profile_version.minor
+        ).exists(),
+    }
+    return _live(request, "benchmarks_app/run.html", context, run.is_over)
+
+
+@login_required
+@require_GET
+def suite_detail(request: HttpRequest, suite_id) -> HttpResponse:
+    suite = get_object_or_404(Suite.objects.select_related("target"), pk=suite_id)
+    runs = list(suite.runs.for_listing().order_by("created_at"))
+    over = all(run.is_over for run in runs)
+    context = {"suite": suite, "runs": runs, "over": over}
+    return _live(request, "benchmarks_app/suite.html", context, over)
+
+
+@login_required
+@require_GET
+def run_chart(request: HttpRequest, run_id) -> HttpResponse:
+    run = get_object_or_404(
+        Run.objects.select_related("profile_version__profile", "target"), pk=run_id
+    )
+    data = charts.chart_data(
+        title=f"{run.profile_version} · {run.scale} · {run.host_label}",
+        unit=(run.profile_version.content.get("metric") or {}).get("unit", ""),
+        points=[(s.threads, s.median, s.min, s.max) for s in run.summaries.all()],
+        fits=selectors.fits_for(run),
+        usable=run.fingerprint.get("usable_cpus") or 1,
+    )
+    language = get_language() or "en"
+    key = f"bench-chart:{charts.content_key(data, language)}"
+    svg = cache.get(key)
+    if svg is None:
+        svg = charts.scaling_svg(data, language)
+        cache.set(key, svg, 24 * 3600)
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
+@login_required
+@require_POST
+def run_cancel(request: HttpRequest, run_id) -> HttpResponse:
+    _require_runner(request)
+    run = get_object_or_404(Run, pk=run_id)
+    if run.is_over:
+        messages.info(request, _("The run had already ended."))
+    else:
+        cancel_run(run, request.user)
+        messages.success(request, _("Cancel requested."))
+    return redirect("benchmarks:run", run_id=run.pk)
+
+
+@login_required
+@require_GET
+def run_export(request: HttpRequest, run_id) -> HttpResponse:
+    run = get_object_or_404(
+        Run.objects.select_related("profile_version__profile", "target"), pk=run_id
+    )
+    if not run.is_over:
+        messages.error(request, _("A run can be exported once it has ended."))
+        return redirect("benchmarks:run", run_id=run.pk)
+    body = json.dumps(export_run(run), indent=1, sort_keys=True)
+    response = HttpResponse(body, content_type="application/json")
+    name = f"run-{run.profile_name}-{run.scale}-{run.target.name}-{str(run.pk)[:8]}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_POST
+def run_import(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_staff:
+        raise PermissionDenied(_("Importing runs is for staff."))
+    form = ImportRunForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            run = import_run(form.cleaned_data["file"])
+        except ImportRefused as exc:
+            for problem in exc.problems:
+                form.add_error("file", problem)
+        else:
+            messages.success(
+                request, _("Imported a run measured on %(host)s.") % {"host": run.source_host}
+            )
+            return redirect("benchmarks:run", run_id=run.pk)
+    return _index(request, status=400, import_form=form)
