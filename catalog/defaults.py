@@ -3,7 +3,9 @@
 `catalog/data/default_catalog.csv` is in the import format (catalog/FORMAT.md): the tiers
 and price points of FIELD-NOTES and reference/public-prices.csv, each with its source and
 date, plus sourced ECB exchange rates. Loading is idempotent: a row already present with
-the same amount changes nothing.
+the same amount changes nothing, and a tier already recorded keeps what staff have since
+edited on it. A shipped price is never corrected in place (the import would refuse it):
+a correction is a new row with its own date.
 """
 
 from pathlib import Path
@@ -15,7 +17,7 @@ DEFAULT_CATALOG = Path(__file__).resolve().parent / "data" / "default_catalog.cs
 
 def load_default_catalog(path: Path = DEFAULT_CATALOG) -> str:
     """Import the default catalog; return a one-line summary of what changed."""
-    result = io.import_catalog(path.read_bytes(), "csv")
+    result = io.import_catalog(path.read_bytes(), "csv", update_tiers=False)
     tiers = len(result.new_tiers) + len(result.changed_tiers) + len(result.unchanged_tiers)
     prices = len(result.new_prices) + len(result.unchanged_prices)
     rates = len(result.new_rates) + len(result.unchanged_rates)

@@ -578,8 +578,11 @@ def _chunks(items: list, size: int = 500) -> Iterator[list]:
         yield items[start : start + size]
 
 
-def plan(parsed: ParsedCatalog) -> ImportPlan:
-    """What importing `parsed` would change; refuses a price or rate that contradicts the DB."""
+def plan(parsed: ParsedCatalog, *, update_tiers: bool = True) -> ImportPlan:
+    """What importing `parsed` would change; refuses a price or rate that contradicts the DB.
+
+    With `update_tiers=False` a tier already recorded keeps its columns as they are.
+    """
     result = ImportPlan(parsed=parsed)
     issues: list[Issue] = []
     slugs = sorted({record.slug for record in parsed.prices})
@@ -618,7 +621,7 @@ def plan(parsed: ParsedCatalog) -> ImportPlan:
                 provider_slugs[slug] = record.provider
         if record.slug not in planned:
             planned.add(record.slug)
-            _plan_tier(result, record, tiers.get(record.slug))
+            _plan_tier(result, record, tiers.get(record.slug), update_tiers)
         key = (record.slug, record.price["effective_from"])
         if key not in existing_prices:
             result.new_prices.append(record)
@@ -664,9 +667,14 @@ def plan(parsed: ParsedCatalog) -> ImportPlan:
     return result
 
 
-def _plan_tier(result: ImportPlan, record: PriceRecord, tier: Tier | None) -> None:
+def _plan_tier(
+    result: ImportPlan, record: PriceRecord, tier: Tier | None, update_tiers: bool
+) -> None:
     if tier is None:
         result.new_tiers.append(record.slug)
+        return
+    if not update_tiers:
+        result.unchanged_tiers.append(record.slug)
         return
     changed = [name for name, value in record.tier.items() if getattr(tier, name) != value]
     if tier.provider.name != record.provider:
@@ -732,9 +740,11 @@ def apply(result: ImportPlan, user=None) -> ImportPlan:
     return result
 
 
-def import_catalog(data: bytes, fmt: str, *, user=None, dry_run: bool = False) -> ImportPlan:
+def import_catalog(
+    data: bytes, fmt: str, *, user=None, dry_run: bool = False, update_tiers: bool = True
+) -> ImportPlan:
     """Parse, check against the database and (unless `dry_run`) write. Raises CatalogFileError."""
-    result = plan(parse(data, fmt))
+    result = plan(parse(data, fmt), update_tiers=update_tiers)
     return result if dry_run else apply(result, user=user)
 
 

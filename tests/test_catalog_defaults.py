@@ -59,3 +59,13 @@ def test_the_field_notes_tiers_read_as_the_users_quote_them():
     assert (extreme.vcpus, extreme.cores, extreme.ram_gib, extreme.managed) == (32, 16, 192, True)
     essential = Tier.objects.get(slug="inmotion-hosting-essential-dedicated-fixed-monthly")
     assert essential.specs_unknown
+
+
+def test_reloading_the_defaults_keeps_what_staff_edited_on_a_tier():
+    load_default_catalog()
+    Tier.objects.filter(slug="aws-c5.2xlarge-us-east-1-on-demand").update(
+        cores=4, cpu_flags="avx512"
+    )
+    assert load_default_catalog().endswith(": 0 new")
+    tier = Tier.objects.get(slug="aws-c5.2xlarge-us-east-1-on-demand")
+    assert (tier.cores, tier.cpu_flags) == (4, "avx512")
