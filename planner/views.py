@@ -1,10 +1,312 @@
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+"""The manager's pages: home, plan editor with live results, charts, shares, compare, exports.
 
+Thin: each view checks who may see what, validates through `PlanForm` (which is
+the plan schema), calls `planner.services` for everything that touches plans,
+prices and runs, and hands `planner.dashboard`'s plain rows to a template. A plan
+that is not the user's answers 404, exactly like one that does not exist.
+"""
 
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "planner/home.html", {})
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from planner import charts, dashboard, exports, schema, services, web_data
+from planner.forms import PlanForm
+from planner.models import Plan, Share
+
+CHART_DATA_SECONDS = 24 * 3600  # a chart's data waits this long for its SVG request
+CHART_SVG_SECONDS = 7 * 24 * 3600
+EXPORT_COLUMNS = {
+    "comparison": exports.COMPARISON_COLUMNS,
+    "cumulative": exports.CUMULATIVE_COLUMNS,
+}
+SHARED_PAGE_SECONDS = 3600  # also keyed by the data generation: a change shows at once
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": True})
+
+
+def _language() -> str:
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
+# --- home ------------------------------------------------------------------------------
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    context: dict[str, Any] = {"freshness": web_data.catalog_freshness()}
+    if request.user.is_authenticated:
+        context["plans"] = Plan.objects.owned_by(request.user).only("code", "name", "updated")
+        context["targets"] = web_data.bench_targets()
+    return render(request, "planner/home.html", context)
+
+
+# --- the editor ------------------------------------------------------------------------
+
+
+def _own_plan(request: HttpRequest, code: Any) -> Plan:
+    plan = services.plan_for(request.user, code)
+    if plan is None:
+        raise Http404
+    return plan
+
+
+def _form(request: HttpRequest, plan: dict[str, Any] | None = None) -> PlanForm:
+    options = web_data.form_options()
+    data = request.POST if request.method == "POST" else None
+    return PlanForm(data, plan=plan, parse=services.parse, language=_language(), **options)
+
+
+def results_context(comparison: dict[str, Any]) -> dict[str, Any]:
+    """The results partial's context: rows, headline and chart URLs (their data cached)."""
+    view = dashboard.results(comparison)
+    return {"results": view, "chart_urls": chart_urls(view.charts)}
+
+
+def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
+    language = _language()
+    urls = {}
+    for kind, chart in data.items():
+        digest = charts.content_hash(kind, chart, language)
+        # add, not set: an unchanged chart keeps its entry (and its drawn SVG) as it is.
+        cache.add(f"chart-data:{digest}", (kind, chart, language), CHART_DATA_SECONDS)
+        urls[kind] = reverse("chart", args=[kind, digest])
+    return urls
+
+
+def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
+    form = _form(request, plan.inputs if plan else None)
+    context: dict[str, Any] = {"form": form, "plan": plan}
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            if request.POST.get("action") == "save" and not request.htmx:
+                return _save(request, plan, form.parsed)
+            context.update(results_context(services.evaluate(form.parsed).to_dict()))
+        else:
+            status = 400 if not request.htmx else 200
+    elif plan is not None:
+        context.update(_stored_results(plan))
+    if plan is not None:
+        context["export_columns"] = EXPORT_COLUMNS
+        context["shares"] = plan.shares.all()
+        context["others"] = (
+            Plan.objects.owned_by(request.user).exclude(pk=plan.pk).only("code", "name")
+        )
+    if request.htmx:
+        return render(request, "planner/plan_edit.html#results", context)
+    return render(request, "planner/plan_edit.html", context, status=status)
+
+
+def _stored_results(plan: Plan) -> dict[str, Any]:
+    try:
+        parsed = services.stored_plan(plan)
+    except schema.PlanValidationError:
+        return {"stored_invalid": True}
+    return results_context(services.evaluate(parsed).to_dict())
+
+
+def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpResponse:
+    if plan is None:
+        plan = services.plan_create(owner=request.user, plan=parsed)
+        messages.success(request, _("Plan saved."))
+    else:
+        web_data.plan_update(plan, parsed)
+        messages.success(request, _("Changes saved."))
+    return redirect("plan-edit", code=plan.code)
+
+
+@login_required
+def plan_new(request: HttpRequest) -> HttpResponse:
+    return _editor(request, None)
+
+
+@login_required
+def plan_edit(request: HttpRequest, code: Any) -> HttpResponse:
+    return _editor(request, _own_plan(request, code))
+
+
+@login_required
+@require_POST
+def plan_duplicate(request: HttpRequest, code: Any) -> HttpResponse:
+    original = _own_plan(request, code)
+    copy = services.plan_duplicate(original, owner=request.user)
+    messages.success(request, _("A copy to change: compare it with the original below."))
+    return redirect(f"{reverse('plan-edit', args=[copy.code])}?compare={original.code}")
+
+
+@login_required
+@require_POST
+def plan_delete(request: HttpRequest, code: Any) -> HttpResponse:
+    plan = _own_plan(request, code)
+    plan.delete()
+    messages.success(request, _("Plan deleted."))
+    return redirect("home")
+
+
+# --- charts ----------------------------------------------------------------------------
+
+
+@require_GET
+def chart(request: HttpRequest, kind: str, digest: str) -> HttpResponse:
+    """One chart by the hash of what it draws: drawn once, then served from the cache.
+
+    The hash is a capability like a share token: only a page that showed the
+    figures hands it out, and it names the figures, never a plan.
+    """
+    if kind not in charts.KINDS:
+        raise Http404
+    svg = cache.get(f"chart-svg:{digest}")
+    if svg is None:
+        entry = cache.get(f"chart-data:{digest}")
+        if entry is None or entry[0] != kind:
+            raise Http404
+        _kind, data, language = entry
+        svg = charts.render(kind, data, language)
+        cache.set(f"chart-svg:{digest}", svg, CHART_SVG_SECONDS)
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    # The URL changes whenever the drawing would: browsers may keep it for good.
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+# --- shares ----------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def share_create(request: HttpRequest, code: Any) -> HttpResponse:
+    plan = _own_plan(request, code)
+    share = services.share_create(plan=plan, user=request.user)
+    link = request.build_absolute_uri(reverse("shared", args=[share.token]))
+    messages.success(request, _("Share link created: %(link)s") % {"link": link})
+    return redirect("plan-edit", code=plan.code)
+
+
+@login_required
+@require_POST
+def share_revoke(request: HttpRequest, code: Any, share_id: int) -> HttpResponse:
+    plan = _own_plan(request, code)
+    share = plan.shares.filter(pk=share_id).first()
+    if share is None:
+        raise Http404
+    services.share_revoke(share)
+    messages.success(request, _("Share link revoked: it now answers “not found”."))
+    return redirect("plan-edit", code=plan.code)
+
+
+def _live_share(token: str) -> Share:
+    share = services.shared(token)
+    if share is None:
+        raise Http404  # revoked and unknown alike, so the answer tells nothing
+    return share
+
+
+@require_GET
+def shared(request: HttpRequest, token: str) -> HttpResponse:
+    """The frozen figures, and beside them the same plan on today's prices and runs.
+
+    The body is cached by token, language and the catalog's and runs' generation,
+    so a shared page costs a lookup until prices or runs change. Only the body:
+    the page around it carries the visitor's own CSRF token and login state.
+    """
+    share = _live_share(token)
+    key = f"shared-body:{token}:{_language()}:{web_data.data_generation()}"
+    body = cache.get(key)
+    if body is None:
+        body = render_to_string("planner/shared_body.html", _shared_context(share), request)
+        cache.set(key, body, SHARED_PAGE_SECONDS)
+    # Safe: the HTML our own template rendered above (escaped there), never user text.
+    context = {"share": share, "body": mark_safe(body)}
+    return render(request, "planner/shared.html", context)
+
+
+def _shared_context(share: Share) -> dict[str, Any]:
+    frozen = share.snapshot
+    today = services.recompute_snapshot(share)
+    diff = today["diff"]
+    changed = bool(diff["figures"] or diff["prices"] or diff["measurements"] or diff["retired"])
+    changed = changed or bool(diff["no_longer_offered"])
+    retired = set(diff["retired"]) | set(diff["no_longer_offered"])
+    context = results_context(frozen["results"])
+    now = dashboard.results(today["results"])
+    dashboard.mark_changes(context["results"], now, retired)
+    return {
+        **context,
+        "share": share,
+        "plan_name": frozen["inputs"].get("name") or "",
+        "frozen_as_of": frozen.get("as_of"),
+        "changed": changed,
+        "diff": diff,
+        "retired": sorted(retired),
+        "today": now if changed else None,
+        "today_as_of": today["as_of"],
+        "export_columns": EXPORT_COLUMNS,
+    }
+
+
+# --- exports ---------------------------------------------------------------------------
+
+
+def _csv(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_GET
+def plan_export(request: HttpRequest, code: Any, what: str) -> HttpResponse:
+    plan = _own_plan(request, code)
+    comparison = services.evaluate(services.stored_plan(plan)).to_dict()
+    return _export(comparison, what, f"plan-{plan.code}")
+
+
+@require_GET
+def shared_export(request: HttpRequest, token: str, what: str) -> HttpResponse:
+    share = _live_share(token)
+    return _export(share.snapshot["results"], what, f"shared-{share.created_at:%Y%m%d}")
+
+
+def _export(comparison: dict[str, Any], what: str, stem: str) -> HttpResponse:
+    view = dashboard.results(comparison)
+    if what == "comparison":
+        return _csv(exports.comparison_csv(view), f"{stem}-comparison.csv")
+    if what == "cumulative":
+        return _csv(exports.cumulative_csv(comparison), f"{stem}-cumulative.csv")
+    raise Http404
+
+
+# --- scenario compare ------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def compare(request: HttpRequest) -> HttpResponse:
+    left = _own_plan(request, request.GET.get("a") or "")
+    right = _own_plan(request, request.GET.get("b") or "")
+    sides = []
+    for plan in (left, right):
+        comparison = services.evaluate(services.stored_plan(plan)).to_dict()
+        sides.append({"plan": plan, "results": dashboard.results(comparison)})
+    context = {
+        "left": sides[0],
+        "right": sides[1],
+        "inputs": dashboard.input_differences(left.inputs, right.inputs),
+        "deltas": dashboard.deltas(sides[0]["results"], sides[1]["results"]),
+    }
+    return render(request, "planner/compare.html", context)

@@ -1,0 +1,437 @@
+"""What the dashboard shows, from the engine's comparison as plain data.
+
+`Comparison.to_dict()` (or a share's frozen `results`) in; rows for the results
+table, the headline's parts, and the three charts' data out. No request, no
+database: the editor, the shared page, the compare page and the CSV exports all
+read the same rows, so a figure never differs between them.
+
+Money stays `Decimal` here (the engine's strings, exact to the cent); only the
+chart data turns to floats, rounded to the cent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+HOURS_PER_MONTH = 730
+CHART_OPTIONS = 5  # bars in the monthly and capacity charts besides the baseline
+
+
+@dataclass
+class PriceSource:
+    tier: str
+    name: str
+    amount: Decimal
+    unit: str
+    currency: str
+    effective_from: str | None
+    source: str
+    source_url: str
+    confirmed: bool
+    stale: bool
+    fx_rate: float | None = None
+    fx_date: str | None = None
+
+
+@dataclass
+class Evidence:
+    """Where one workload's capacity figure on one tier came from."""
+
+    workload: str
+    kind: str  # measured | predicted | estimate | none
+    run_id: str = ""
+    host: str = ""
+    profile: str = ""
+    scale: str = ""
+    threads: int | None = None
+    value: float | None = None
+    unit: str = ""
+    fit: str | None = None
+    extrapolation: str | None = None
+    reason: str = ""
+    factor: dict[str, Any] | None = None
+
+
+@dataclass
+class Row:
+    key: str
+    label: str
+    figure: str  # measured | estimate | entered
+    servers: list[tuple[int, str]]  # (count in month 1, tier name) per part
+    usage: list[str]
+    monthly: Decimal  # month 1
+    one_time: Decimal
+    one_time_items: dict[str, Decimal]
+    total: Decimal
+    saving: Decimal
+    saving_pct: Decimal | None
+    payback_month: int | None
+    payback_label: str
+    fits_in_ram: bool | None
+    prices: list[PriceSource]
+    evidence: list[Evidence]
+    notes: list[str]
+    best: bool = False
+    changed: bool = False  # the shared page: differs from the frozen figures
+    retired: bool = False  # the shared page: a tier it names is no longer offered
+
+    @property
+    def server_count(self) -> int:
+        return sum(count for count, _name in self.servers)
+
+
+@dataclass
+class Results:
+    currency: str
+    as_of: str | None
+    horizon: int
+    baseline_monthly: Decimal
+    baseline_total: Decimal
+    baseline_source: str
+    rows: list[Row]
+    headline: dict[str, Any]
+    not_entered: list[str]
+    stays_on_gpu: list[dict[str, Any]]
+    no_number: list[dict[str, Any]]
+    assumptions: list[dict[str, Any]]
+    charts: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def best(self) -> Row | None:
+        return self.rows[0] if self.rows else None
+
+
+def dec(value: Any) -> Decimal:
+    return Decimal(str(value)) if value not in (None, "") else Decimal(0)
+
+
+def _price(part: Mapping[str, Any]) -> PriceSource:
+    p = part["price"]
+    return PriceSource(
+        tier=part["tier"],
+        name=part.get("name") or part["tier"],
+        amount=dec(p.get("amount")),
+        unit=p.get("unit") or "",
+        currency=p.get("currency") or "",
+        effective_from=p.get("effective_from"),
+        source=p.get("source") or "",
+        source_url=p.get("source_url") or "",
+        confirmed=bool(p.get("confirmed")),
+        stale=bool(p.get("stale")),
+        fx_rate=p.get("fx_rate"),
+        fx_date=p.get("fx_date"),
+    )
+
+
+def _evidence(part: Mapping[str, Any]) -> list[Evidence]:
+    cap = part.get("capacity") or {}
+    out = []
+    for w in cap.get("workloads") or []:
+        basis = w.get("basis") or {}
+        name = w.get("name") or w.get("kind", "")
+        if "none" in basis:
+            out.append(Evidence(name, "none", reason=str(basis["none"])))
+            continue
+        factor = None
+        if "estimate" in basis:
+            factor = basis["estimate"].get("speed_factor")
+            basis = basis["estimate"].get("reference") or {}
+        out.append(
+            Evidence(
+                workload=name,
+                kind="estimate" if factor else basis.get("kind", "measured"),
+                run_id=str(basis.get("run_id", "")),
+                host=basis.get("host", ""),
+                profile=basis.get("profile", ""),
+                scale=basis.get("scale", ""),
+                threads=basis.get("threads"),
+                value=basis.get("value"),
+                unit=basis.get("unit", ""),
+                fit=basis.get("fit"),
+                extrapolation=basis.get("extrapolation"),
+                factor=factor,
+            )
+        )
+    return out
+
+
+def _fits(parts: Sequence[Mapping[str, Any]]) -> bool | None:
+    flags = [(p.get("capacity") or {}).get("fits_in_ram") for p in parts]
+    known = [f for f in flags if f is not None]
+    return all(known) if known else None
+
+
+def _row(option: Mapping[str, Any]) -> Row:
+    money = option["money"]
+    parts = option.get("parts") or []
+    monthly = money.get("monthly") or ["0"]
+    return Row(
+        key=option["key"],
+        label=option["label"],
+        figure=option.get("figure", "entered"),
+        servers=[
+            (int((p.get("servers_by_month") or [0])[0]), p.get("name") or p["tier"])
+            for p in parts
+            if p.get("mode") != "usage"
+        ],
+        usage=[p["usage_hours"] for p in parts if p.get("usage_hours")],
+        monthly=dec(monthly[0]),
+        one_time=dec(money["one_time"]),
+        one_time_items={k: dec(v) for k, v in (option.get("one_time_items") or {}).items()},
+        total=dec(money["total"]),
+        saving=dec(money["saving"]),
+        saving_pct=dec(money["saving_pct"]) if money.get("saving_pct") is not None else None,
+        payback_month=money.get("payback_month"),
+        payback_label=money.get("payback_label") or "never",
+        fits_in_ram=_fits(parts),
+        prices=[_price(p) for p in parts if p.get("price")],
+        evidence=[e for p in parts for e in _evidence(p)],
+        notes=list(option.get("notes") or []),
+    )
+
+
+def results(comparison: Mapping[str, Any]) -> Results:
+    """The comparison as the dashboard reads it: rows sorted by total cost, cheapest first."""
+    rows = sorted((_row(o) for o in comparison.get("options") or []), key=lambda r: r.total)
+    if rows:
+        rows[0].best = True
+    baseline = comparison["baseline"]
+    headline = dict(comparison.get("headline") or {})
+    out = Results(
+        currency=comparison["currency"],
+        as_of=comparison.get("as_of"),
+        horizon=len(baseline.get("monthly") or []),
+        baseline_monthly=dec((baseline.get("monthly") or ["0"])[0]),
+        baseline_total=dec(baseline.get("total")),
+        baseline_source=baseline.get("source") or baseline.get("tier") or "",
+        rows=rows,
+        headline=headline,
+        not_entered=list(headline.get("not_entered") or []),
+        stays_on_gpu=list(comparison.get("stays_on_gpu") or []),
+        no_number=list(comparison.get("no_number") or []),
+        assumptions=list(comparison.get("assumptions") or []),
+    )
+    out.charts = chart_data(comparison, rows)
+    return out
+
+
+# --- labels the engine writes in English, said in the reader's language ----------------
+
+_MONTH = re.compile(r"^month (\d+)$")
+
+
+def mark_changes(frozen: Results, today: Results, retired: set[str]) -> None:
+    """Flag today's rows whose figures moved since the snapshot, and rows on retired tiers."""
+    before = {row.key: row for row in frozen.rows}
+    for row in today.rows:
+        then = before.get(row.key)
+        row.changed = then is None or (then.monthly, then.total) != (row.monthly, row.total)
+    for row in [*frozen.rows, *today.rows]:
+        row.retired = any(p.tier in retired for p in row.prices)
+
+
+def payback_text(label: str | None) -> str:
+    """The engine's payback label ("immediately", "month 12", "never"…) translated."""
+    if not label:
+        return _("never")
+    if match := _MONTH.match(label):
+        return _("month %(month)s") % {"month": match.group(1)}
+    known = {
+        "immediately": _("immediately"),
+        "within the first billing period": _("within the first billing period"),
+        "never": _("never"),
+    }
+    return known.get(label, label)
+
+
+def not_entered_text(item: str) -> str:
+    known = {
+        "migration": _("migration work"),
+        "running both": _("running both systems side by side"),
+        "retraining": _("retraining and re-validating models"),
+    }
+    return known.get(item, item)
+
+
+# --- chart data ------------------------------------------------------------------------------
+
+
+def _cents(value: Any) -> float:
+    return round(float(dec(value)), 2)
+
+
+def _unit_monthly(price: PriceSource) -> Decimal:
+    monthly = price.amount * (HOURS_PER_MONTH if price.unit == "hour" else 1)
+    return monthly * Decimal(str(price.fx_rate or 1))
+
+
+def _servers_cost(option: Mapping[str, Any]) -> Decimal:
+    total = Decimal(0)
+    for part in option.get("parts") or []:
+        if part.get("mode") == "usage" or not part.get("price"):
+            continue
+        count = (part.get("servers_by_month") or [0])[0]
+        total += _unit_monthly(_price(part)) * count
+    return total
+
+
+def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
+    """The three charts' inputs: JSON-able, so each has a content hash."""
+    currency = comparison["currency"]
+    baseline = comparison["baseline"]
+    cumulative = baseline.get("cumulative") or []
+    by_key = {o["key"]: o for o in comparison.get("options") or []}
+    ordered = [by_key[r.key] for r in rows]
+    horizon = max(len(cumulative) - 1, 1)
+    out: dict[str, dict[str, Any]] = {
+        "cumulative": {
+            "currency": currency,
+            "months": list(range(len(cumulative))),
+            "baseline": [_cents(v) for v in cumulative],
+            "options": [
+                {
+                    "label": o["label"],
+                    "values": [_cents(v) for v in o["money"]["cumulative"]],
+                    "payback_month": o["money"].get("payback_month"),
+                }
+                for o in ordered[:3]
+            ],
+        },
+    }
+    base_monthly = dec((baseline.get("monthly") or ["0"])[0])
+    bars = [
+        {"label": _("Baseline (today)"), "servers": _cents(base_monthly), "operations": 0.0,
+         "one_time": 0.0}
+    ]  # fmt: skip
+    for o in ordered[:CHART_OPTIONS]:
+        monthly = dec((o["money"].get("monthly") or ["0"])[0])
+        servers = min(_servers_cost(o), monthly)
+        bars.append(
+            {
+                "label": o["label"],
+                "servers": _cents(servers),
+                "operations": _cents(monthly - servers),
+                "one_time": _cents(dec(o["money"]["one_time"]) / horizon),
+            }
+        )
+    out["monthly"] = {"currency": currency, "bars": bars}
+    capacity_bars = [b for o in ordered[:CHART_OPTIONS] if (b := _capacity_bar(o))]
+    if capacity_bars:
+        target = (comparison.get("plan") or {}).get("utilisation_target")
+        out["capacity"] = {
+            "utilisation_target": float(target) if target is not None else None,
+            "bars": capacity_bars,
+        }
+    return out
+
+
+def _capacity_bar(option: Mapping[str, Any]) -> dict[str, Any] | None:
+    threads_have = threads_need = memory_have = memory_need = 0.0
+    sized = False
+    for part in option.get("parts") or []:
+        cap = part.get("capacity")
+        if not cap or cap.get("servers") is None:
+            continue
+        count = (part.get("servers_by_month") or [0])[0]
+        if cap.get("threads_per_server"):
+            threads_have += count * float(cap["threads_per_server"])
+            threads_need += float(cap.get("threads_needed") or 0)
+        if cap.get("ram_gib"):
+            memory_have += count * float(cap["ram_gib"])
+            memory_need += float(cap.get("memory_need_gib") or 0)
+        sized = sized or bool(cap.get("workloads"))
+    if not sized or not threads_have:
+        return None
+    return {
+        "label": option["label"],
+        "threads_pct": round(100 * threads_need / threads_have, 1),
+        "memory_pct": round(100 * memory_need / memory_have, 1) if memory_have else None,
+    }
+
+
+# --- scenario compare ------------------------------------------------------------------------
+
+
+@dataclass
+class InputRow:
+    path: str
+    left: Any
+    right: Any
+
+    @property
+    def changed(self) -> bool:
+        return not _same(self.left, self.right)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a == b:
+        return True
+    try:
+        return Decimal(str(a)) == Decimal(str(b))
+    except ArithmeticError:
+        return False
+
+
+def flatten(value: Any, path: str = "") -> dict[str, Any]:
+    """A plan's inputs as {"baseline.monthly": "480.00", "workloads[0].rows": 1000000, …}."""
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            out.update(flatten(item, f"{path}.{key}" if path else str(key)))
+        return out
+    if isinstance(value, list | tuple):
+        out = {}
+        for i, item in enumerate(value):
+            out.update(flatten(item, f"{path}[{i}]"))
+        return out or {path: None}
+    return {path: value}
+
+
+def input_differences(left: Mapping[str, Any], right: Mapping[str, Any]) -> list[InputRow]:
+    """Every input either plan sets, side by side; `changed` marks the ones that differ."""
+    a, b = flatten(left), flatten(right)
+    rows = []
+    for path in list(dict.fromkeys([*a, *b])):
+        if path == "name" or (a.get(path) in (None, "") and b.get(path) in (None, "")):
+            continue
+        rows.append(InputRow(path, a.get(path), b.get(path)))
+    return rows
+
+
+@dataclass
+class Delta:
+    name: str
+    left: Any
+    right: Any
+    delta: Any
+
+
+def deltas(left: Results, right: Results) -> list[Delta]:
+    """Best option against best option: monthly, total, payback (right minus left)."""
+    a, b = left.best, right.best
+    out = [
+        Delta(
+            "baseline_total",
+            left.baseline_total,
+            right.baseline_total,
+            right.baseline_total - left.baseline_total,
+        )
+    ]
+    if a is None or b is None:
+        return out
+    out.append(Delta("monthly", a.monthly, b.monthly, b.monthly - a.monthly))
+    out.append(Delta("total", a.total, b.total, b.total - a.total))
+    out.append(Delta("saving", a.saving, b.saving, b.saving - a.saving))
+    months = (
+        None
+        if a.payback_month is None or b.payback_month is None
+        else b.payback_month - a.payback_month
+    )
+    out.append(Delta("payback_month", a.payback_month, b.payback_month, months))
+    return out

@@ -1,0 +1,55 @@
+"""Filters that show figures in the active language: `{{ amount|money:currency }}`."""
+
+from decimal import Decimal
+from typing import Any
+
+from django import template
+from django.utils import translation
+
+from planner import dashboard, formatting
+
+register = template.Library()
+
+
+def _language() -> str:
+    return translation.get_language() or "en"
+
+
+@register.filter
+def money(value: Any, currency: str = "USD") -> str:
+    if value in (None, ""):
+        return formatting.DASH
+    return formatting.money(Decimal(str(value)), currency, _language())
+
+
+@register.filter
+def money0(value: Any, currency: str = "USD") -> str:
+    """Whole units, for headlines and chart-sized figures."""
+    if value in (None, ""):
+        return formatting.DASH
+    return formatting.money(Decimal(str(value)), currency, _language(), places=0)
+
+
+@register.filter
+def num(value: Any, places: int = 0) -> str:
+    if value in (None, ""):
+        return formatting.DASH
+    return formatting.number(Decimal(str(value)), int(places), _language())
+
+
+@register.filter
+def pct(value: Any, places: int = 1) -> str:
+    """A value already in percent (23.33) as "23.3%" or "23,3 %"."""
+    if value in (None, ""):
+        return formatting.DASH
+    return formatting.percent(Decimal(str(value)) / 100, int(places), _language())
+
+
+@register.filter
+def payback(label: str | None) -> str:
+    return dashboard.payback_text(label)
+
+
+@register.filter
+def not_entered(item: str) -> str:
+    return dashboard.not_entered_text(item)
