@@ -6,6 +6,7 @@ engine); these models only keep what a user saved and what a share froze.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import secrets
 import uuid
@@ -51,6 +52,13 @@ class Plan(models.Model):
 
     def __str__(self) -> str:
         return self.name or str(self.code)
+
+    def duplicate(self, *, owner=None, name: str | None = None) -> Plan:
+        """A new plan with a copy of these inputs (scenario compare starts from one)."""
+        inputs = copy.deepcopy(self.inputs)
+        new_name = name if name is not None else f"{self.name or self.code} (copy)"[:200]
+        inputs["name"] = new_name
+        return Plan.objects.create(owner=owner or self.owner, name=new_name, inputs=inputs)
 
 
 class ShareQuerySet(models.QuerySet):

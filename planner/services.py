@@ -17,7 +17,6 @@ evaluates the same plan on today's prices and runs and says what moved.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import json
 from collections.abc import Iterable, Mapping
@@ -300,10 +299,7 @@ def plan_for(user, code: Any) -> Plan | None:
 
 def plan_duplicate(plan: Plan, *, owner=None, name: str | None = None) -> Plan:
     """A copy of the plan's inputs as a new plan (scenario compare starts from one)."""
-    inputs = copy.deepcopy(plan.inputs)
-    new_name = name if name is not None else f"{plan.name or plan.code} (copy)"[:200]
-    inputs["name"] = new_name
-    return Plan.objects.create(owner=owner or plan.owner, name=new_name, inputs=inputs)
+    return plan.duplicate(owner=owner, name=name)
 
 
 def stored_plan(plan: Plan) -> schema.Plan:
@@ -405,63 +401,82 @@ def shared(token: str) -> Share | None:
 # --- today's figures beside a snapshot ------------------------------------------------------
 
 
-def recompute_snapshot(share: Share, *, as_of: dt.date | None = None) -> dict[str, Any]:
-    """The shared plan evaluated on `as_of`'s prices and runs, and what changed since."""
+def recompute_snapshot_inputs(share: Share, *, as_of: dt.date | None = None) -> dict[str, Any]:
+    """The shared plan evaluated on `as_of`'s prices and runs (default today), and what
+    changed since the snapshot: price rows, measurements, tiers no longer offered or
+    retired, and every figure that moved (by option key, not by position)."""
     frozen = share.snapshot
     evaluation = evaluate(schema.parse_plan(frozen["inputs"], known_tiers=None), as_of=as_of)
     now = snapshot_of(evaluation)
-    return {
-        "as_of": now["as_of"],
-        "results": now["results"],
-        "diff": snapshot_diff(frozen, now),
-    }
+    return {"as_of": now["as_of"], "snapshot": now, "diff": snapshot_diff(frozen, now)}
 
 
 def snapshot_diff(then: Mapping[str, Any], now: Mapping[str, Any]) -> dict[str, Any]:
-    offered_now = {row["tier"] for row in now["prices"]}
     tiers_then = {row["tier"] for row in then["prices"]}
-    retired = set(
-        Tier.objects.filter(slug__in=tiers_then, retired=True).values_list("slug", flat=True)
-    )
+    offered_now = {row["tier"] for row in now["prices"]}
+    retired = Tier.objects.filter(slug__in=tiers_then, retired=True).values_list("slug", flat=True)
     return {
-        "prices": _changed_rows(then["prices"], now["prices"], key=("tier",), id_field="id"),
+        "as_of": {"then": then["as_of"], "now": now["as_of"]},
+        "prices": _changed_rows(then["prices"], now["prices"], key=("tier",)),
         "measurements": _changed_rows(
-            [m for m in then["measurements"] if "run_id" in m],
-            [m for m in now["measurements"] if "run_id" in m],
-            key=("tier", "profile_class"),
-            id_field="run_id",
+            then["measurements"], now["measurements"], key=("tier", "profile_class")
         ),
         "no_longer_offered": sorted(tiers_then - offered_now),
         "retired": sorted(retired),
-        "figures": figure_changes(then["results"], now["results"]),
+        "figures": figure_changes(
+            _without(then["results"], "as_of"), _without(now["results"], "as_of")
+        ),
     }
 
 
-def _changed_rows(
-    then: list[dict], now: list[dict], *, key: tuple[str, ...], id_field: str
-) -> list[dict[str, Any]]:
+def _without(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != key}
+
+
+def _changed_rows(then: list[dict], now: list[dict], *, key: tuple[str, ...]) -> list[dict]:
     before = {tuple(row[k] for k in key): row for row in then}
     after = {tuple(row[k] for k in key): row for row in now}
-    out = []
-    for k in sorted(set(before) | set(after)):
-        a, b = before.get(k), after.get(k)
-        if a is None or b is None or a.get(id_field) != b.get(id_field) or a != b:
-            out.append({**dict(zip(key, k, strict=True)), "then": a, "now": b})
-    return out
+    return [
+        {**dict(zip(key, k, strict=True)), "then": before.get(k), "now": after.get(k)}
+        for k in sorted(set(before) | set(after))
+        if before.get(k) != after.get(k)
+    ]
+
+
+def _keyed(items: list[Any]) -> dict[str, Any] | None:
+    """A list of objects with a "key" (options) or "tier" as a dict, else None."""
+    for field_name in ("key", "tier"):
+        if items and all(isinstance(i, Mapping) and field_name in i for i in items):
+            keyed = {str(i[field_name]): i for i in items}
+            if len(keyed) == len(items):
+                return keyed
+    return None
 
 
 def figure_changes(then: Any, now: Any, path: str = "") -> list[dict[str, Any]]:
-    """Every leaf that differs between two result trees, by its path ("options[2].total")."""
+    """Every figure that differs between two result trees, by path ("options[key].money.total").
+
+    Lists of objects are matched by their "key" (or "tier"), so a change of rank is
+    not a change of every figure; a list of plain values (a monthly series) that
+    differs is one change.
+    """
     if isinstance(then, Mapping) and isinstance(now, Mapping):
         out = []
         for k in sorted(set(then) | set(now), key=str):
             out += figure_changes(then.get(k), now.get(k), f"{path}.{k}" if path else str(k))
         return out
-    if isinstance(then, list) and isinstance(now, list) and len(then) == len(now):
-        out = []
-        for i, (a, b) in enumerate(zip(then, now, strict=True)):
-            out += figure_changes(a, b, f"{path}[{i}]")
-        return out
+    if isinstance(then, list) and isinstance(now, list):
+        a, b = _keyed(then), _keyed(now)
+        if a is not None and b is not None:
+            out = []
+            for k in sorted(set(a) | set(b)):
+                out += figure_changes(a.get(k), b.get(k), f"{path}[{k}]")
+            return out
+        if len(then) == len(now) and any(isinstance(i, Mapping) for i in then + now):
+            out = []
+            for i, (x, y) in enumerate(zip(then, now, strict=True)):
+                out += figure_changes(x, y, f"{path}[{i}]")
+            return out
     if _same(then, now):
         return []
     return [{"path": path, "then": then, "now": now}]
@@ -470,6 +485,10 @@ def figure_changes(then: Any, now: Any, path: str = "") -> list[dict[str, Any]]:
 def _same(a: Any, b: Any) -> bool:
     if a == b:
         return True
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        return False
     try:
         return Decimal(str(a)) == Decimal(str(b))
     except ArithmeticError:
