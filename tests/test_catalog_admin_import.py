@@ -13,6 +13,13 @@ pytestmark = pytest.mark.django_db
 URL = "/admin/catalog/price/import/"
 
 
+@pytest.fixture(autouse=True)
+def upload_folder(tmp_path, monkeypatch):
+    # Previews wait on disk until confirmed; keep this test's out of var/.
+    monkeypatch.setattr("catalog.admin.IMPORT_DIR", tmp_path / "imports")
+    return tmp_path / "imports"
+
+
 @pytest.fixture
 def importer(client, staff_user):
     perms = Permission.objects.filter(codename__in=["add_price", "view_price"])
@@ -39,11 +46,12 @@ def test_an_upload_shows_a_preview_and_writes_nothing(importer):
     assert table_counts() == {"Provider": 0, "Tier": 0, "Price": 0, "ExchangeRate": 0}
 
 
-def test_confirming_the_preview_imports_the_file(importer, staff_user):
+def test_confirming_the_preview_imports_the_file(importer, upload_folder):
     token = token_of(upload(importer, DEFAULT_CATALOG.read_bytes()))
     response = importer.post(URL, {"token": token})
     assert response.status_code == 302
     assert table_counts() == {"Provider": 3, "Tier": 18, "Price": 19, "ExchangeRate": 2}
+    assert not list(upload_folder.iterdir())
     # The token is spent: a second confirm imports nothing more.
     importer.post(URL, {"token": token})
     assert table_counts()["Price"] == 19
