@@ -31,7 +31,9 @@ class Command(BaseCommand):
         parser.add_argument("profile", help="profile name, e.g. gbm-xgboost")
         parser.add_argument("--target", default=settings.BENCH_TARGET_NAME)
         parser.add_argument("--scale", choices=Scale.values, default=Scale.SMOKE)
-        parser.add_argument("--version", dest="profile_version", help="X.Y.Z (default: newest)")
+        parser.add_argument(
+            "--profile-version", dest="profile_version", help="X.Y.Z (default: newest)"
+        )
         parser.add_argument("--threads", type=thread_list, help="e.g. 1,2,4 (default: the scale's)")
         parser.add_argument("--time-limit", type=float, help="seconds per measurement")
         parser.add_argument("--wait", action="store_true", help="follow the run to its end")

@@ -1,0 +1,55 @@
+"""`manage.py run_profile` validates first, queues on the target's queue, and with
+--wait follows the run on one refreshing progress line to its end."""
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from benchmarks_app.models import Run
+from benchmarks_app.profiles_loader import load_shipped_profiles
+from tests.bench_support import content, target, version
+
+
+@pytest.mark.django_db
+def test_it_refuses_bad_parameters_before_anything_starts():
+    version(content(params={**content()["params"], "rows": 0}))
+    target("small", usable_cpus=2)
+    with pytest.raises(CommandError, match=r"refused:\n  - params.rows must be positive"):
+        call_command("run_profile", "toy-gbm", "--target", "small")
+    with pytest.raises(CommandError, match="exceed this host's 2 usable CPUs"):
+        call_command("run_profile", "toy-gbm", "--target", "small", "--threads", "1,4")
+    with pytest.raises(CommandError, match="no target 'nowhere': start its worker"):
+        call_command("run_profile", "toy-gbm", "--target", "nowhere")
+    with pytest.raises(CommandError, match="no profile 'nope'"):
+        call_command("run_profile", "nope", "--target", "small")
+    assert not Run.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.redis
+@pytest.mark.slow
+def test_wait_follows_a_real_run_to_its_end(redis_url, start_worker):
+    load_shipped_profiles()
+    start_worker("cli", ["bench.cli"])
+    out = io.StringIO()
+    call_command("run_profile", "gbm-xgboost", "--target", "cli", "--scale", "smoke",
+                 "--threads", "1", "--wait", stdout=out)  # fmt: skip
+    text = out.getvalue()
+    run = Run.objects.get()
+    assert text.startswith(f"run {run.pk} queued on bench.cli: gbm-xgboost 1.0.0 smoke, threads 1")
+    assert "\r[" in text and "threads=1 rep" in text
+    assert f"\r[{'#' * 24}] 100% gbm-xgboost" in text
+    assert "gbm-xgboost: succeeded" in text and "  1 threads  median" in text
+    assert run.status == "succeeded" and run.summaries.get().threads == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.redis
+@pytest.mark.slow
+def test_wait_exits_non_zero_when_the_run_fails(redis_url, start_worker):
+    load_shipped_profiles()
+    start_worker("clifail", ["bench.clifail"])
+    with pytest.raises(CommandError, match="failed: at 1 threads: over its time limit"):
+        call_command("run_profile", "gbm-xgboost", "--target", "clifail", "--threads", "1",
+                     "--time-limit", "0.5", "--wait", stdout=io.StringIO())  # fmt: skip
