@@ -61,13 +61,19 @@ class Prices:
         self.row = {slug: i for i, slug in enumerate(self.frame["slug"])}
         self.dropped = {d["slug"]: d["reason"] for d in frame.attrs.get("dropped", [])}
         self.currency = currency
+        self._columns: dict[str, list[Any]] = {}
 
     def __contains__(self, slug: str) -> bool:
         return slug in self.row
 
     def get(self, slug: str, column: str) -> Any:
-        value = self.frame.at[self.row[slug], column]
-        return None if _missing(value) else _plain(value)
+        if column not in self._columns:  # a list per column: .at costs microseconds a call
+            values = self.frame[column]
+            self._columns[column] = [
+                _plain(v) if present else None
+                for v, present in zip(values.tolist(), values.notna().tolist(), strict=True)
+            ]
+        return self._columns[column][self.row[slug]]
 
     def missing_reason(self, slug: str) -> str:
         return self.dropped.get(slug, "no price in the catalog on or before the plan's date")
@@ -100,13 +106,6 @@ class Prices:
 
     def self_managed(self, slug: str) -> bool:
         return self.get(slug, "kind") == "dedicated" and self.get(slug, "managed") is False
-
-
-def _missing(value: Any) -> bool:
-    try:
-        return value is None or bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
 
 
 def _plain(value: Any) -> Any:
@@ -190,14 +189,17 @@ class Comparison:
     assumptions: list[dict[str, Any]]
     fx: list[dict[str, Any]]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, limit: int | None = None) -> dict[str, Any]:
+        """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB)."""
+        options = self.options if limit is None else self.options[:limit]
         return {
             "plan": plan_to_dict(self.plan),
             "as_of": _iso(self.as_of),
             "currency": self.currency,
             "baseline": self.baseline,
             "headline": self.headline.to_dict(),
-            "options": [o.to_dict() for o in self.options],
+            "options": [o.to_dict() for o in options],
+            "options_total": len(self.options),
             "stays_on_gpu": self.stays_on_gpu,
             "no_number": self.no_number,
             "price_performance": self.price_performance,
@@ -216,18 +218,18 @@ def _capacity_dict(result: CapacityResult) -> dict[str, Any]:
 
 
 @dataclass
-class _Option:
+class OptionSpec:
     key: str
     label: str
     parts: list[Part]
     notes: list[str] = field(default_factory=list)
 
 
-def _options(plan: Plan, prices: Prices) -> tuple[list[_Option], list[dict[str, Any]]]:
+def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dict[str, Any]]]:
     """The options to price, and the candidates that cannot be (with the reason)."""
     if not plan.candidates:
         cpu = prices.frame.loc[prices.frame["kind"].isin(CPU_KINDS), "slug"]
-        options = [_Option(f"tier:{s}", prices.name(s), [Part(tier=s)]) for s in cpu]
+        options = [OptionSpec(f"tier:{s}", prices.name(s), [Part(tier=s)]) for s in cpu]
         return options, []
     options, missing = [], []
     for index, candidate in enumerate(plan.candidates):
@@ -236,7 +238,7 @@ def _options(plan: Plan, prices: Prices) -> tuple[list[_Option], list[dict[str, 
             missing += [{"tier": s, "reason": prices.missing_reason(s)} for s in absent]
             continue
         label = candidate.name or " + ".join(_part_label(p, prices) for p in candidate.parts)
-        options.append(_Option(f"candidate:{index}", label, list(candidate.parts)))
+        options.append(OptionSpec(f"candidate:{index}", label, list(candidate.parts)))
     return options, missing
 
 
@@ -258,14 +260,18 @@ def _part_label(part: Part, prices: Prices) -> str:
 
 
 @dataclass
-class _Money:
+class PricedOptions:
     result: tco.TcoResult
-    one_time_items: list[dict[str, Decimal]]
+    setup_cents: np.ndarray  # per option: set-up fees of the first servers
+    shared_one_time: dict[str, Decimal]  # migration, retraining, other: the same for all
     counts: list[list[np.ndarray]]  # per option, per part: servers by month
     notes: list[list[str]]
 
+    def one_time_items(self, i: int) -> dict[str, Decimal]:
+        return {"setup_fees": tco.money(self.setup_cents[i]), **self.shared_one_time}
 
-class _Pricer:
+
+class Pricer:
     """Turns options (parts with server counts or usage hours) into cents, all at once."""
 
     def __init__(self, plan: Plan, prices: Prices, table: CapacityTable | None) -> None:
@@ -345,7 +351,7 @@ class _Pricer:
             dtype=np.int64,
         )
 
-    def price(self, options: Sequence[_Option], baseline: np.ndarray) -> _Money:
+    def price(self, options: Sequence[OptionSpec], baseline: np.ndarray) -> PricedOptions:
         flat = [(i, part) for i, o in enumerate(options) for part in o.parts]
         owner = np.array([i for i, _ in flat], dtype=np.int64)
         slugs = [part.tier for _, part in flat]
@@ -388,8 +394,7 @@ class _Pricer:
         per_option_counts: list[list[np.ndarray]] = [[] for _ in options]
         for j, (i, _) in enumerate(flat):
             per_option_counts[i].append(counts[j])
-        items = [{"setup_fees": tco.money(s), **shared} for s in setup_by_option]
-        return _Money(result, items, per_option_counts, notes)
+        return PricedOptions(result, setup_by_option, shared, per_option_counts, notes)
 
     def _owed_months(self, part: Part) -> int:
         term = part.min_term_months
@@ -417,11 +422,11 @@ def evaluate(
 ) -> Comparison:
     """Size and price every option of the plan against its baseline."""
     prices = Prices(frame, plan.currency)
-    specs, missing = _options(plan, prices)
+    specs, missing = plan_options(plan, prices)
     sized = sorted({p.tier for o in specs for p in o.parts if p.mode in ("sized", "fixed")})
-    table = _size(plan, prices, sized, measurements, speed_factors or {}) if sized else None
+    table = size_plan(plan, prices, sized, measurements, speed_factors or {}) if sized else None
     priced = [o for o in specs if _has_number(o, table)]
-    pricer = _Pricer(plan, prices, table)
+    pricer = Pricer(plan, prices, table)
     baseline_cents, baseline_info = pricer.baseline()
     money = pricer.price(priced, baseline_cents)
     if table is not None and table.inference:
@@ -447,7 +452,7 @@ def evaluate(
     )
 
 
-def _size(
+def size_plan(
     plan: Plan,
     prices: Prices,
     slugs: Sequence[str],
@@ -467,7 +472,7 @@ def _size(
     )
 
 
-def _has_number(option: _Option, table: CapacityTable | None) -> bool:
+def _has_number(option: OptionSpec, table: CapacityTable | None) -> bool:
     for part in option.parts:
         if part.mode == "sized":
             row = table.slugs.index(part.tier) if table else -1
@@ -478,13 +483,13 @@ def _has_number(option: _Option, table: CapacityTable | None) -> bool:
 
 def _verify_inference(
     table: CapacityTable,
-    options: list[_Option],
-    pricer: _Pricer,
+    options: list[OptionSpec],
+    pricer: Pricer,
     baseline: np.ndarray,
-    money: _Money,
+    money: PricedOptions,
     top: int,
     seed: int,
-) -> _Money:
+) -> PricedOptions:
     """Simulate the inference pools of the cheapest options until the top few are all checked.
 
     The simulation only ever adds workers, so an option it leaves unchecked can
@@ -514,8 +519,8 @@ def _results(
     plan: Plan,
     prices: Prices,
     table: CapacityTable | None,
-    options: list[_Option],
-    money: _Money,
+    options: list[OptionSpec],
+    money: PricedOptions,
 ) -> list[OptionResult]:
     result = money.result
     row = {s: i for i, s in enumerate(table.slugs)} if table else {}
@@ -543,7 +548,7 @@ def _results(
         out.append(
             OptionResult(
                 key=option.key, label=option.label, figure=figure, parts=parts,
-                money=result.option(i), one_time_items=money.one_time_items[i],
+                money=result.option(i), one_time_items=money.one_time_items(i),
                 break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
             )
         )  # fmt: skip
@@ -559,7 +564,7 @@ def _break_even_of(
 
 
 def _notes(
-    plan: Plan, prices: Prices, option: _Option, parts: list[PartResult], dl_hours: Decimal
+    plan: Plan, prices: Prices, option: OptionSpec, parts: list[PartResult], dl_hours: Decimal
 ) -> list[str]:
     notes = []
     has_gpu_usage = any(p.mode == "usage" for p in option.parts)
@@ -596,7 +601,7 @@ def _notes(
 
 
 def _best_monthly(
-    options: list[_Option], result: tco.TcoResult, money: _Money, prices: Prices
+    options: list[OptionSpec], result: tco.TcoResult, money: PricedOptions, prices: Prices
 ) -> Decimal | None:
     """Month-1 server cost of the cheapest option that is one monthly-priced tier."""
     for i in result.order():
@@ -616,7 +621,7 @@ def _break_even(
 
 
 def _no_number(
-    table: CapacityTable | None, specs: list[_Option], prices: Prices
+    table: CapacityTable | None, specs: list[OptionSpec], prices: Prices
 ) -> list[dict[str, Any]]:
     out = [{"tier": s, "reason": r} for s, r in prices.dropped.items()]
     if table is None:

@@ -40,7 +40,7 @@ from planner.defaults import HOURS_PER_MONTH
 CENT = Decimal("0.01")
 _SAFE = 2**62  # int64 headroom for the integer rounding formula
 
-Price = Decimal | Fraction | int
+Price = Decimal | Fraction | int  # each exact, each with .as_integer_ratio()
 
 
 def to_cents(amount: Price) -> int:
@@ -68,7 +68,8 @@ def line_cents(unit_prices: Sequence[Price], quantities: np.ndarray) -> np.ndarr
     Python integers (exact either way).
     """
     q_arr = np.asarray(quantities, dtype=np.int64)
-    ratios = [Fraction(p).as_integer_ratio() for p in unit_prices]
+    seen: dict[Price, tuple[int, int]] = {}
+    ratios = [seen.get(p) or seen.setdefault(p, p.as_integer_ratio()) for p in unit_prices]
     num = [p * 100 for p, _ in ratios]
     den = [q for _, q in ratios]
     shape = (len(ratios),) + (1,) * (q_arr.ndim - 1)
