@@ -5,6 +5,7 @@ missing torch fails this file instead of quietly testing only the skip.
 """
 
 import importlib.util
+import itertools
 import os
 
 import pytest
@@ -31,7 +32,7 @@ def test_it_measures_mlp_training_samples_per_second(tmp_path, threads):
     assert extra["torch_threads"] == threads
     assert extra["batch_size"] == smoke["batch_size"]
     sizes = [smoke["features"], *smoke["hidden"], 2]
-    assert extra["parameters"] == sum(a * b + b for a, b in zip(sizes, sizes[1:], strict=False))
+    assert extra["parameters"] == sum(a * b + b for a, b in itertools.pairwise(sizes))
     for rep in child.result["repetitions"]:
         assert rep["value"] == pytest.approx(smoke["samples"] / rep["seconds"])
 
