@@ -218,7 +218,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request otherwise
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Development and tests serve straight from the app folders (no collectstatic);
 # production switches to the manifest storage in settings_production.
