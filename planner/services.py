@@ -37,6 +37,8 @@ from planner import capacity, engine, schema
 from planner.models import Plan, Share, SpeedFactor
 
 SNAPSHOT_VERSION = 1
+# A response lists the cheapest options only; "options_total" says how many there were.
+OPTIONS_LIMIT = 50
 
 
 def today() -> dt.date:
@@ -164,7 +166,7 @@ class Evaluation:
     comparison: Any  # planner.engine.Comparison
 
     def to_dict(self) -> dict[str, Any]:
-        return with_provenance(plain(self.comparison.to_dict()))
+        return with_provenance(plain(self.comparison.to_dict(limit=OPTIONS_LIMIT)))
 
 
 def evaluate(plan: schema.Plan, *, as_of: dt.date | None = None) -> Evaluation:

@@ -22,10 +22,11 @@ from benchmarks_app.models import Run
 from catalog.models import ExchangeRate, Price
 
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
-# Input echoes and counters: the plan as given, list positions.
+# Input echoes and counters: the plan as given, list positions, how many options.
 ALLOWED = (
     re.compile(r"^plan\."),
     re.compile(r"\.index$"),
+    re.compile(r"^options_total$"),
     re.compile(r"^stays_on_gpu\[\d+\]\.gpu_hours_per_month$"),
 )
 
