@@ -38,7 +38,7 @@ from benchmarks_app.evidence import BestMeasurement  # noqa: E402
 from planner import engine, queueing  # noqa: E402
 from planner.schema import parse_plan  # noqa: E402
 
-SIZES = (100, 1000, 3000, 10_000)
+SIZES = (100, 1000, 10_000)
 HORIZON = 60
 REPEATS = 3
 PLAN = {
@@ -108,7 +108,7 @@ def measurements(frame: pd.DataFrame, rng: np.random.Generator) -> dict:
         out[(slug, "hpo")] = m("hpo", 30.0 * k * speed, k, concurrency=k, t0_seconds=120)
         out[(slug, "inference")] = m(
             "inference", 1 / mean, 1, mean_s=mean, p99_s=mean * 3,
-            service_times_s=list(rng.gamma(4.0, mean / 4, 200)),
+            service_times_s=list(rng.gamma(4.0, mean / 4, 50)),
         )  # fmt: skip
     return out
 
@@ -170,12 +170,24 @@ def floor_tco(frame: pd.DataFrame, servers: np.ndarray) -> dict[str, np.ndarray]
 
 
 def best_of(fn, repeats: int) -> tuple[float, object]:
+    """Least CPU seconds of this process over the repeats.
+
+    CPU time, not wall time: the machine is shared, and wall time there measures the
+    neighbours' load as much as this code. The work is single-threaded NumPy, so CPU
+    time is what it costs; wall time is kept beside it in the report.
+    """
     times, out = [], None
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         out = fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times), out
+
+
+def wall(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
 def measure(n: int) -> dict:
@@ -196,6 +208,9 @@ def measure(n: int) -> dict:
     t_fcap, servers = best_of(lambda: floor_capacity(frame, meas, PLAN), repeats)
     t_ftco, floor = best_of(lambda: floor_tco(frame, servers), repeats)
 
+    wall_s = wall(lambda: pricer.price(priced, baseline)) + wall(
+        lambda: engine.size_plan(plan, prices, slugs, meas, {})
+    )
     # Same outputs: server counts, totals and payback months agree with the floor.
     ok = table.servers[np.isin(table.status, ["sized", "estimate"])]
     assert np.array_equal(ok, servers[servers[:, 0] > 0]), "server counts differ from the floor"
@@ -212,6 +227,7 @@ def measure(n: int) -> dict:
         "ratio_capacity": t_cap / t_fcap,
         "ratio_tco": t_tco / t_ftco,
         "ratio_total": (t_cap + t_tco) / (t_fcap + t_ftco),
+        "wall_s_capacity_plus_tco_once": wall_s,
     }
 
 
@@ -248,6 +264,7 @@ def main() -> None:
             "platform": platform.platform(),
         },
         "plan": "60 months, 2 % growth, gbm + features + hpo + inference, every tier sized",
+        "clock": "process CPU seconds, least of the repeats (3 up to 1,000 tiers, else 1)",
         "rows": rows,
         "ratio_at_1000_tiers": at_1000["ratio_total"],
         "target_ratio": 10,

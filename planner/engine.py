@@ -42,6 +42,7 @@ from planner.schema import DeepLearningWorkload, Part, Plan, plan_to_dict
 
 CPU_KINDS = ("cloud_vm", "dedicated")
 OPS_DEFAULT_PER_MONTH = Fraction(defaults.SELF_MANAGED_OPS.value) / 12
+NO_OPS = Fraction(0)
 
 
 # --- prices ----------------------------------------------------------------------------
@@ -317,18 +318,23 @@ class Pricer:
 
     def ops_unit(self, slug: str) -> Fraction:
         if not self.prices.self_managed(slug):
-            return Fraction(0)
+            return NO_OPS
         m = self.plan.monthly
         if m.ops_hours_per_server is not None:
             return Fraction(m.ops_hours_per_server) * Fraction(m.ops_rate or 0)
         return OPS_DEFAULT_PER_MONTH
 
-    def counts(self, part: Part) -> np.ndarray:
-        if part.mode == "fixed":
-            return np.full(self.h, part.count, dtype=np.int64)
-        if part.mode == "sized":
-            return self.table.servers[self.table_row[part.tier]]
-        return np.zeros(self.h, dtype=np.int64)
+    def counts(self, parts: Sequence[Part]) -> np.ndarray:
+        """Servers by month for each part: the model's for sized, the manager's for fixed."""
+        out = np.zeros((len(parts), self.h), dtype=np.int64)
+        sized = [j for j, part in enumerate(parts) if part.mode == "sized"]
+        if sized:
+            rows = [self.table_row[parts[j].tier] for j in sized]
+            out[sized] = self.table.servers[rows]
+        for j, part in enumerate(parts):
+            if part.mode == "fixed":
+                out[j] = part.count
+        return out
 
     def usage_cents(self, part: Part) -> np.ndarray:
         p = self.prices
@@ -355,9 +361,7 @@ class Pricer:
         flat = [(i, part) for i, o in enumerate(options) for part in o.parts]
         owner = np.array([i for i, _ in flat], dtype=np.int64)
         slugs = [part.tier for _, part in flat]
-        counts = np.array([self.counts(part) for _, part in flat], dtype=np.int64).reshape(
-            len(flat), self.h
-        )
+        counts = self.counts([part for _, part in flat])
         monthly_units = [self.prices.monthly(s) for s in slugs]
         setup_units = [self.prices.setup(s) for s in slugs]
         part_monthly = tco.line_cents(monthly_units, counts)
@@ -377,11 +381,14 @@ class Pricer:
                     f"{owed} more months owed (charged in month {self.h})"
                 )
         n = len(options)
-        monthly = np.zeros((n, self.h), dtype=np.int64)
-        np.add.at(monthly, owner, part_monthly)
-        monthly += self.shared_monthly(baseline)[None, :]
-        setup_by_option = np.zeros(n, dtype=np.int64)
-        np.add.at(setup_by_option, owner, setup)
+        if len(flat) == n:  # one part each: rows already line up with options
+            monthly, setup_by_option = part_monthly, setup
+        else:
+            monthly = np.zeros((n, self.h), dtype=np.int64)
+            np.add.at(monthly, owner, part_monthly)
+            setup_by_option = np.zeros(n, dtype=np.int64)
+            np.add.at(setup_by_option, owner, setup)
+        monthly = monthly + self.shared_monthly(baseline)[None, :]
         shared = self.shared_one_time()
         one_time = setup_by_option + sum(tco.to_cents(v) for v in shared.values())
         result = tco.compute(

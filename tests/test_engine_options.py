@@ -108,6 +108,11 @@ def test_an_estimate_from_a_speed_factor_is_labelled_as_such():
     result = run(speed_factors={"hetzner-ax-fsn1": factor})
     hetzner = next(o for o in result.options if o.key == "tier:hetzner-ax-fsn1")
     assert hetzner.figure == "estimate"
+    out = json.loads(json.dumps(result.to_dict(limit=2)))
+    assert len(out["options"]) == 2 and out["options_total"] == len(result.options)
+    basis = out["options"][0]["parts"][0]["capacity"]["workloads"][0]["basis"]["estimate"]
+    assert basis["speed_factor"]["date"] == "2026-01-02"
+    assert basis["reference"]["run_id"] == "run-epyc-gbm"
     assert result.options[0] is hetzner  # 40 + 140.83 operations: cheapest, but an estimate
     assert result.headline.best == "tier:hetzner-ax-fsn1"
     assert "an estimate from a declared speed factor" in result.headline.sentence
@@ -222,6 +227,7 @@ def test_inference_figures_of_the_leading_options_are_checked_by_simulation():
         workloads=[GBM, {"kind": "inference", "peak_rps": 1000, "p99_ms": 40}],
         candidates=[{"tier": "inmotion-extreme"}, {"tier": "aws-c5.4xlarge-us-east-1-on-demand"}],
     )
+    json.dumps(result.to_dict())  # every figure is plain data
     for option in result.options:
         serve = option.parts[0].capacity.workloads[1]
         assert serve.simulated is True
