@@ -28,7 +28,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from planner import formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
-CHART_VERSION = "1"
+CHART_VERSION = "2"
 KINDS = ("cumulative", "monthly", "capacity")
 MAX_OPTIONS = 3  # the cumulative chart shows the baseline and the best few options
 
@@ -133,7 +133,7 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     left = [0.0] * len(bars)
     parts = (
         ("servers", _("Servers")),
-        ("operations", _("Operations")),
+        ("operations", _("Other monthly costs (operations, usage, egress, commitments)")),
         ("one_time", _("One-time, spread over the horizon")),
     )
     for key, name in parts:

@@ -354,9 +354,8 @@ def _form_field(
     if spec.type == "tier":
         # A plain select, not a ChoiceField: whether the tier exists is the schema's check.
         return forms.CharField(widget=forms.Select(choices=[("", "—"), *tier_choices]), **common)
-    if spec.type == "currency":
-        return forms.CharField(max_length=3, **common)
-    return forms.CharField(max_length=int(spec.max or 200), **common)
+    # No max_length: lengths, like every other rule, are the schema's to check.
+    return forms.CharField(**common)
 
 
 def _initial(spec: FieldSpec, value: Any) -> Any:

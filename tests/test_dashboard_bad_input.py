@@ -1,0 +1,93 @@
+"""Bad input in the editor: refused by the shared schema, shown beside the field, not saved."""
+
+import pytest
+
+from planner.models import Plan
+from tests.dashboard_support import (
+    edit_url,
+    field_error,
+    form_data,
+    login,
+    own_cache,
+    saved_plan,
+    small_catalog,
+)
+
+pytestmark = pytest.mark.django_db
+__all__ = ["own_cache"]
+
+INFERENCE = {"wl_inference_0__peak_rps": "50", "wl_inference_0__p99_ms": "100"}
+
+CASES = [
+    # (what the manager typed, the field it is refused at, words of the message)
+    ({"baseline__monthly": "-480"}, "baseline__monthly", "at least 0"),
+    ({"horizon_months": "0"}, "horizon_months", "at least 1"),
+    ({"horizon_months": "121"}, "horizon_months", "at most 120"),
+    ({**INFERENCE, "cand_0__count": "", "wl_inference_0__peak_rps": "1000000000000"},
+     "wl_inference_0__peak_rps", "at most 1,000,000 requests/s"),
+    ({"baseline__monthly": "lots"}, "baseline__monthly", "Enter a number"),
+    ({"baseline__monthly": "480.001"}, "baseline__monthly", "2 decimal places"),
+    ({"baseline__monthly": ""}, "baseline__monthly", "monthly amount or a tier"),
+    ({"baseline__tier": "aws-c5.4xlarge-us-east-1-on-demand"}, "baseline__monthly",
+     "not both"),
+    ({"cand_0__tier": "no-such-tier"}, "cand_0__tier", "not offered"),
+    ({"cand_0__count": "0"}, "cand_0__count", "at least 1"),
+    ({"cand_0__count": "1.5"}, "cand_0__count", "whole number"),
+    ({"cand_0__mode": "fixed", "cand_0__count": ""}, "cand_0__count", "fixed count"),
+    ({"one_time__migration_hours": "40"}, "one_time__migration_rate", "other migration"),
+    ({"annual_discount_rate": "1.5"}, "annual_discount_rate", "at most 1"),
+    ({"wl_gbm_0__trainings_per_month": "4"}, "wl_gbm_0__rows", "Required"),
+    ({"currency": "dollars"}, "currency", "3-letter"),
+]  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _catalog(own_cache):
+    small_catalog()
+
+
+@pytest.mark.parametrize(("changes", "field", "words"), CASES)
+def test_a_new_plan_with_bad_input_is_refused_beside_the_field(owner, changes, field, words):
+    response = login(owner).post("/plans/new", form_data(action="save", **changes))
+    assert response.status_code == 400
+    assert words in field_error(response.content.decode(), field)
+    assert Plan.objects.count() == 0
+
+
+@pytest.mark.parametrize(("changes", "field", "words"), CASES[:4])
+def test_an_edit_with_bad_input_leaves_the_saved_plan_as_it_was(owner, changes, field, words):
+    plan = saved_plan(owner)
+    before = dict(plan.inputs)
+    response = login(owner).post(edit_url(plan), form_data(action="save", **changes))
+    assert response.status_code == 400
+    assert words in field_error(response.content.decode(), field)
+    plan.refresh_from_db()
+    assert plan.inputs == before
+
+
+def test_the_live_recompute_shows_the_message_and_no_figures(owner):
+    response = login(owner).post(
+        "/plans/new", form_data(horizon_months="0"), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200  # htmx swaps only 2xx answers
+    html = response.content.decode()
+    assert "need attention" in html
+    assert "headline" not in html
+    assert Plan.objects.count() == 0
+
+
+def test_several_problems_are_all_reported_at_once(owner):
+    response = login(owner).post(
+        "/plans/new", form_data(baseline__monthly="-1", horizon_months="0", cand_0__count="0")
+    )
+    html = response.content.decode()
+    assert field_error(html, "baseline__monthly")
+    assert field_error(html, "horizon_months")
+    assert field_error(html, "cand_0__count")
+
+
+def test_a_plan_that_needs_sizing_but_has_no_workload_says_so(owner):
+    response = login(owner).post("/plans/new", form_data(cand_0__count="", action="save"))
+    assert response.status_code == 400
+    assert "at least one CPU workload" in response.content.decode()
+    assert Plan.objects.count() == 0
