@@ -414,8 +414,10 @@ class CapacityTable:
     servers: np.ndarray = field(init=False)  # N × H, 0 where no number
     threads_needed: np.ndarray = field(init=False)  # N × H
     memory_need: np.ndarray = field(init=False)
+    row_of: dict[str, int] = field(init=False)  # slug → row
 
     def __post_init__(self) -> None:
+        self.row_of = {slug: i for i, slug in enumerate(self.slugs)}
         self.recompute()
 
     @property

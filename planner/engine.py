@@ -234,13 +234,24 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dic
         return options, []
     options, missing = [], []
     for index, candidate in enumerate(plan.candidates):
-        absent = [p.tier for p in candidate.parts if p.tier not in prices]
-        if absent:
-            missing += [{"tier": s, "reason": prices.missing_reason(s)} for s in absent]
+        problems = [(p.tier, _unpriceable(p, prices)) for p in candidate.parts]
+        problems = [{"tier": s, "reason": r} for s, r in problems if r]
+        if problems:
+            missing += problems
             continue
         label = candidate.name or " + ".join(_part_label(p, prices) for p in candidate.parts)
         options.append(OptionSpec(f"candidate:{index}", label, list(candidate.parts)))
     return options, missing
+
+
+def _unpriceable(part: Part, prices: Prices) -> str | None:
+    """Why a candidate part cannot be priced, or None."""
+    if part.tier not in prices:
+        return prices.missing_reason(part.tier)
+    by_gpu = part.mode == "usage" and part.instance_hours_per_month is None
+    if by_gpu and not prices.get(part.tier, "gpus"):
+        return "GPU-hours need the tier's GPU count, which the catalog lacks; give instance hours"
+    return None
 
 
 def _part_label(part: Part, prices: Prices) -> str:
@@ -278,21 +289,28 @@ class Pricer:
     def __init__(self, plan: Plan, prices: Prices, table: CapacityTable | None) -> None:
         self.plan, self.prices, self.table = plan, prices, table
         self.h = plan.horizon_months
-        self.table_row = {s: i for i, s in enumerate(table.slugs)} if table else {}
+        self.table_row = table.row_of if table else {}
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
         if b.monthly is not None:
             cents = tco.growth_cents(b.monthly, g, self.h)
             return cents, {"quoted_monthly": str(b.monthly), "source": "quoted by the manager"}
+        self._require(b.tier, "baseline.tier")
         counts = np.ceil(b.count * _growth(g, self.h) - capacity.EPS).astype(np.int64)
         cents = tco.line_cents([self.prices.monthly(b.tier)], counts[None, :])[0]
         info = {"tier": b.tier, "count": b.count, "price": self.prices.provenance(b.tier)}
         return cents, info
 
+    def _require(self, slug: str, where: str) -> None:
+        if slug not in self.prices:
+            raise ValueError(f"{where}: {slug} has no price: {self.prices.missing_reason(slug)}")
+
     def commitments(self) -> np.ndarray:
         out = np.zeros(self.h, dtype=np.int64)
         for c in self.plan.baseline.commitments:
+            if c.monthly is None:
+                self._require(c.tier, "baseline.commitments")
             amount = c.monthly if c.monthly is not None else self.prices.monthly(c.tier) * c.count
             months = min(c.months_remaining, self.h)
             out[:months] += tco.to_cents(amount)
@@ -443,7 +461,7 @@ def evaluate(
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
         baseline_info["break_even_vs_best_monthly"] = even.to_dict() if even else None
-    no_number = missing + _no_number(table, specs, prices)
+    no_number = missing + _no_number(table, prices)
     return Comparison(
         plan=plan,
         as_of=as_of,
@@ -482,8 +500,8 @@ def size_plan(
 def _has_number(option: OptionSpec, table: CapacityTable | None) -> bool:
     for part in option.parts:
         if part.mode == "sized":
-            row = table.slugs.index(part.tier) if table else -1
-            if row < 0 or table.status[row] not in ("sized", "estimate"):
+            row = table.row_of.get(part.tier) if table else None
+            if row is None or table.status[row] not in ("sized", "estimate"):
                 return False
     return True
 
@@ -502,7 +520,7 @@ def _verify_inference(
     The simulation only ever adds workers, so an option it leaves unchecked can
     only be dearer than its provisional figure, never cheaper than a checked one.
     """
-    row = {s: i for i, s in enumerate(table.slugs)}
+    row = table.row_of
     while True:
         pending = []
         for index in money.result.order()[:top]:
@@ -530,7 +548,7 @@ def _results(
     money: PricedOptions,
 ) -> list[OptionResult]:
     result = money.result
-    row = {s: i for i, s in enumerate(table.slugs)} if table else {}
+    row = table.row_of if table else {}
     dl_hours = plan.deep_learning_gpu_hours
     best_monthly = _best_monthly(options, result, money, prices)
     out = []
@@ -627,9 +645,7 @@ def _break_even(
     return tco.break_even(Decimal(prices.get(tier, "amount")) * servers, best_monthly)
 
 
-def _no_number(
-    table: CapacityTable | None, specs: list[OptionSpec], prices: Prices
-) -> list[dict[str, Any]]:
+def _no_number(table: CapacityTable | None, prices: Prices) -> list[dict[str, Any]]:
     out = [{"tier": s, "reason": r} for s, r in prices.dropped.items()]
     if table is None:
         return out

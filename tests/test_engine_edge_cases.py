@@ -1,0 +1,63 @@
+# ruff: noqa: RUF003  (hand calculations written with ×, ÷)
+"""evaluate() when nothing can be priced, and the usage-based GPU figures by hand."""
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from planner.engine import evaluate
+from planner.schema import parse_plan
+from tests.test_engine_field_notes import AS_OF, EXTREME, frame, tier
+
+P4D_SPOT = tier("aws-p4d.24xlarge-us-east-1-spot", "8.00", "hour", kind="cloud_gpu",
+                model="spot", vcpus=96, ram=1152, gpus=8)  # fmt: skip
+CATALOG = frame(EXTREME, P4D_SPOT)
+DL = {"kind": "deep_learning", "task": "vit_from_scratch", "gpu_hours_per_month": 100}
+
+
+def run(**plan):
+    data = {"currency": "USD", "baseline": {"monthly": 900}, "horizon_months": 12} | plan
+    return evaluate(parse_plan(data), CATALOG, {}, as_of=AS_OF)
+
+
+def test_when_no_option_can_be_priced_the_headline_says_so():
+    result = run(candidates=[{"tier": "not-in-the-catalog", "count": 1}])
+    assert result.options == []
+    assert result.headline.best is None
+    assert result.headline.sentence.startswith("No option could be sized or priced.")
+    assert result.no_number == [
+        {"tier": "not-in-the-catalog",
+         "reason": "no price in the catalog on or before the plan's date"}
+    ]  # fmt: skip
+    json.dumps(result.to_dict())
+
+
+def test_gpu_hours_on_a_tier_without_a_gpu_count_are_refused_with_the_reason():
+    result = run(candidates=[{"tier": "inmotion-extreme", "gpu_hours_per_month": 10}])
+    assert result.options == []
+    assert "GPU count" in result.no_number[0]["reason"]
+
+
+def test_a_baseline_tier_without_a_price_is_an_error_naming_the_field():
+    with pytest.raises(ValueError, match=r"baseline\.tier: gone has no price"):
+        run(baseline={"tier": "gone"}, candidates=[{"tier": "inmotion-extreme", "count": 1}])
+
+
+def test_spot_gpu_hours_carry_the_interruption_allowance():
+    result = run(
+        candidates=[{"tier": "aws-p4d.24xlarge-us-east-1-spot", "mode": "usage"}],
+        workloads=[DL],
+    )
+    # 100 GPU-hours × 1.10 re-run allowance × 8.00 ÷ 8 GPUs = 110.00 a month.
+    assert result.options[0].money.monthly == [Decimal("110.00")] * 12
+    assert any("re-runs after interruptions" in n for n in result.options[0].notes)
+    assert result.stays_on_gpu[0]["task"] == "vit_from_scratch"
+
+
+def test_instance_hours_are_billed_per_instance_hour():
+    result = run(
+        candidates=[{"tier": "aws-p4d.24xlarge-us-east-1-spot", "instance_hours_per_month": 15}],
+        spot_interruption_allowance=0,
+    )
+    assert result.options[0].money.monthly[0] == Decimal("120.00")  # 15 × 8.00
