@@ -237,13 +237,13 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
 
 def _shared_context(share: Share) -> dict[str, Any]:
     frozen = share.snapshot
-    today = services.recompute_snapshot(share)
+    today = services.recompute_snapshot_inputs(share)
     diff = today["diff"]
     changed = bool(diff["figures"] or diff["prices"] or diff["measurements"] or diff["retired"])
     changed = changed or bool(diff["no_longer_offered"])
     retired = set(diff["retired"]) | set(diff["no_longer_offered"])
     context = results_context(frozen["results"])
-    now = dashboard.results(today["results"])
+    now = dashboard.results(today["snapshot"]["results"])
     dashboard.mark_changes(context["results"], now, retired)
     return {
         **context,
