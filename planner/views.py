@@ -8,6 +8,7 @@ that is not the user's answers 404, exactly like one that does not exist.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -59,6 +60,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _own_plan(request: HttpRequest, code: Any) -> Plan:
+    try:
+        code = uuid.UUID(str(code))
+    except ValueError:
+        raise Http404 from None  # a malformed id answers like a missing plan
     plan = services.plan_for(request.user, code)
     if plan is None:
         raise Http404
