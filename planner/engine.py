@@ -461,7 +461,7 @@ def evaluate(
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
         baseline_info["break_even_vs_best_monthly"] = even.to_dict() if even else None
-    no_number = missing + _no_number(table, prices)
+    no_number = missing + _no_number(table, prices, specs)
     return Comparison(
         plan=plan,
         as_of=as_of,
@@ -645,12 +645,20 @@ def _break_even(
     return tco.break_even(Decimal(prices.get(tier, "amount")) * servers, best_monthly)
 
 
-def _no_number(table: CapacityTable | None, prices: Prices) -> list[dict[str, Any]]:
+def _no_number(
+    table: CapacityTable | None, prices: Prices, specs: list[OptionSpec]
+) -> list[dict[str, Any]]:
+    """Tiers the frame dropped, and tiers the model was asked to size but could not.
+
+    A fixed count is the manager's figure: its tier is sized only to compare, so a
+    tier with no number there is not listed (the option itself is priced).
+    """
     out = [{"tier": s, "reason": r} for s, r in prices.dropped.items()]
     if table is None:
         return out
+    asked = {p.tier for o in specs for p in o.parts if p.mode == "sized"}
     for i, slug in enumerate(table.slugs):
-        if table.status[i] in ("no_number", "ruled_out"):
+        if slug in asked and table.status[i] in ("no_number", "ruled_out"):
             out.append(
                 {"tier": slug, "status": str(table.status[i]), "reasons": table.result(i).reasons}
             )
