@@ -199,6 +199,12 @@ CATALOG_STALE_AFTER_DAYS = {
 }
 CATALOG_IMPORT_MAX_BYTES = envint("CATALOG_IMPORT_MAX_BYTES", 10 * 1024 * 1024)
 
+# JSON API ---------------------------------------------------------------------------
+# Calls a user (an IP when anonymous) may make a minute; the counter lives in the cache.
+API_RATE_LIMIT_PER_MINUTE = envint("API_RATE_LIMIT_PER_MINUTE", 120)
+# A plan is a few KiB: larger bodies are refused (413) without being read.
+API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", 256 * 1024)
+
 # Auth, i18n, static ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
