@@ -33,6 +33,8 @@ def test_the_profile_follows_the_schema(name):
         assert profile["scales"][scale]["time_budget_s"] > 0
     # "Each smoke profile takes at most ~15 s including repetitions".
     assert profile["scales"]["smoke"]["time_budget_s"] <= 15
+    for scale in SCALES:
+        assert set(profile["scales"][scale].get("repetition", {})) <= set(profile["repetition"])
     rep = profile["repetition"]
     assert rep["warmup"] >= 1 and 1 <= rep["min_reps"] <= rep["max_reps"]
     assert 0 < rep["cv_target"] < 1 and rep["outlier_rule"]

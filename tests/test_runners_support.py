@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks_app.runners import build_spec, load_profile
+from benchmarks_app.runners import build_spec, load_profile, merged_repetition
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_REASONS = {"cv_met", "cap_reached", "time_budget"}
@@ -49,7 +49,7 @@ def run_profile(name: str, threads: int, workdir: Path, **kwargs) -> Child:
     return run_child(load_profile(name), threads, workdir, **kwargs)
 
 
-def assert_measured(child: Child, profile: dict, threads: int) -> dict:
+def assert_measured(child: Child, profile: dict, threads: int, scale: str = "smoke") -> dict:
     """What every successful measurement must show; returns the result's ``extra``."""
     result = child.result
     assert child.returncode == 0, child.stderr[-3000:]
@@ -58,7 +58,7 @@ def assert_measured(child: Child, profile: dict, threads: int) -> dict:
     assert result["unit"] == profile["metric"]["unit"]
     assert result["threads"] == threads
 
-    rep = profile["repetition"]
+    rep = merged_repetition(profile, scale)
     summary = result["summary"]
     assert summary["stop_reason"] in STOP_REASONS
     if summary["stop_reason"] != "time_budget":

@@ -88,6 +88,8 @@ def test_the_spec_merges_scale_params_over_profile_params_and_shares_the_budget(
     assert spec["params"]["library"] == "xgboost"
     assert "threads" not in spec["params"] and "time_budget_s" not in spec["params"]
     assert spec["time_budget_s"] == profile["scales"]["smoke"]["time_budget_s"] / 2
-    assert spec["repetition"] == profile["repetition"]
+    # smoke keeps the profile's policy but caps repetitions lower
+    assert spec["repetition"] == {**profile["repetition"], "max_reps": 5}
+    assert "repetition" not in spec["params"]
     assert spec["threads"] == 2 and spec["workdir"] == "/tmp/x" and spec["scale"] == "smoke"
     assert profile == original
