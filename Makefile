@@ -39,6 +39,7 @@ run: setup
 
 test: venv
 	@scripts/ensure_browser.sh
+	@scripts/ensure_gettext.sh
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: venv

@@ -250,6 +250,79 @@ def payback_text(label: str | None) -> str:
     return known.get(label, label)
 
 
+_NOTES: list[tuple[re.Pattern[str], Any]] = [
+    (
+        re.compile(r"^(.+): price unconfirmed \(quoted, not from a dated source\)$"),
+        lambda m: (
+            _("%(tier)s: price unconfirmed (quoted, not from a dated source)") % {"tier": m[1]}
+        ),
+    ),
+    (
+        re.compile(r"^(.+): price stale \(effective (.+)\)$"),
+        lambda m: _("%(tier)s: price stale (effective %(date)s)") % {"tier": m[1], "date": m[2]},
+    ),
+    (
+        re.compile(r"^(.+): operations at the published default of (\S+) a server a year"),
+        lambda m: (
+            _(
+                "%(tier)s: operations at the published default of %(amount)s a server a year "
+                "(Azure Migrate business case)"
+            )
+            % {"tier": m[1], "amount": m[2]}
+        ),
+    ),
+    (
+        re.compile(r"^(.+): spot, (\S+) % of work allowed for re-runs after interruptions$"),
+        lambda m: (
+            _("%(tier)s: spot, %(pct)s %% of the work allowed for re-runs after interruptions")
+            % {"tier": m[1], "pct": m[2]}
+        ),
+    ),
+    (
+        re.compile(r"^(.+): the model needs up to (\d+) servers; the fixed count is (\d+)$"),
+        lambda m: (
+            _("%(tier)s: the model needs up to %(need)s servers; the fixed count is %(count)s")
+            % {"tier": m[1], "need": m[2], "count": m[3]}
+        ),
+    ),
+    (
+        re.compile(
+            r"^(.+): minimum term beyond the horizon, (\d+) more months owed "
+            r"\(charged in month (\d+)\)$"
+        ),
+        lambda m: (
+            _(
+                "%(tier)s: minimum term beyond the horizon, %(owed)s more months owed "
+                "(charged in month %(month)s)"
+            )
+            % {"tier": m[1], "owed": m[2], "month": m[3]}
+        ),
+    ),
+    (
+        re.compile(r"^deep-learning work \((\S+) GPU-hours a month\) stays on GPUs"),
+        lambda m: (
+            _(
+                "Deep-learning work (%(hours)s GPU-hours a month) stays on GPUs and is not "
+                "priced in this option; add a usage-based GPU part to price it."
+            )
+            % {"hours": m[1]}
+        ),
+    ),
+]
+
+
+def note_text(note: str) -> str:
+    """One of the engine's notes in the reader's language (an unknown one as it is)."""
+    for pattern, say in _NOTES:
+        if match := pattern.match(note):
+            return say(match)
+    return note
+
+
+def source_text(source: str) -> str:
+    return _("quoted by you") if source == "quoted by the manager" else source
+
+
 def not_entered_text(item: str) -> str:
     known = {
         "migration": _("migration work"),

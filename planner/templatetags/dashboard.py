@@ -53,3 +53,13 @@ def payback(label: str | None) -> str:
 @register.filter
 def not_entered(item: str) -> str:
     return dashboard.not_entered_text(item)
+
+
+@register.filter
+def note(text: str) -> str:
+    return dashboard.note_text(text)
+
+
+@register.filter
+def source(text: str) -> str:
+    return dashboard.source_text(text)
