@@ -28,7 +28,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from planner import formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
-CHART_VERSION = "2"
+CHART_VERSION = "3"
 KINDS = ("cumulative", "monthly", "capacity")
 MAX_OPTIONS = 3  # the cumulative chart shows the baseline and the best few options
 
@@ -154,7 +154,7 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.xaxis.set_major_formatter(_money_axis(currency, language))
     ax.set_xlim(0, max(left, default=1) * 1.18 or 1)
     ax.grid(axis="y", visible=False)
-    figure.legend(loc="outside lower center", ncols=3, fontsize=8)
+    figure.legend(loc="outside lower center", ncols=2, fontsize=8)
 
 
 def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:

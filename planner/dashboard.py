@@ -11,6 +11,7 @@ chart data turns to floats, rounded to the cent.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,7 +90,7 @@ class Row:
 @dataclass
 class Results:
     currency: str
-    as_of: str | None
+    as_of: dt.date | None
     horizon: int
     baseline_monthly: Decimal
     baseline_total: Decimal
@@ -205,7 +206,7 @@ def results(comparison: Mapping[str, Any]) -> Results:
     headline = dict(comparison.get("headline") or {})
     out = Results(
         currency=comparison["currency"],
-        as_of=comparison.get("as_of"),
+        as_of=dt.date.fromisoformat(comparison["as_of"]) if comparison.get("as_of") else None,
         horizon=len(baseline.get("monthly") or []),
         baseline_monthly=dec((baseline.get("monthly") or ["0"])[0]),
         baseline_total=dec(baseline.get("total")),

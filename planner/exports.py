@@ -68,7 +68,7 @@ def _write(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 def comparison_csv(results: Results) -> str:
     """One row for the baseline, then one per option, cheapest total first."""
     header = [name for name, _doc in COMPARISON_COLUMNS]
-    common = [str(results.horizon), results.as_of or ""]
+    common = [str(results.horizon), results.as_of.isoformat() if results.as_of else ""]
     rows: list[list[str]] = [
         ["baseline", "baseline", "", "entered", "", results.currency,
          _money(results.baseline_monthly), "0.00", _money(results.baseline_total), "0.00", "0.00",

@@ -9,7 +9,7 @@ language happens to be active in the thread.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import formats, translation
 
@@ -25,8 +25,10 @@ def number(value: float | Decimal | int | None, places: int = 0, language: str =
     """A grouped number in the language's separators: 1,234.5 (en) or 1.234,5 (de)."""
     if value is None:
         return DASH
+    # Rounded here, half up: Django's number_format cuts extra digits off (349.99 → "349").
+    rounded = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
     with translation.override(language):
-        return formats.number_format(value, places, use_l10n=True, force_grouping=True)
+        return formats.number_format(rounded, places, use_l10n=True, force_grouping=True)
 
 
 def money(

@@ -8,6 +8,7 @@ that is not the user's answers 404, exactly like one that does not exist.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
@@ -254,14 +255,18 @@ def _shared_context(share: Share) -> dict[str, Any]:
         **context,
         "share": share,
         "plan_name": frozen["inputs"].get("name") or "",
-        "frozen_as_of": frozen.get("as_of"),
+        "frozen_as_of": _date(frozen.get("as_of")),
         "changed": changed,
         "diff": diff,
         "retired": sorted(retired),
         "today": now if changed else None,
-        "today_as_of": today["as_of"],
+        "today_as_of": _date(today["as_of"]),
         "export_columns": EXPORT_COLUMNS,
     }
+
+
+def _date(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value else None
 
 
 # --- exports ---------------------------------------------------------------------------

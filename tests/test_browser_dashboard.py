@@ -1,0 +1,166 @@
+"""The manager's journey in a real headless Chromium against a live server.
+
+Log in, build a plan by typing and watch the results and charts change without a
+page reload; save and share it; open the link logged out and see the same
+figures; revoke it and get 404; switch to German; print to PDF (at most two
+pages, headline and table shown, inputs hidden). Screenshots go to
+test-artifacts/ (ignored by git).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.dashboard_support import DEDICATED, own_cache, small_catalog
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+__all__ = ["own_cache"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def _catalog(own_cache):
+    small_catalog()
+    ARTIFACTS.mkdir(exist_ok=True)
+
+
+def headline(page) -> str:
+    return page.locator('[data-testid="headline"]').inner_text()
+
+
+def chart_src(page, kind: str) -> str:
+    return page.locator(f'img[data-chart="{kind}"]').get_attribute("src")
+
+
+def wait_for_chart(page, kind: str) -> None:
+    page.wait_for_function(
+        f"""() => {{ const i = document.querySelector('img[data-chart="{kind}"]');
+                    return i && i.complete && i.naturalWidth > 0; }}""",
+        timeout=TIMEOUT_MS,
+    )
+
+
+def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
+    url = live_server.url
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+
+    page.goto(f"{url}/accounts/login/")
+    page.fill("#id_username", "owner")
+    page.fill("#id_password", "pw-owner-1")
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{url}/")
+
+    # Three fields, typed: the results arrive by htmx, the page itself never reloads.
+    page.goto(f"{url}/plans/new")
+    page.evaluate("window.__same_page = true")
+    page.fill("#id_baseline__monthly", "480")
+    page.select_option("#id_cand_0__tier", DEDICATED)
+    page.fill("#id_cand_0__count", "1")
+    page.wait_for_selector('[data-testid="headline"]')
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=headline]').innerText.includes('130.01')"
+    )
+    wait_for_chart(page, "cumulative")
+    first_chart = chart_src(page, "cumulative")
+    assert "1 \u00d7 Extreme saves $130.01 a month" in headline(page)
+
+    page.fill("#id_baseline__monthly", "600")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=headline]').innerText.includes('250.01')"
+    )
+    wait_for_chart(page, "cumulative")
+    assert chart_src(page, "cumulative") != first_chart
+    assert page.evaluate("window.__same_page") is True
+    assert page.locator("#comparison").inner_text().count("$21,600.00") == 1
+
+    # Save, then share.
+    page.fill("#id_name", "Move to Extreme")
+    page.click("button[value=save]")
+    page.wait_for_url(re.compile(r".*/plans/[0-9a-f-]{36}/$"))
+    wait_for_chart(page, "cumulative")
+    page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
+    owner_headline = headline(page)
+    owner_table = page.locator("#comparison tbody").inner_text()
+    page.click("#share-button")
+    link = page.locator("a.share-link").first.get_attribute("href")
+    assert link.startswith("/s/")
+
+    # A fresh, logged-out browser sees the same figures, read-only.
+    stranger = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    stranger.set_default_timeout(TIMEOUT_MS)
+    shared = stranger.new_page()
+    response = shared.goto(f"{url}{link}")
+    assert response.status == 200
+    assert headline(shared) == owner_headline
+    assert shared.locator("#comparison tbody").inner_text() == owner_table
+    assert shared.locator("#plan-form").count() == 0
+    wait_for_chart(shared, "cumulative")
+    shared.screenshot(path=str(ARTIFACTS / "shared.png"), full_page=True)
+
+    # Print: at most two pages, the headline and the table shown, the inputs not.
+    shared.emulate_media(media="print")
+    assert shared.locator('[data-testid="headline"]').is_visible()
+    assert shared.locator("#comparison").is_visible()
+    assert shared.locator('img[data-chart="cumulative"]').is_visible()
+    assert not shared.locator(".topbar").is_visible()
+    pdf = shared.pdf(format="A4", print_background=True)
+    (ARTIFACTS / "shared.pdf").write_bytes(pdf)
+    pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
+    assert 1 <= pages <= 2, pages
+
+    # The owner's own page prints the same way, the editor left out.
+    page.emulate_media(media="print")
+    assert page.locator('[data-testid="headline"]').is_visible()
+    assert not page.locator("#plan-form").is_visible()
+    pdf = page.pdf(format="A4")
+    (ARTIFACTS / "dashboard.pdf").write_bytes(pdf)
+    assert 1 <= len(re.findall(rb"/Type\s*/Page\b", pdf)) <= 2
+    page.emulate_media(media="screen")
+
+    # Revoked: the link now answers 404.
+    page.click("tr[data-share] button")
+    page.wait_for_selector("text=revoked")
+    assert shared.goto(f"{url}{link}").status == 404
+
+    # German: labels, and numbers with decimal commas and the currency after.
+    page.select_option("select[name=language]", "de")
+    page.wait_for_selector("text=Aktuelle monatliche Ausgaben")
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert "21.600,00\u00a0$" in page.locator("#comparison").inner_text()
+    assert "spart" in headline(page)
+    wait_for_chart(page, "cumulative")
+    page.screenshot(path=str(ARTIFACTS / "dashboard-de.png"), full_page=True)
+    stranger.close()
+    context.close()
