@@ -14,8 +14,8 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	  echo "== creating $(VENV) with $$python"; rm -rf $(VENV); "$$python" -m venv $(VENV) || exit 1; \
 	fi
 	@echo "== installing Python packages (pinned)"
-	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PY) -m pip install -qq --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install -qq --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
 venv: $(VENV)/.installed
@@ -24,7 +24,7 @@ venv: $(VENV)/.installed
 # several GB, so it is not part of `venv`; CI installs it to run the nn profile's test.
 $(VENV)/.installed-nn: requirements-nn.txt $(VENV)/.installed
 	@echo "== installing the nn extra (PyTorch; several GB on Linux)"
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-nn.txt
+	$(PY) -m pip install -qq --disable-pip-version-check -r requirements-nn.txt
 	@touch $@
 
 venv-nn: $(VENV)/.installed-nn
