@@ -15,6 +15,7 @@ slots as the plan has (plus one empty). A slot left empty is not in the plan.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -141,8 +143,14 @@ def unit_text(unit: str) -> str:
     return str(UNITS.get(unit, unit))
 
 
+@functools.lru_cache(maxsize=2048)
 def bounds_text(spec: FieldSpec, language: str) -> str:
-    """The schema's bounds as help: "1 – 120 months"."""
+    """The schema's bounds as help: "1 – 120 months" (cached: one form has ~70 fields)."""
+    with translation.override(language):
+        return _bounds_text(spec, language)
+
+
+def _bounds_text(spec: FieldSpec, language: str) -> str:
     if (spec.min is None and spec.max is None) or spec.type == "str":
         return unit_text(spec.unit)
     low = formatting.number(spec.min, _places(spec.min), language) if spec.min is not None else ""
@@ -231,8 +239,6 @@ def _bound_error(word: str, number: str, unit: str) -> str:
 
 
 def _lang() -> str:
-    from django.utils import translation
-
     return translation.get_language() or "en"
 
 

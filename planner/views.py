@@ -71,8 +71,10 @@ def _own_plan(request: HttpRequest, code: Any) -> Plan:
     return plan
 
 
-def _form(request: HttpRequest, plan: dict[str, Any] | None = None) -> PlanForm:
-    options = web_data.form_options()
+def _form(
+    request: HttpRequest, plan: dict[str, Any] | None = None, generation: str | None = None
+) -> PlanForm:
+    options = web_data.form_options(generation)
     data = request.POST if request.method == "POST" else None
     return PlanForm(data, plan=plan, parse=services.parse, language=_language(), **options)
 
@@ -95,18 +97,19 @@ def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
 
 
 def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
-    form = _form(request, plan.inputs if plan else None)
+    generation = web_data.data_generation()
+    form = _form(request, plan.inputs if plan else None, generation)
     context: dict[str, Any] = {"form": form, "plan": plan}
     status = 200
     if request.method == "POST":
         if form.is_valid():
             if request.POST.get("action") == "save" and not request.htmx:
                 return _save(request, plan, form.parsed)
-            context.update(results_context(services.evaluate(form.parsed).to_dict()))
+            context.update(results_context(web_data.evaluate(form.parsed, generation)))
         else:
             status = 400 if not request.htmx else 200
     elif plan is not None:
-        context.update(_stored_results(plan))
+        context.update(_stored_results(plan, generation))
     if plan is not None:
         context["export_columns"] = EXPORT_COLUMNS
         context["shares"] = plan.shares.all()
@@ -118,12 +121,12 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
     return render(request, "planner/plan_edit.html", context, status=status)
 
 
-def _stored_results(plan: Plan) -> dict[str, Any]:
+def _stored_results(plan: Plan, generation: str) -> dict[str, Any]:
     try:
         parsed = services.stored_plan(plan)
     except schema.PlanValidationError:
         return {"stored_invalid": True}
-    return results_context(services.evaluate(parsed).to_dict())
+    return results_context(web_data.evaluate(parsed, generation))
 
 
 def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpResponse:

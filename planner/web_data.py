@@ -15,17 +15,20 @@ from typing import Any
 
 import pandas as pd
 from django.core.cache import cache
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db import connection
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from benchmarks_app.models import Run, Target
 from catalog.models import ExchangeRate, Price, PricingModel, Tier
 from catalog.pricing import catalog_frame
-from planner import formatting, schema
+from planner import capacity, engine, formatting, schema, services
 from planner.models import Plan, SpeedFactor
 
 FORM_OPTIONS_SECONDS = 600
+FRAMES_KEPT = 4
+_frames: dict[tuple[dt.date, str, str], pd.DataFrame] = {}
 
 
 def today() -> dt.date:
@@ -33,21 +36,38 @@ def today() -> dt.date:
 
 
 def data_generation() -> str:
-    """Changes whenever anything a plan's figures rest on changes (prices are append-only)."""
-    prices = Price.objects.aggregate(n=Count("id"), last=Max("id"))
-    rates = ExchangeRate.objects.aggregate(n=Count("id"), last=Max("id"))
-    runs = Run.objects.filter(status=Run.Status.SUCCEEDED).aggregate(
-        n=Count("id"), last=Max("finished_at")
+    """Changes whenever anything a plan's figures rest on changes.
+
+    One query (a recompute pays it on every keystroke): counts and newest ids of the
+    append-only prices and rates, the newest succeeded run, speed factors, and sums
+    over the tiers' specs and flags, so an edited tier changes it too.
+    """
+    q = connection.ops.quote_name
+    price, rate, run = (
+        q(Price._meta.db_table),
+        q(ExchangeRate._meta.db_table),
+        q(Run._meta.db_table),
     )
-    tiers = Tier.objects.aggregate(n=Count("id"), retired=Count("id", filter=_retired()))
-    factors = SpeedFactor.objects.aggregate(n=Count("id"), last=Max("id"))
-    parts = [today().isoformat(), prices, rates, runs, tiers, factors]
+    tier, factor = q(Tier._meta.db_table), q(SpeedFactor._meta.db_table)
+    done = f"WHERE {q('status')} = %s"
+    sql = f"""SELECT
+        (SELECT COUNT(*) FROM {price}), (SELECT MAX({q("id")}) FROM {price}),
+        (SELECT SUM(CASE WHEN {q("confirmed")} THEN 1 ELSE 0 END) FROM {price}),
+        (SELECT COUNT(*) FROM {rate}), (SELECT MAX({q("id")}) FROM {rate}),
+        (SELECT COUNT(*) FROM {run} {done}), (SELECT MAX({q("finished_at")}) FROM {run} {done}),
+        (SELECT COUNT(*) FROM {tier}),
+        (SELECT SUM(CASE WHEN {q("retired")} THEN 1 ELSE 0 END) FROM {tier}),
+        (SELECT SUM(CASE WHEN {q("managed")} THEN 1 ELSE 0 END) FROM {tier}),
+        (SELECT SUM(COALESCE({q("vcpus")}, 0) + COALESCE({q("cores")}, 0)
+                    + COALESCE({q("gpus")}, 0) + COALESCE({q("min_term_months")}, 0)) FROM {tier}),
+        (SELECT SUM(COALESCE({q("ram_gib")}, 0)) FROM {tier}),
+        (SELECT COUNT(*) FROM {factor}), (SELECT MAX({q("id")}) FROM {factor})"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Run.Status.SUCCEEDED, Run.Status.SUCCEEDED])
+        row = cursor.fetchone()
+    parts = [today().isoformat(), *map(str, row)]
     # sha1, not hash(): every worker process must compute the same key.
-    return hashlib.sha1(repr(parts).encode(), usedforsecurity=False).hexdigest()[:16]
-
-
-def _retired() -> Q:
-    return Q(retired=True)
+    return hashlib.sha1("|".join(parts).encode(), usedforsecurity=False).hexdigest()[:16]
 
 
 def catalog_freshness() -> dict[str, Any]:
@@ -73,10 +93,10 @@ def bench_targets() -> list[dict[str, Any]]:
     ]
 
 
-def form_options() -> dict[str, Any]:
+def form_options(generation: str | None = None) -> dict[str, Any]:
     """The editor's tier choices (with specs and price) and currencies, cached per language."""
     language = translation.get_language() or "en"
-    key = f"plan-form-options:{language}:{data_generation()}"
+    key = f"plan-form-options:{language}:{generation or data_generation()}"
     options = cache.get(key)
     if options is None:
         options = _form_options(language)
@@ -103,6 +123,61 @@ def _form_options(language: str) -> dict[str, Any]:
     for pair in ExchangeRate.objects.values_list("from_currency", "to_currency").distinct():
         currencies.update(pair)
     return {"tier_choices": choices, "currencies": sorted(currencies)}
+
+
+def catalog_frame_cached(as_of: dt.date, currency: str, generation: str) -> pd.DataFrame:
+    """`catalog_frame` kept in this process until the data's generation changes.
+
+    Building the frame is most of a recompute's time; while a manager types, the
+    catalog does not change. pandas copy-on-write keeps a cached frame unchanged
+    by whatever the engine does with it.
+    """
+    key = (as_of, currency, generation)
+    frame = _frames.get(key)
+    if frame is None:
+        frame = catalog_frame(as_of, currency)
+        if len(_frames) >= FRAMES_KEPT:
+            _frames.pop(next(iter(_frames)))
+        _frames[key] = frame
+    return frame
+
+
+def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]:
+    """`services.evaluate(plan).to_dict()` on a cached catalog frame.
+
+    The same steps as `services.gather` (kept in step with it), only the frame comes
+    from `catalog_frame_cached`; `services.gather(plan, frame=...)` would make this
+    adapter unnecessary.
+    """
+    as_of = services.today()
+    frame = catalog_frame_cached(as_of, plan.currency, generation or data_generation())
+    slugs = services.candidate_tiers(plan, frame)
+    factor_rows = list(
+        SpeedFactor.objects.filter(tier__slug__in=slugs).select_related("tier", "relative_to")
+    )
+    looked_up = list(dict.fromkeys(slugs + [row.relative_to.slug for row in factor_rows]))
+    measurements = services.measurements_for(looked_up, services.workload_classes(plan))
+    factors = {
+        row.tier.slug: capacity.SpeedFactor(
+            relative_to=row.relative_to.slug,
+            factor=float(row.factor),
+            unit=row.unit,
+            source=row.source,
+            author=row.author,
+            date=row.date,
+        )
+        for row in factor_rows
+    }
+    inputs = services.EngineInputs(
+        plan=plan,
+        as_of=as_of,
+        frame=frame,
+        measurements=measurements,
+        speed_factors=factors,
+        speed_factor_rows=[services.plain(row.to_plain()) for row in factor_rows],
+    )
+    comparison = engine.evaluate(plan, frame, measurements, speed_factors=factors, as_of=as_of)
+    return services.Evaluation(inputs, comparison).to_dict()
 
 
 def plan_update(plan: Plan, parsed: schema.Plan) -> None:
