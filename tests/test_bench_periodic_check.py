@@ -71,3 +71,12 @@ def test_a_restarted_worker_ends_the_runs_its_predecessor_left_running():
     run.refresh_from_db(), tgt.refresh_from_db()
     assert run.status == "failed" and run.reason == "worker restarted while the run was running"
     assert tgt.online and tgt.hostname == "newhost" and tgt.fingerprint["usable_cpus"] == 2
+
+
+def test_beat_schedules_the_check_on_the_default_queue(settings):
+    from planner.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["benchmarks-check-targets"]
+    assert entry["task"] == check_task.name and entry["task"] in app.tasks
+    assert entry["options"]["queue"] == "default"
+    assert entry["schedule"] == settings.BENCH_HEARTBEAT_SECONDS

@@ -73,8 +73,14 @@ def test_a_worker_killed_mid_run_leaves_a_failed_run_not_a_running_one(
 ):
     settings.BENCH_HEARTBEAT_SECONDS = 1
     worker = start_worker("victim", ["bench.victim"], BENCH_HEARTBEAT_SECONDS="1")
-    run = create_run(version=xgboost, scale="smoke", target=Target.objects.get())
+    target = Target.objects.get()
+    registered = target.last_seen
+    run = create_run(version=xgboost, scale="smoke", target=target)
     wait_measuring(run)
+    # The heartbeat goes on while the only pool process is busy measuring.
+    wait_for(lambda: Target.objects.get().last_seen > registered, 10, message="a heartbeat")
+    run.refresh_from_db()
+    assert run.status == "running"
 
     worker.kill()  # SIGKILL to the worker and its pool process, mid-measurement
 

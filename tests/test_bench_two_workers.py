@@ -32,3 +32,8 @@ def test_a_run_lands_on_its_targets_worker_only(redis_url, start_worker):
     assert run.task_id in beta.log()
     assert run.task_id not in alpha.log()
     assert run.fingerprint["hostname"] == targets["beta"].hostname
+
+    alpha.stop()  # a warm shutdown says goodbye
+    gone = Target.objects.get(name="alpha")
+    assert not gone.online and gone.offline_since is not None
+    assert Target.objects.get(name="beta").online

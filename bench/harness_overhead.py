@@ -1,0 +1,242 @@
+"""Harness overhead: one `standard`-scale profile measured directly and through the
+Celery path over Redis, interleaved, plus the CV of each smoke profile over repeated runs.
+
+    .venv/bin/python bench/harness_overhead.py [--pairs 6] [--smoke-repeats 3] [--full-standard]
+
+Direct = the runner child started by hand (`python -m benchmarks_app.runners.gbm --spec
+... --out ...`). Celery = `services.create_run` → Redis → a real `celery worker` process
+(its own node and queue, a scratch SQLite database) → the task → the same child, with
+progress written to the database. Each pair runs both, in alternating order (ABBA...) to
+cancel drift. Reported, as the median of the paired relative differences with a
+distribution-free confidence interval for the median (order statistics of the binomial):
+
+- metric overhead: direct value / Celery value - 1 (does the harness slow the measured work?)
+- wall overhead: Celery wall time / direct wall time - 1 (start-up, queueing, DB writes).
+
+By default the standard scale is REDUCED to fit a shared 2-core box (gbm-xgboost standard
+is 2 M rows x 50 features x 100 trees over 1-32 threads: tens of minutes): 100 000 rows,
+50 features, 20 trees, one thread count, 1 warm-up + 3 repetitions. The output says so;
+`--full-standard` runs the profile's real standard scale at one thread count instead.
+
+Writes bench/results/harness_overhead.json. Needs Redis (REDIS_URL, default
+redis://127.0.0.1:6379/0).
+"""
+
+import argparse
+import json
+import math
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "harness_overhead.json"
+PROFILE = "gbm-xgboost"
+REDUCED = {"rows": 100_000, "features": 50, "trees": 20}
+REPETITION = {"warmup": 1, "min_reps": 3, "max_reps": 3}
+TARGET = 0.03
+
+
+def setup_django(db_path: Path, prefix: str, redis_url: str) -> None:
+    os.environ.update({
+        "DJANGO_SETTINGS_MODULE": "planner.settings", "SQLITE_PATH": str(db_path),
+        "PLANNER_QUEUE_PREFIX": prefix, "REDIS_URL": redis_url,
+    })  # fmt: skip
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def start_worker(name: str, log: Path) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "celery", "-A", "planner", "worker", "-n", f"{name}@%h",
+           "-Q", f"bench.{name}", "--concurrency", "1", "--loglevel", "INFO",
+           "--without-gossip", "--without-mingle"]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=dict(os.environ), stdout=log.open("w"),
+                            stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if " ready." in log.read_text(errors="replace"):
+            return proc
+        if proc.poll() is not None:
+            raise SystemExit(f"worker exited:\n{log.read_text()}")
+        time.sleep(0.2)
+    raise SystemExit("worker not ready in 90 s")
+
+
+def harness_content(full_standard: bool) -> dict:
+    from benchmarks_app import runners
+
+    content = runners.load_profile(PROFILE)
+    standard = dict(content["scales"]["standard"])
+    if not full_standard:
+        standard.update(REDUCED)
+        standard["repetition"] = REPETITION
+    standard["time_budget_s"] = 3600  # never the binding limit: both paths get equal reps
+    return {
+        **content,
+        "name": f"{PROFILE}-harness",
+        "title": content["title"] + (" (standard)" if full_standard else " (reduced standard)"),
+        "scales": {**content["scales"], "standard": standard},
+    }
+
+
+def direct(content: dict, threads: int) -> tuple[float, float]:
+    from benchmarks_app import runners
+
+    with tempfile.TemporaryDirectory(prefix="bench-direct-") as tmp:
+        spec = runners.build_spec(content, "standard", threads, tmp, n_measurements=1)
+        (Path(tmp) / "spec.json").write_text(json.dumps(spec))
+        started = time.monotonic()
+        subprocess.run(
+            [sys.executable, "-m", f"benchmarks_app.runners.{content['runner']}", "--spec",
+             f"{tmp}/spec.json", "--out", f"{tmp}/out.json"],
+            cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        wall = time.monotonic() - started
+        result = json.loads((Path(tmp) / "out.json").read_text())
+    return result["summary"]["median"], wall
+
+
+def via_celery(version, target, threads: int) -> tuple[float, float]:
+    from benchmarks_app.services import create_run
+
+    started = time.monotonic()
+    run = create_run(version=version, scale="standard", target=target, threads=[threads])
+    while True:
+        run.refresh_from_db(fields=["status", "reason"])
+        if run.is_over:
+            break
+        time.sleep(0.05)
+    wall = time.monotonic() - started
+    if run.status != "succeeded":
+        raise SystemExit(f"Celery run {run.pk} {run.status}: {run.reason}")
+    return run.summaries.get().median, wall
+
+
+def median_ci(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Order-statistic interval for the median: the widest-needed symmetric ranks whose
+    binomial coverage is at least `confidence` (or all values for tiny n)."""
+    xs, n = sorted(values), len(values)
+    best = (xs[0], xs[-1], 1 - 2 * 0.5**n)
+    for k in range(1, n // 2 + 1):
+        cover = 1 - 2 * sum(math.comb(n, i) for i in range(k)) * 0.5**n
+        if cover < confidence:
+            break
+        best = (xs[k - 1], xs[n - k], cover)
+    return best
+
+
+def smoke_cvs(repeats: int, usable: int) -> dict:
+    from benchmarks_app import runners
+
+    out = {}
+    for name, content in runners.load_profiles().items():
+        threads = max(runners.plan_threads(content["scales"]["smoke"]["threads"], usable))
+        values, reason = [], None
+        for _ in range(repeats):
+            with tempfile.TemporaryDirectory(prefix="bench-smoke-") as tmp:
+                spec = runners.build_spec(content, "smoke", threads, tmp, n_measurements=1)
+                (Path(tmp) / "spec.json").write_text(json.dumps(spec))
+                proc = subprocess.run(
+                    [sys.executable, "-m", f"benchmarks_app.runners.{content['runner']}",
+                     "--spec", f"{tmp}/spec.json", "--out", f"{tmp}/out.json"],
+                    cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+                result = json.loads((Path(tmp) / "out.json").read_text())
+            if proc.returncode != 0:
+                reason = result.get("error", f"exit {proc.returncode}")
+                break
+            values.append(result["summary"]["median"])
+        cv = statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else None
+        out[name] = {"threads": threads, "medians": values, "cv": cv, "skipped": reason}
+        shown = f"{cv:.1%}" if cv is not None else f"skipped ({reason})"
+        print(f"  smoke {name:<22} threads={threads}  CV over {len(values)} runs: {shown}")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=6)
+    parser.add_argument("--smoke-repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, help="default: the host's usable CPUs")
+    parser.add_argument("--full-standard", action="store_true")
+    args = parser.parse_args()
+
+    redis_url = os.getenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+    work = Path(tempfile.mkdtemp(prefix="harness-overhead-"))
+    setup_django(work / "db.sqlite3", f"bench-{secrets.token_hex(4)}-", redis_url)
+    import redis
+
+    redis.Redis.from_url(redis_url).ping()
+    from benchmarks_app import fingerprint
+    from benchmarks_app.models import ProfileVersion, Target
+    from benchmarks_app.profiles_loader import store_version
+
+    content = harness_content(args.full_standard)
+    store_version(content, source="shipped")
+    worker = start_worker("harness", work / "worker.log")
+    try:
+        target = Target.objects.get(name="harness")
+        version = ProfileVersion.objects.get(profile__name=content["name"])
+        threads = args.threads or target.fingerprint["usable_cpus"]
+        scale = content["scales"]["standard"]
+        print(f"harness overhead: {content['title']}, threads={threads}, "
+              f"{ {k: scale[k] for k in ('rows', 'features', 'trees')} }")  # fmt: skip
+        pairs = []
+        for i in range(args.pairs):
+            order = ("direct", "celery") if i % 2 == 0 else ("celery", "direct")
+            got = {}
+            for path in order:
+                got[path] = (
+                    direct(content, threads)
+                    if path == "direct"
+                    else via_celery(version, target, threads)
+                )
+            (dv, dw), (cv, cw) = got["direct"], got["celery"]
+            pair = {"order": order, "direct_value": dv, "celery_value": cv, "direct_wall_s": dw,
+                    "celery_wall_s": cw, "metric_overhead": dv / cv - 1,
+                    "wall_overhead": cw / dw - 1}  # fmt: skip
+            pairs.append(pair)
+            print(f"  pair {i + 1}: direct {dv:.4g} ({dw:.1f} s)  celery {cv:.4g} ({cw:.1f} s)"
+                  f"  metric {dv / cv - 1:+.2%}  wall {cw / dw - 1:+.2%}")  # fmt: skip
+        summary = {}
+        for key in ("metric_overhead", "wall_overhead"):
+            values = [p[key] for p in pairs]
+            low, high, cover = median_ci(values)
+            summary[key] = {"median": statistics.median(values), "ci_low": low, "ci_high": high,
+                            "ci_confidence": cover, "under_target": high < TARGET}  # fmt: skip
+            print(f"{key}: median {statistics.median(values):+.2%}, {cover:.0%} CI "
+                  f"[{low:+.2%}, {high:+.2%}] (target < {TARGET:.0%}: "
+                  f"{'met' if high < TARGET else 'NOT met'})")  # fmt: skip
+    finally:
+        os.killpg(worker.pid, 15)
+        worker.wait(timeout=30)
+    print("smoke profiles, CV of the run median over repeated direct runs:")
+    smoke = smoke_cvs(args.smoke_repeats, target.fingerprint["usable_cpus"])
+    host = fingerprint.collect()
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "host": {k: host.get(k) for k in ("hostname", "cpu_model", "usable_cpus", "ram_bytes",
+                                          "hypervisor")},
+        "profile": content["name"], "scale": "standard",
+        "reduced": not args.full_standard,
+        "reduction": None if args.full_standard else {**REDUCED, "repetition": REPETITION},
+        "threads": threads, "pairs": pairs, "summary": summary, "target": TARGET,
+        "smoke_cv": smoke,
+    }, indent=1))  # fmt: skip
+    print(f"written {RESULTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
