@@ -21,7 +21,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -229,19 +228,28 @@ def _live_share(token: str) -> Share:
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     """The frozen figures, and beside them the same plan on today's prices and runs.
 
-    The body is cached by token, language and the catalog's and runs' generation,
-    so a shared page costs a lookup until prices or runs change. Only the body:
-    the page around it carries the visitor's own CSRF token and login state.
+    Anyone with the link reads it, so the page is cached whole by token, language
+    and the generation of the data it rests on: a visit costs a lookup of the link
+    (revoked answers 404 at once) until a price, rate, run or tier changes. It has
+    no form and no CSRF token, so one visitor's page is every visitor's page;
+    `?lang=de` switches the language (and remembers it in the language cookie).
     """
-    share = _live_share(token)
-    key = f"shared-body:{token}:{_language()}:{web_data.data_generation()}"
-    body = cache.get(key)
-    if body is None:
-        body = render_to_string("planner/shared_body.html", _shared_context(share), request)
-        cache.set(key, body, SHARED_PAGE_SECONDS)
-    # Safe: the HTML our own template rendered above (escaped there), never user text.
-    context = {"share": share, "body": mark_safe(body)}
-    return render(request, "planner/shared.html", context)
+    if not web_data.share_is_live(token):
+        raise Http404  # revoked and unknown alike, so the answer tells nothing
+    chosen = request.GET.get("lang")
+    if chosen in dict(settings.LANGUAGES):
+        translation.activate(chosen)
+    key = f"shared-page:{token}:{_language()}:{web_data.data_generation()}"
+    html = cache.get(key)
+    if html is None:
+        share = _live_share(token)
+        # Rendered without the request: no CSRF token, session or user in the cached page.
+        html = render_to_string("planner/shared.html", _shared_context(share))
+        cache.set(key, html, SHARED_PAGE_SECONDS)
+    response = HttpResponse(html)
+    if chosen in dict(settings.LANGUAGES):
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, chosen, samesite="Lax")
+    return response
 
 
 def _shared_context(share: Share) -> dict[str, Any]:

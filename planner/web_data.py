@@ -24,7 +24,7 @@ from benchmarks_app.models import Run, Target
 from catalog.models import ExchangeRate, Price, PricingModel, Tier
 from catalog.pricing import catalog_frame
 from planner import capacity, engine, formatting, schema, services
-from planner.models import Plan, SpeedFactor
+from planner.models import Plan, Share, SpeedFactor
 
 FORM_OPTIONS_SECONDS = 600
 FRAMES_KEPT = 4
@@ -185,3 +185,11 @@ def plan_update(plan: Plan, parsed: schema.Plan) -> None:
     plan.inputs = schema.plan_to_dict(parsed)
     plan.name = parsed.name
     plan.save(update_fields=["inputs", "name", "updated"])
+
+
+def share_is_live(token: str) -> bool:
+    """`services.shared(token) is not None` without loading the snapshot (a cached page's
+    only query besides the generation)."""
+    if not token or len(token) > 64:
+        return False
+    return Share.objects.live().filter(token=token).exists()

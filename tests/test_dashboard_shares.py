@@ -50,9 +50,29 @@ def test_the_owner_shares_and_anyone_with_the_link_reads_the_same_figures(owner,
     html = response.content.decode()
     assert "move to Extreme" in html
     assert "$12,599.64" in html and "$17,280.00" in html
-    assert "<form" in html  # the language switch only:
-    assert 'name="baseline__monthly"' not in html and "/share" not in html
+    assert "<form" not in html  # read-only: no editor, no share button, no language form
+    assert "csrfmiddlewaretoken" not in html  # no one's CSRF token in a page cached for all
+    assert not re.search(r'"X-CSRFToken": "[^"]+"', html)
     assert "owner" not in html  # the reader learns nothing about who shared it
+
+
+def test_the_shared_page_is_cached_whole_and_the_same_for_every_visitor(owner, plan):
+    link = share_link(owner, plan)
+    first = Client().get(link).content
+    assert login(owner).get(link).content == first  # logged in or not: the same page
+    assert "/accounts/logout/" not in first.decode()
+
+
+def test_the_shared_page_switches_language_by_link(owner, plan):
+    link = share_link(owner, plan)
+    visitor = Client()
+    response = visitor.get(f"{link}?lang=de")
+    html = response.content.decode()
+    assert '<html lang="de">' in html
+    assert "12.599,64\u00a0$" in html
+    assert response.cookies["django_language"].value == "de"
+    assert '<html lang="de">' in visitor.get(link).content.decode()  # remembered
+    assert 'href="?lang=en"' in html
 
 
 def test_the_owner_revokes_a_link_and_it_answers_like_an_unknown_one(owner, plan):

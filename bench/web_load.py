@@ -1,0 +1,366 @@
+"""Web load benchmark: a shared plan page and the htmx recompute, each beside a trivial view.
+
+Serves the app with gunicorn (sync workers) on loopback from a throwaway SQLite
+database set up here (migrate, bootstrap, a user, a plan, a share link), then
+drives it with `wrk` (installed with apt-get when missing and we are root; else a
+Python load generator with threads, and the results say so):
+
+- GET /healthz: the trivial Django view, the baseline (full middleware stack);
+- GET /s/<token>/: the shared plan page (frozen figures + today's recompute, body cached
+  by token, language and data generation);
+- POST /plans/<id>/ with HX-Request: the live recompute as the editor sends it (session
+  cookie + CSRF token); every request types a different monthly spend, so no cache
+  answers it: the form is validated by the schema, the plan evaluated, the results
+  partial rendered.
+
+Each endpoint: a short warm-up, then DURATION seconds at CONNECTIONS concurrent
+connections with no think time (each of 10 users sends its next request as soon as
+the last one answers: harsher than people typing). Prints a table and writes
+bench/results/web_load.json. Targets (issue 5): shared page at >= 0.5x the trivial
+view's requests per second; recompute p95 < 100 ms at 10 concurrent users.
+
+    .venv/bin/python bench/web_load.py [--duration 10] [--workers 2] [--connections 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import json
+import os
+import platform
+import re
+import secrets
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+RESULTS = ROOT / "bench" / "results" / "web_load.json"
+EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
+RESERVED = "aws-c5.4xlarge-us-east-1-reserved-1y"
+
+SEED = f"""
+import json, secrets
+from django.contrib.auth import get_user_model
+from planner import services
+password = secrets.token_urlsafe(12)
+user = get_user_model().objects.create_user("bench", "bench@example.com", password)
+plan = services.plan_create(owner=user, plan=services.parse({{
+    "currency": "USD", "name": "Move to Extreme", "baseline": {{"monthly": "480"}},
+    "one_time": {{"migration_hours": "40", "migration_rate": "87.50"}},
+    "candidates": [{{"tier": "{EXTREME}", "count": 1}}, {{"tier": "{RESERVED}", "count": 1}}],
+}}))
+share = services.share_create(plan=plan, user=user)
+print("SEED" + json.dumps({{"password": password, "plan": str(plan.code), "token": share.token}}))
+"""
+
+LUA = r"""
+local template = os.getenv("BENCH_BODY")
+local headers = {}
+for pair in string.gmatch(os.getenv("BENCH_HEADERS") or "", "[^\n]+") do
+  local k, v = pair:match("^([^:]+):%s*(.*)$")
+  headers[k] = v
+end
+local method = os.getenv("BENCH_METHOD") or "GET"
+local counter = 0
+request = function()
+  if method == "GET" then return wrk.format("GET", nil, headers, nil) end
+  counter = counter + 1
+  -- a different spend every request: each one is computed, never served from a cache
+  local spend = string.format("%.2f", 300 + (counter * 7919 % 100000) / 100)
+  local body = template:gsub("__SPEND__", spend)
+  return wrk.format("POST", nil, headers, body)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'RESULT{"requests":%d,"duration_us":%d,"p50_us":%d,"p95_us":%d,"p99_us":%d,' ..
+    '"mean_us":%.1f,"max_us":%d,"errors":%d,"non_2xx":%d}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(95),
+    latency:percentile(99), latency.mean, latency.max,
+    e.connect + e.read + e.write + e.timeout, e.status))
+end
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def redis_ok(url: str) -> bool:
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+        return True
+    except Exception:
+        return False
+
+
+def environment(tmp: Path) -> tuple[dict[str, str], str]:
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)
+    env.update(
+        SQLITE_PATH=str(tmp / "bench.sqlite3"),
+        PLANNER_VAR_DIR=str(tmp / "var"),
+        PLANNER_QUEUE_PREFIX=f"bench-{secrets.token_hex(4)}-",
+        SECRET_KEY=secrets.token_urlsafe(40),
+        DEBUG="0",
+        ALLOWED_HOSTS="127.0.0.1",
+        PYTHONPATH=str(ROOT),
+        DJANGO_SETTINGS_MODULE="planner.settings",
+    )
+    cache = "redis" if env.get("REDIS_URL") and redis_ok(env["REDIS_URL"]) else "file"
+    if cache == "file":
+        env.pop("REDIS_URL", None)
+    return env, cache
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    cmd = [sys.executable, str(ROOT / "manage.py"), *args]
+    return subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def seed(env: dict[str, str]) -> dict[str, str]:
+    manage(env, "migrate", "--noinput", "-v0")
+    manage(env, "bootstrap", "--no-input")
+    out = manage(env, "shell", "-c", SEED)
+    return json.loads(out.split("SEED", 1)[1].strip())
+
+
+def start_gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen:
+    cmd = [str(VENV_BIN / "gunicorn"), "planner.wsgi:application", "-k", "sync",
+           "-w", str(workers), "-b", f"127.0.0.1:{port}", "--backlog", "256"]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("w"),
+                            stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited:\n{log.read_text()}")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10)
+            return proc
+        except OSError:  # refused while booting, or a slow first answer
+            time.sleep(0.3)
+    raise TimeoutError(f"gunicorn not answering:\n{log.read_text()}")
+
+
+def login(base: str, password: str) -> dict[str, str]:
+    """A real browser-like login: the session and CSRF cookies the editor's requests carry."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(f"{base}/accounts/login/").read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    data = urllib.parse.urlencode(
+        {"username": "bench", "password": password, "csrfmiddlewaretoken": token}
+    ).encode()
+    opener.open(urllib.request.Request(f"{base}/accounts/login/", data=data,
+                                       headers={"Referer": f"{base}/accounts/login/"}))  # fmt: skip
+    return {c.name: c.value for c in jar}
+
+
+def recompute_body(csrf: str) -> str:
+    fields = {
+        "csrfmiddlewaretoken": csrf, "currency": "USD", "name": "Move to Extreme",
+        "horizon_months": "36", "annual_discount_rate": "0.07", "utilisation_target": "0.7",
+        "monthly_growth": "0", "spot_interruption_allowance": "0.10",
+        "baseline__monthly": "__SPEND__", "baseline__count": "1",
+        "one_time__migration_hours": "40", "one_time__migration_rate": "87.50",
+        "one_time__other": "0", "monthly__egress": "0", "monthly__other": "0",
+        "cand_0__tier": EXTREME, "cand_0__count": "1", "cand_1__tier": RESERVED,
+        "cand_1__count": "1", "cand_2__tier": "",
+    }  # fmt: skip
+    return urllib.parse.urlencode(fields).replace("__SPEND__", "__SPEND__")
+
+
+def ensure_wrk() -> str | None:
+    if shutil.which("wrk"):
+        return shutil.which("wrk")
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        subprocess.run(["apt-get", "update", "-qq"], check=False, **quiet)
+        apt_env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "wrk"], check=False, env=apt_env, **quiet
+        )
+    return shutil.which("wrk")
+
+
+def run_wrk(wrk: str, url: str, seconds: int, connections: int, **extra: str) -> dict:
+    script = Path(tempfile.mkstemp(suffix=".lua")[1])
+    script.write_text(LUA)
+    env = {**os.environ, **extra}
+    cmd = [wrk, "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
+           "-s", str(script), url]  # fmt: skip
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    script.unlink()
+    raw = json.loads(out.split("RESULT", 1)[1].strip())
+    return summarise(raw["requests"], raw["duration_us"] / 1e6, raw, raw["errors"], raw["non_2xx"])
+
+
+def summarise(requests: int, seconds: float, us: dict, errors: int, non_2xx: int) -> dict:
+    return {
+        "requests": requests,
+        "rps": round(requests / seconds, 1),
+        "p50_ms": round(us["p50_us"] / 1000, 1),
+        "p95_ms": round(us["p95_us"] / 1000, 1),
+        "p99_ms": round(us["p99_us"] / 1000, 1),
+        "mean_ms": round(us["mean_us"] / 1000, 1),
+        "errors": errors,
+        "non_2xx": non_2xx,
+    }
+
+
+def run_python(url: str, seconds: int, connections: int, method: str, headers: dict,
+               body: str) -> dict:  # fmt: skip
+    """The fallback load generator: `connections` threads, each a closed loop."""
+    latencies: list[float] = []
+    errors = non_2xx = 0
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def user(n: int) -> None:
+        nonlocal errors, non_2xx
+        count = 0
+        while time.monotonic() < deadline:
+            count += 1
+            data = None
+            if method == "POST":
+                spend = f"{300 + (count * 7919 + n) % 100000 / 100:.2f}"
+                data = body.replace("__SPEND__", spend).encode()
+            request = urllib.request.Request(url, data=data, headers=headers, method=method)
+            start = time.perf_counter()
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    response.read()
+                    ok = 200 <= response.status < 300
+            except urllib.error.HTTPError:
+                ok = False
+            except (urllib.error.URLError, ConnectionError):
+                with lock:
+                    errors += 1
+                continue
+            with lock:
+                latencies.append(time.perf_counter() - start)
+                non_2xx += not ok
+
+    threads = [threading.Thread(target=user, args=(n,)) for n in range(connections)]
+    began = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - began
+    q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
+    us = {"p50_us": q[49] * 1e6, "p95_us": q[94] * 1e6, "p99_us": q[98] * 1e6,
+          "mean_us": statistics.fmean(latencies) * 1e6 if latencies else 0.0}  # fmt: skip
+    return summarise(len(latencies), elapsed, us, errors, non_2xx)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duration", type=int, default=10, help="seconds per endpoint")
+    parser.add_argument("--warmup", type=int, default=2, help="seconds of warm-up per endpoint")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--connections", type=int, default=10, help="concurrent users")
+    args = parser.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="web-load-"))
+    env, cache = environment(tmp)
+    print(f"== setting up a throwaway database in {tmp}")
+    seeded = seed(env)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    print(f"== gunicorn, {args.workers} sync workers, on {base} (cache: {cache})")
+    server = start_gunicorn(env, port, args.workers, tmp / "gunicorn.log")
+    try:
+        cookies = login(base, seeded["password"])
+        cookie_header = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        recompute_headers = {
+            "Cookie": cookie_header, "X-CSRFToken": cookies["csrftoken"], "HX-Request": "true",
+            "Content-Type": "application/x-www-form-urlencoded", "Referer": f"{base}/",
+        }  # fmt: skip
+        body = recompute_body(cookies["csrftoken"])
+        endpoints = {
+            "healthz": (f"{base}/healthz", "GET", {}, ""),
+            "shared_page": (f"{base}/s/{seeded['token']}/", "GET", {}, ""),
+            "recompute": (f"{base}/plans/{seeded['plan']}/", "POST", recompute_headers, body),
+        }
+        check = urllib.request.Request(endpoints["recompute"][0], method="POST",
+                                       data=body.replace("__SPEND__", "480").encode(),
+                                       headers=recompute_headers)  # fmt: skip
+        answer = urllib.request.urlopen(check).read().decode()
+        assert 'data-testid="headline"' in answer, "the recompute did not answer with results"
+        wrk = ensure_wrk()
+        tool = (
+            subprocess.run([wrk, "-v"], capture_output=True, text=True).stdout.split("\n")[0]
+            if wrk
+            else "python threads (wrk not available: install it with apt-get install wrk)"
+        )
+        print(f"== load tool: {tool}")
+        results = {}
+        for name, (url, method, headers, payload) in endpoints.items():
+            for seconds, keep in ((args.warmup, False), (args.duration, True)):
+                if wrk:
+                    extra = {
+                        "BENCH_METHOD": method,
+                        "BENCH_BODY": payload,
+                        "BENCH_HEADERS": "\n".join(f"{k}: {v}" for k, v in headers.items()),
+                    }
+                    outcome = run_wrk(wrk, url, seconds, args.connections, **extra)
+                else:
+                    outcome = run_python(url, seconds, args.connections, method, headers, payload)
+                if keep:
+                    results[name] = outcome
+            r = results[name]
+            print(f"{name:12} {r['rps']:8.1f} req/s   p50 {r['p50_ms']:7.1f} ms   "
+                  f"p95 {r['p95_ms']:7.1f} ms   p99 {r['p99_ms']:7.1f} ms   "
+                  f"errors {r['errors']} non-2xx {r['non_2xx']}")  # fmt: skip
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    ratio = results["shared_page"]["rps"] / results["healthz"]["rps"]
+    p95 = results["recompute"]["p95_ms"]
+    targets = {
+        "shared_page_rps_vs_trivial": {"value": round(ratio, 2), "target": ">= 0.5",
+                                       "met": ratio >= 0.5},
+        "recompute_p95_ms": {"value": p95, "target": "< 100", "met": p95 < 100},
+    }  # fmt: skip
+    print(f"shared page at {ratio:.2f}x the trivial view's req/s (target >= 0.5): "
+          f"{'met' if ratio >= 0.5 else 'NOT met'}")  # fmt: skip
+    print(f"recompute p95 {p95} ms at {args.connections} users (target < 100 ms): "
+          f"{'met' if p95 < 100 else 'NOT met'}")  # fmt: skip
+    report = {
+        "benchmark": "web_load",
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": {"platform": platform.platform(), "python": platform.python_version(),
+                    "cpus": os.cpu_count()},
+        "server": {"gunicorn_sync_workers": args.workers, "cache": cache, "database": "sqlite"},
+        "load": {"tool": tool, "connections": args.connections, "duration_s": args.duration,
+                 "warmup_s": args.warmup, "think_time_s": 0},
+        "results": results,
+        "targets": targets,
+    }  # fmt: skip
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"== wrote {RESULTS.relative_to(ROOT)}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""The editor's evaluate (on a cached catalog frame) gives exactly what the services give."""
+
+import pytest
+
+from catalog.models import Tier
+from catalog.testing import add_price
+from planner import services, web_data
+from tests.dashboard_support import CLOUD, DEDICATED, days_ago, own_cache, small_catalog
+
+pytestmark = pytest.mark.django_db
+__all__ = ["own_cache"]
+
+
+@pytest.fixture(autouse=True)
+def _catalog(own_cache):
+    small_catalog()
+
+
+def plan():
+    return services.parse(
+        {
+            "currency": "USD",
+            "baseline": {"monthly": "1200"},
+            "one_time": {"migration_hours": "40", "migration_rate": "90"},
+            "candidates": [{"tier": DEDICATED, "count": 2}, {"tier": CLOUD, "count": 3}],
+        }
+    )
+
+
+def test_the_adapter_matches_services_evaluate():
+    assert web_data.evaluate(plan()) == services.evaluate(plan()).to_dict()
+
+
+def test_a_new_price_reaches_the_adapter_at_once():
+    before = web_data.evaluate(plan())
+    add_price(Tier.objects.get(slug=DEDICATED), "299.99", days_ago(0), unit="month")
+    after = web_data.evaluate(plan())
+    assert after == services.evaluate(plan()).to_dict()
+    assert after != before
