@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -234,22 +235,37 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     no form and no CSRF token, so one visitor's page is every visitor's page;
     `?lang=de` switches the language (and remembers it in the language cookie).
     """
-    if not web_data.share_is_live(token):
+    generation = web_data.live_share_generation(token)
+    if generation is None:
         raise Http404  # revoked and unknown alike, so the answer tells nothing
     chosen = request.GET.get("lang")
     if chosen in dict(settings.LANGUAGES):
         translation.activate(chosen)
-    key = f"shared-page:{token}:{_language()}:{web_data.data_generation()}"
-    html = cache.get(key)
+    key = f"shared-page:{token}:{_language()}:{generation}"
+    html = _pages.get(key) or cache.get(key)
     if html is None:
         share = _live_share(token)
         # Rendered without the request: no CSRF token, session or user in the cached page.
         html = render_to_string("planner/shared.html", _shared_context(share))
         cache.set(key, html, SHARED_PAGE_SECONDS)
+    _remember(key, html)
     response = HttpResponse(html)
     if chosen in dict(settings.LANGUAGES):
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, chosen, samesite="Lax")
     return response
+
+
+# The hottest shared pages, in this process: the key holds the data generation (checked
+# by the one query above on every visit), so an entry can never be out of date.
+_pages: OrderedDict[str, str] = OrderedDict()
+PAGES_KEPT = 64
+
+
+def _remember(key: str, html: str) -> None:
+    _pages[key] = html
+    _pages.move_to_end(key)
+    while len(_pages) > PAGES_KEPT:
+        _pages.popitem(last=False)
 
 
 def _shared_context(share: Share) -> dict[str, Any]:

@@ -35,13 +35,7 @@ def today() -> dt.date:
     return timezone.localdate()
 
 
-def data_generation() -> str:
-    """Changes whenever anything a plan's figures rest on changes.
-
-    One query (a recompute pays it on every keystroke): counts and newest ids of the
-    append-only prices and rates, the newest succeeded run, speed factors, and sums
-    over the tiers' specs and flags, so an edited tier changes it too.
-    """
+def _generation_sql() -> str:
     q = connection.ops.quote_name
     price, rate, run = (
         q(Price._meta.db_table),
@@ -50,7 +44,7 @@ def data_generation() -> str:
     )
     tier, factor = q(Tier._meta.db_table), q(SpeedFactor._meta.db_table)
     done = f"WHERE {q('status')} = %s"
-    sql = f"""SELECT
+    return f"""
         (SELECT COUNT(*) FROM {price}), (SELECT MAX({q("id")}) FROM {price}),
         (SELECT SUM(CASE WHEN {q("confirmed")} THEN 1 ELSE 0 END) FROM {price}),
         (SELECT COUNT(*) FROM {rate}), (SELECT MAX({q("id")}) FROM {rate}),
@@ -62,12 +56,43 @@ def data_generation() -> str:
                     + COALESCE({q("gpus")}, 0) + COALESCE({q("min_term_months")}, 0)) FROM {tier}),
         (SELECT SUM(COALESCE({q("ram_gib")}, 0)) FROM {tier}),
         (SELECT COUNT(*) FROM {factor}), (SELECT MAX({q("id")}) FROM {factor})"""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [Run.Status.SUCCEEDED, Run.Status.SUCCEEDED])
-        row = cursor.fetchone()
+
+
+def _digest(row: tuple) -> str:
     parts = [today().isoformat(), *map(str, row)]
     # sha1, not hash(): every worker process must compute the same key.
     return hashlib.sha1("|".join(parts).encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def data_generation() -> str:
+    """Changes whenever anything a plan's figures rest on changes.
+
+    One query (a recompute pays it on every keystroke): counts and newest ids of the
+    append-only prices and rates, the newest succeeded run, speed factors, and sums
+    over the tiers' specs and flags, so an edited tier changes it too.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_generation_sql()}", [Run.Status.SUCCEEDED] * 2)
+        return _digest(cursor.fetchone())
+
+
+def live_share_generation(token: str) -> str | None:
+    """The data generation if `token` names a live share link, else None: one query.
+
+    The same answer as `services.shared(token) is not None`, without loading the
+    snapshot; a cached shared page costs this query and a cache lookup.
+    """
+    if not token or len(token) > 64:
+        return None
+    q = connection.ops.quote_name
+    share = q(Share._meta.db_table)
+    live = f"SELECT COUNT(*) FROM {share} WHERE {q('token')} = %s AND {q('revoked_at')} IS NULL"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT ({live}), {_generation_sql()}", [token, *[Run.Status.SUCCEEDED] * 2]
+        )
+        row = cursor.fetchone()
+    return _digest(row[1:]) if row[0] else None
 
 
 def catalog_freshness() -> dict[str, Any]:
@@ -185,11 +210,3 @@ def plan_update(plan: Plan, parsed: schema.Plan) -> None:
     plan.inputs = schema.plan_to_dict(parsed)
     plan.name = parsed.name
     plan.save(update_fields=["inputs", "name", "updated"])
-
-
-def share_is_live(token: str) -> bool:
-    """`services.shared(token) is not None` without loading the snapshot (a cached page's
-    only query besides the generation)."""
-    if not token or len(token) > 64:
-        return False
-    return Share.objects.live().filter(token=token).exists()

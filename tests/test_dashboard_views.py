@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 
 from planner.models import Plan, Share
+from tests.bench_support import finished_run, target, version
 from tests.dashboard_support import (
     DEDICATED,
     edit_url,
@@ -165,3 +166,12 @@ def test_login_and_logout_pages_work(owner):
     assert client.get("/plans/new").status_code == 200
     assert client.post("/accounts/logout/").status_code == 302
     assert client.get("/plans/new").status_code == 302
+
+
+def test_home_shows_the_benchmark_targets_with_their_last_run(owner):
+    host = target("epyc-4545p")
+    finished_run(version(), host, {1: 100.0, 2: 190.0})
+    html = login(owner).get("/").content.decode()
+    section = html.split('id="targets"')[1]
+    assert "epyc-4545p" in section
+    assert "toy-gbm" in section and "succeeded" in section
