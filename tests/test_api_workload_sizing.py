@@ -135,3 +135,26 @@ def test_an_unlinked_tier_gets_no_number_and_says_why(owner, linked):
     assert [o["parts"][0]["tier"] for o in body["options"]] == [MEASURED]
     [entry] = [n for n in body["no_number"] if n["tier"] == "test-lonely-box"]
     assert "no succeeded standard or full run" in " ".join(entry["reasons"])
+
+
+INFERENCE_FILE = RUN_FILE.with_name("inference-tabular-standard.json")
+
+
+def test_an_inference_plan_is_sized_from_the_measured_service_times(owner, linked):
+    _run, tier = linked
+    call_command("import_run", str(INFERENCE_FILE))
+    measured = json.loads(INFERENCE_FILE.read_text())
+    plan = sized_plan(MEASURED)
+    plan["workloads"] = [{"kind": "inference", "peak_rps": 500, "p99_ms": 20}]
+    body = post_json(token_client(owner)[0], "/api/v1/evaluate", plan).json()
+    [option] = body["options"]
+    [workload] = option["parts"][0]["capacity"]["workloads"]
+    summary = next(s for s in measured["summaries"] if s["threads"] == tier.vcpus)
+    assert workload["seconds_per_unit"] == pytest.approx(summary["extra"]["mean_s"])
+    # stable at least: c > λ × mean service time; and the simulated p99 meets the bound
+    assert workload["workers"] >= math.ceil(500 * summary["extra"]["mean_s"])
+    assert workload["simulated"] is True
+    assert workload["p99_ms_sim"] <= 20
+    assert workload["basis"]["run_id"] == measured["run"]["id"]
+    assert workload["basis"]["profile"] == "inference-tabular 1.0.0"
+    assert unresolved(body) == []
