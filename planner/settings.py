@@ -145,10 +145,12 @@ else:
         }
     }
     _broker_dir = VAR_DIR / "broker" / (QUEUE_PREFIX or "app")
-    for _sub in ("out", "processed"):
+    for _sub in ("out", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Kombu's default control folder is ./control, relative to wherever a process starts.
+        "control_folder": str(_broker_dir / "control"),
         "data_folder_in": str(_broker_dir / "out"),
         "data_folder_out": str(_broker_dir / "out"),
         "data_folder_processed": str(_broker_dir / "processed"),
