@@ -182,6 +182,7 @@ def main() -> None:
     from benchmarks_app.models import ProfileVersion, Target
     from benchmarks_app.profiles_loader import store_version
 
+    load_before = os.getloadavg()
     content = harness_content(args.full_standard)
     store_version(content, source="shipped")
     worker = start_worker("harness", work / "worker.log")
@@ -222,7 +223,11 @@ def main() -> None:
         os.killpg(worker.pid, 15)
         worker.wait(timeout=30)
     print("smoke profiles, CV of the run median over repeated direct runs:")
-    smoke = smoke_cvs(args.smoke_repeats, target.fingerprint["usable_cpus"])
+    smoke = (
+        smoke_cvs(args.smoke_repeats, target.fingerprint["usable_cpus"])
+        if args.smoke_repeats
+        else {}
+    )
     host = fingerprint.collect()
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({
@@ -233,8 +238,15 @@ def main() -> None:
         "reduced": not args.full_standard,
         "reduction": None if args.full_standard else {**REDUCED, "repetition": REPETITION},
         "threads": threads, "pairs": pairs, "summary": summary, "target": TARGET,
+        # Other work on the machine shows up as noise in both paths: keep it on record.
+        "load_average": {"before": load_before, "after": os.getloadavg(),
+                         "cpus": os.cpu_count()},
         "smoke_cv": smoke,
     }, indent=1))  # fmt: skip
+    print(
+        f"load average before/after: {load_before[0]:.1f}/{os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} CPUs (other work on the machine is noise in both paths)"
+    )
     print(f"written {RESULTS.relative_to(ROOT)}")
 
 

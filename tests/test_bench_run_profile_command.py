@@ -53,3 +53,19 @@ def test_wait_exits_non_zero_when_the_run_fails(redis_url, start_worker):
     with pytest.raises(CommandError, match="failed: at 1 threads: over its time limit"):
         call_command("run_profile", "gbm-xgboost", "--target", "clifail", "--threads", "1",
                      "--time-limit", "0.5", "--wait", stdout=io.StringIO())  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_run_suite_queues_every_profile_on_the_target_and_reports_refusals():
+    version(content("toy-a"))
+    version(content("toy-huge", params={**content()["params"], "rows": 10**10}))
+    target("box", usable_cpus=2, ram_bytes=8 * 2**30)
+    out, err = io.StringIO(), io.StringIO()
+    call_command("run_suite", "--target", "box", "--scale", "smoke", stdout=out, stderr=err)
+    assert "1 runs queued on box" in out.getvalue()
+    assert "toy-huge not queued:" in err.getvalue() and "GiB RAM" in err.getvalue()
+    run = Run.objects.get()
+    assert (run.profile_name, run.status, run.suite.scale) == ("toy-a", "queued", "smoke")
+    Run.objects.all().delete()
+    with pytest.raises(CommandError, match="no target 'elsewhere'"):
+        call_command("run_suite", "--target", "elsewhere")
