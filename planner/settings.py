@@ -107,6 +107,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.getenv("SQLITE_PATH", str(VAR_DIR / "planner.sqlite3")),
+            # Kept open between requests, as with PostgreSQL: opening a SQLite connection
+            # (and its PRAGMAs) costs more than a cached page's one query.
+            "CONN_MAX_AGE": envint("SQLITE_CONN_MAX_AGE", 60),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
