@@ -13,9 +13,12 @@ Python load generator with threads, and the results say so):
   answers it: the form is validated by the schema, the plan evaluated, the results
   partial rendered.
 
-Each endpoint: a short warm-up, then DURATION seconds at CONNECTIONS concurrent
-connections with no think time (each of 10 users sends its next request as soon as
-the last one answers: harsher than people typing). Prints a table and writes
+The machine is shared, so its load drifts: the three endpoints take turns in short
+rounds (a warm-up round first), each at CONNECTIONS concurrent connections with no
+think time (each of 10 users sends its next request as soon as the last one
+answers: harsher than people typing); req/s is over all rounds, latency
+percentiles the median of the rounds'. A last run has 10 typing users who think
+about 2 s (0.5-1.5x, random) between recomputes. Prints a table and writes
 bench/results/web_load.json. Targets (issue 5): shared page at >= 0.5x the trivial
 view's requests per second; recompute p95 < 100 ms at 10 concurrent users.
 
@@ -366,8 +369,13 @@ def main() -> int:
                 if index:  # round 0 warms up every worker and cache
                     collected[name].append(outcome)
         results = {name: combine(rounds_) for name, rounds_ in collected.items()}
-        typing = measure(wrk, endpoints["recompute"], args.typing_duration, args.connections,
+        # Users who think between edits: Python threads, not wrk. With think time wrk's
+        # delay() and gunicorn's sync workers (a new connection per request) inflate its
+        # latencies several-fold (checked side by side); at ~5 req/s the threads' own cost
+        # is small.
+        typing = measure(None, endpoints["recompute"], args.typing_duration, args.connections,
                          think_ms=args.think_ms)  # fmt: skip
+        typing["tool"] = "python threads"
         typing["think_time_ms_mean"] = args.think_ms
         results["recompute_typing_users"] = typing
         for name, r in results.items():
