@@ -76,7 +76,8 @@ def _form(
 ) -> PlanForm:
     options = web_data.form_options(generation)
     data = request.POST if request.method == "POST" else None
-    return PlanForm(data, plan=plan, parse=services.parse, language=_language(), **options)
+    parse = web_data.parser(generation or web_data.data_generation())
+    return PlanForm(data, plan=plan, parse=parse, language=_language(), **options)
 
 
 def results_context(comparison: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -203,6 +204,18 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
     )
     comparison = engine.evaluate(plan, frame, measurements, speed_factors=factors, as_of=as_of)
     return services.Evaluation(inputs, comparison).to_dict()
+
+
+_known: dict[str, frozenset[str]] = {}
+
+
+def parser(generation: str) -> Callable[[Any], schema.Plan]:
+    """`services.parse` with the offered tiers looked up once per data generation."""
+    tiers = _known.get(generation)
+    if tiers is None:
+        _known.clear()
+        tiers = _known[generation] = frozenset(services.known_tiers())
+    return lambda data: schema.parse_plan(data, known_tiers=set(tiers))
 
 
 def plan_update(plan: Plan, parsed: schema.Plan) -> None:
