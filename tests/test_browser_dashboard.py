@@ -62,6 +62,14 @@ def chart_src(page, kind: str) -> str:
     return page.locator(f'img[data-chart="{kind}"]').get_attribute("src")
 
 
+def wait_for_headline(page, text: str) -> None:
+    page.wait_for_function(
+        """text => { const h = document.querySelector('[data-testid=headline]');
+                     return h !== null && h.innerText.includes(text); }""",
+        arg=text,
+    )
+
+
 def wait_for_chart(page, kind: str) -> None:
     page.wait_for_function(
         f"""() => {{ const i = document.querySelector('img[data-chart="{kind}"]');
@@ -89,17 +97,19 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     page.select_option("#id_cand_0__tier", DEDICATED)
     page.fill("#id_cand_0__count", "1")
     page.wait_for_selector('[data-testid="headline"]')
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=headline]').innerText.includes('130.01')"
-    )
+    wait_for_headline(page, "130.01")
     wait_for_chart(page, "cumulative")
     first_chart = chart_src(page, "cumulative")
     assert "1 \u00d7 Extreme saves $130.01 a month" in headline(page)
 
+    # A bad value: its message appears beside the field as typed, the results say so.
+    page.fill("#id_baseline__monthly", "-5")
+    page.wait_for_selector("#id_baseline__monthly-error:has-text('at least 0')")
+    assert page.locator("#results").inner_text().startswith("Some inputs need attention")
+    assert page.evaluate("document.activeElement.id") == "id_baseline__monthly"
+
     page.fill("#id_baseline__monthly", "600")
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=headline]').innerText.includes('250.01')"
-    )
+    wait_for_headline(page, "250.01")
     wait_for_chart(page, "cumulative")
     assert chart_src(page, "cumulative") != first_chart
     assert page.evaluate("window.__same_page") is True
@@ -110,6 +120,7 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     page.click("button[value=save]")
     page.wait_for_url(re.compile(r".*/plans/[0-9a-f-]{36}/$"))
     wait_for_chart(page, "cumulative")
+    wait_for_chart(page, "monthly")
     page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
     owner_headline = headline(page)
     owner_table = page.locator("#comparison tbody").inner_text()
@@ -127,6 +138,7 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     assert shared.locator("#comparison tbody").inner_text() == owner_table
     assert shared.locator("#plan-form").count() == 0
     wait_for_chart(shared, "cumulative")
+    wait_for_chart(shared, "monthly")
     shared.screenshot(path=str(ARTIFACTS / "shared.png"), full_page=True)
 
     # Print: at most two pages, the headline and the table shown, the inputs not.
@@ -161,6 +173,7 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     assert "21.600,00\u00a0$" in page.locator("#comparison").inner_text()
     assert "spart" in headline(page)
     wait_for_chart(page, "cumulative")
+    wait_for_chart(page, "monthly")
     page.screenshot(path=str(ARTIFACTS / "dashboard-de.png"), full_page=True)
     stranger.close()
     context.close()

@@ -73,6 +73,8 @@ def test_the_live_recompute_shows_the_message_and_no_figures(owner):
     html = response.content.decode()
     assert "need attention" in html
     assert "headline" not in html
+    # the message goes beside its field, swapped in place out of band
+    assert 'id="id_horizon_months-error" hx-swap-oob="true">Must be at least 1 months.' in html
     assert Plan.objects.count() == 0
 
 
