@@ -262,6 +262,11 @@ _pages: OrderedDict[str, str] = OrderedDict()
 PAGES_KEPT = 64
 
 
+def forget() -> None:
+    """Drop this process's shared-page memo (tests: rolled-back data can repeat a key)."""
+    _pages.clear()
+
+
 def _remember(key: str, html: str) -> None:
     _pages[key] = html
     _pages.move_to_end(key)

@@ -48,6 +48,7 @@ def _generation_sql() -> str:
     return f"""
         (SELECT COUNT(*) FROM {price}), (SELECT MAX({q("id")}) FROM {price}),
         (SELECT SUM(CASE WHEN {q("confirmed")} THEN 1 ELSE 0 END) FROM {price}),
+        (SELECT SUM({q("amount")}) FROM {price}), (SELECT SUM({q("rate")}) FROM {rate}),
         (SELECT COUNT(*) FROM {rate}), (SELECT MAX({q("id")}) FROM {rate}),
         (SELECT COUNT(*) FROM {run} {done}), (SELECT MAX({q("finished_at")}) FROM {run} {done}),
         (SELECT COUNT(*) FROM {tier}),
@@ -223,3 +224,9 @@ def plan_update(plan: Plan, parsed: schema.Plan) -> None:
     plan.inputs = schema.plan_to_dict(parsed)
     plan.name = parsed.name
     plan.save(update_fields=["inputs", "name", "updated"])
+
+
+def forget() -> None:
+    """Drop this process's memos (tests: rolled-back data can repeat a generation)."""
+    _frames.clear()
+    _known.clear()

@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from catalog.testing import add_price, make_tier
-from planner import services
+from planner import services, views, web_data
 
 DEDICATED = "test-extreme-fixed-monthly"
 CLOUD = "aws-c5.4xlarge-us-east-1-on-demand"
@@ -104,6 +104,10 @@ def own_cache(settings):
     test on a busy two-core machine, and no dashboard test is about hashing.
     """
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The per-process memos are keyed by the data generation, which rolled-back test
+    # data can repeat: each test starts without them.
+    web_data.forget()
+    views.forget()
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
