@@ -320,6 +320,24 @@ def note_text(note: str) -> str:
     return note
 
 
+_USAGE = re.compile(
+    r"(the deep-learning|\S+) (GPU-hours|instance-hours) a month of (.+?)(?= \+ |$)"
+)
+
+
+def label_text(label: str) -> str:
+    """An option's label with the engine's usage wording in the reader's language."""
+
+    def say(m: re.Match[str]) -> str:
+        if m[1] == "the deep-learning":
+            return _("the deep-learning GPU-hours a month of %(tier)s") % {"tier": m[3]}
+        if m[2] == "GPU-hours":
+            return _("%(hours)s GPU-hours a month of %(tier)s") % {"hours": m[1], "tier": m[3]}
+        return _("%(hours)s instance-hours a month of %(tier)s") % {"hours": m[1], "tier": m[3]}
+
+    return _USAGE.sub(say, label)
+
+
 def source_text(source: str) -> str:
     return _("quoted by you") if source == "quoted by the manager" else source
 
@@ -370,7 +388,7 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
             "baseline": [_cents(v) for v in cumulative],
             "options": [
                 {
-                    "label": o["label"],
+                    "label": label_text(o["label"]),
                     "values": [_cents(v) for v in o["money"]["cumulative"]],
                     "payback_month": o["money"].get("payback_month"),
                 }
@@ -388,7 +406,7 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
         servers = min(_servers_cost(o), monthly)
         bars.append(
             {
-                "label": o["label"],
+                "label": label_text(o["label"]),
                 "servers": _cents(servers),
                 "operations": _cents(monthly - servers),
                 "one_time": _cents(dec(o["money"]["one_time"]) / horizon),
@@ -423,7 +441,7 @@ def _capacity_bar(option: Mapping[str, Any]) -> dict[str, Any] | None:
     if not sized or not threads_have:
         return None
     return {
-        "label": option["label"],
+        "label": label_text(option["label"]),
         "threads_pct": round(100 * threads_need / threads_have, 1),
         "memory_pct": round(100 * memory_need / memory_have, 1) if memory_have else None,
     }

@@ -63,3 +63,8 @@ def note(text: str) -> str:
 @register.filter
 def source(text: str) -> str:
     return dashboard.source_text(text)
+
+
+@register.filter
+def label(text: str) -> str:
+    return dashboard.label_text(text)
