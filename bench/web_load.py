@@ -165,6 +165,7 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> s
             return proc
         except OSError:  # refused while booting, or a slow first answer
             time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGTERM)  # never leave a server behind
     raise TimeoutError(f"gunicorn not answering:\n{log.read_text()}")
 
 
