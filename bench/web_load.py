@@ -298,6 +298,18 @@ def run_python(url: str, seconds: float, connections: int, method: str, headers:
     return summarise(len(latencies), elapsed, us, errors, non_2xx)
 
 
+def drain(base: str) -> None:
+    """Wait out the requests a finished load run left queued (wrk stops mid-flight), so
+    they do not count against the next endpoint measured."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        start = time.perf_counter()
+        urllib.request.urlopen(f"{base}/healthz", timeout=10).read()
+        if time.perf_counter() - start < 0.01:
+            return
+        time.sleep(0.05)
+
+
 def measure(tool: str | None, endpoint: tuple, seconds: float, connections: int,
             think_ms: int = 0) -> dict:  # fmt: skip
     url, method, headers, payload = endpoint
@@ -369,6 +381,7 @@ def main() -> int:
                 outcome = measure(wrk, endpoint, args.round, args.connections)
                 if index:  # round 0 warms up every worker and cache
                     collected[name].append(outcome)
+                drain(base)
         results = {name: combine(rounds_) for name, rounds_ in collected.items()}
         # Users who think between edits: Python threads, not wrk. With think time wrk's
         # delay() and gunicorn's sync workers (a new connection per request) inflate its

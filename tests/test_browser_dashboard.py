@@ -110,6 +110,7 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
 
     page.fill("#id_baseline__monthly", "600")
     wait_for_headline(page, "250.01")
+    assert page.locator("#id_baseline__monthly-error").inner_text() == ""  # fixed: gone
     wait_for_chart(page, "cumulative")
     assert chart_src(page, "cumulative") != first_chart
     assert page.evaluate("window.__same_page") is True
