@@ -83,6 +83,11 @@ class Row:
     retired: bool = False  # the shared page: a tier it names is no longer offered
 
     @property
+    def dearer_by(self) -> Decimal:
+        """How much more than the baseline it costs over the horizon (when it saves nothing)."""
+        return -self.saving
+
+    @property
     def server_count(self) -> int:
         return sum(count for count, _name in self.servers)
 

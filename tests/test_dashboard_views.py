@@ -175,3 +175,12 @@ def test_home_shows_the_benchmark_targets_with_their_last_run(owner):
     section = html.split('id="targets"')[1]
     assert "epyc-4545p" in section
     assert "toy-gbm" in section and "succeeded" in section
+
+
+def test_when_staying_is_cheapest_the_headline_says_so(owner):
+    response = login(owner).post(
+        "/plans/new", form_data(baseline__monthly="200"), headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert "Staying is cheapest over 36 months" in html
+    assert "costs $5,399.64 more." in html  # 36 x (349.99 - 200)
