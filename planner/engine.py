@@ -63,6 +63,12 @@ class Prices:
         self.dropped = {d["slug"]: d["reason"] for d in frame.attrs.get("dropped", [])}
         self.currency = currency
         self._columns: dict[str, list[Any]] = {}
+        # Memos of what every evaluation asks again (a Prices may serve many evaluations
+        # of one catalog frame); handed out as copies, since callers add to them.
+        self._provenance: dict[str, dict[str, Any]] = {}
+        self._rows: dict[tuple[str, ...], pd.DataFrame] = {}
+        self._fx: list[dict[str, Any]] | None = None
+        self._cpu: list[str] | None = None
 
     def __contains__(self, slug: str) -> bool:
         return slug in self.row
@@ -80,6 +86,31 @@ class Prices:
         return self.dropped.get(slug, "no price in the catalog on or before the plan's date")
 
     def provenance(self, slug: str) -> dict[str, Any]:
+        if slug not in self._provenance:
+            self._provenance[slug] = self._provenance_of(slug)
+        return dict(self._provenance[slug])
+
+    def rows(self, slugs: Sequence[str]) -> pd.DataFrame:
+        """The frame's rows of `slugs`, in that order."""
+        key = tuple(slugs)
+        if key not in self._rows:
+            self._rows[key] = self.frame.iloc[[self.row[s] for s in key]]
+        return self._rows[key]
+
+    def cpu_slugs(self) -> list[str]:
+        """The CPU tiers (cloud VMs and dedicated servers), in the frame's order."""
+        if self._cpu is None:
+            cpu = self.frame.loc[self.frame["kind"].isin(CPU_KINDS), "slug"]
+            self._cpu = list(cpu)
+        return list(self._cpu)
+
+    def fx(self) -> list[dict[str, Any]]:
+        """The exchange rates the frame's prices were converted at (fresh dicts)."""
+        if self._fx is None:
+            self._fx = _fx_rates(self)
+        return [dict(entry) for entry in self._fx]
+
+    def _provenance_of(self, slug: str) -> dict[str, Any]:
         out = {
             "price_id": _plain(self.get(slug, "price_id")),
             "amount": str(self.get(slug, "amount")),
@@ -229,7 +260,7 @@ class OptionSpec:
 def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dict[str, Any]]]:
     """The options to price, and the candidates that cannot be (with the reason)."""
     if not plan.candidates:
-        cpu = prices.frame.loc[prices.frame["kind"].isin(CPU_KINDS), "slug"]
+        cpu = prices.cpu_slugs()
         options = [OptionSpec(f"tier:{s}", prices.name(s), [Part(tier=s)]) for s in cpu]
         return options, []
     options, missing = [], []
@@ -444,9 +475,15 @@ def evaluate(
     *,
     verify_top: int = 5,
     seed: int = 0,
+    prices: Prices | None = None,
 ) -> Comparison:
-    """Size and price every option of the plan against its baseline."""
-    prices = Prices(frame, plan.currency)
+    """Size and price every option of the plan against its baseline.
+
+    `prices`: `Prices(frame, plan.currency)` built once and kept by a caller that
+    evaluates many plans on one unchanged frame (its memos then serve them all).
+    """
+    if prices is None or prices.currency != plan.currency:
+        prices = Prices(frame, plan.currency)
     specs, missing = plan_options(plan, prices)
     sized = sorted({p.tier for o in specs for p in o.parts if p.mode in ("sized", "fixed")})
     table = size_plan(plan, prices, sized, measurements, speed_factors or {}) if sized else None
@@ -484,7 +521,7 @@ def size_plan(
     measurements: Lookup,
     speed_factors: Mapping[str, SpeedFactor],
 ) -> CapacityTable:
-    rows = prices.frame.iloc[[prices.row[s] for s in slugs]]
+    rows = prices.rows(slugs)
     return capacity.size_tiers(
         rows,
         plan.workloads,
@@ -759,6 +796,10 @@ def _assumptions(plan: Plan) -> list[dict[str, Any]]:
 
 
 def _fx(prices: Prices) -> list[dict[str, Any]]:
+    return prices.fx()
+
+
+def _fx_rates(prices: Prices) -> list[dict[str, Any]]:
     if "fx_rate" not in prices.frame.columns:
         return []
     rates = prices.frame.dropna(subset=["fx_rate"])

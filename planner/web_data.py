@@ -30,6 +30,7 @@ from planner.models import Plan, Share, SpeedFactor
 FORM_OPTIONS_SECONDS = 600
 FRAMES_KEPT = 4
 _frames: dict[tuple[dt.date, str, str], pd.DataFrame] = {}
+_prices: dict[tuple[dt.date, str, str], engine.Prices] = {}
 
 
 def today() -> dt.date:
@@ -169,6 +170,23 @@ def catalog_frame_cached(as_of: dt.date, currency: str, generation: str) -> pd.D
     return frame
 
 
+def prices_cached(as_of: dt.date, currency: str, generation: str) -> engine.Prices:
+    """`engine.Prices` over `catalog_frame_cached`'s frame, kept beside it.
+
+    Its memos (columns as lists, each tier's price provenance, the exchange rates,
+    the rows sized) then serve every recompute until the data's generation changes.
+    """
+    key = (as_of, currency, generation)
+    frame = catalog_frame_cached(as_of, currency, generation)
+    prices = _prices.get(key)
+    if prices is None or _frames.get(key) is not frame:
+        prices = engine.Prices(frame, currency)
+        for old in [k for k in _prices if k not in _frames]:
+            del _prices[old]
+        _prices[key] = prices
+    return prices
+
+
 def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]:
     """`services.evaluate(plan).to_dict()` on a cached catalog frame.
 
@@ -177,7 +195,9 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
     adapter unnecessary.
     """
     as_of = services.today()
-    frame = catalog_frame_cached(as_of, plan.currency, generation or data_generation())
+    generation = generation or data_generation()
+    frame = catalog_frame_cached(as_of, plan.currency, generation)
+    prices = prices_cached(as_of, plan.currency, generation)
     slugs = services.candidate_tiers(plan, frame)
     factor_rows = list(
         SpeedFactor.objects.filter(tier__slug__in=slugs).select_related("tier", "relative_to")
@@ -203,7 +223,9 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
         speed_factors=factors,
         speed_factor_rows=[services.plain(row.to_plain()) for row in factor_rows],
     )
-    comparison = engine.evaluate(plan, frame, measurements, speed_factors=factors, as_of=as_of)
+    comparison = engine.evaluate(
+        plan, frame, measurements, speed_factors=factors, as_of=as_of, prices=prices
+    )
     return services.Evaluation(inputs, comparison).to_dict()
 
 
@@ -229,4 +251,5 @@ def plan_update(plan: Plan, parsed: schema.Plan) -> None:
 def forget() -> None:
     """Drop this process's memos (tests: rolled-back data can repeat a generation)."""
     _frames.clear()
+    _prices.clear()
     _known.clear()
