@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -165,8 +165,13 @@ class Evaluation:
     inputs: EngineInputs
     comparison: Any  # planner.engine.Comparison
 
-    def to_dict(self) -> dict[str, Any]:
-        return with_provenance(plain(self.comparison.to_dict(limit=OPTIONS_LIMIT)))
+    def to_dict(self, *, fx_rows: FxRows | None = None) -> dict[str, Any]:
+        """`fx_rows`: `exchange_rate_rows` or a caller's memo of it."""
+        comparison = plain(self.comparison.to_dict(limit=OPTIONS_LIMIT))
+        return with_provenance(comparison, fx_rows=fx_rows)
+
+
+FxRows = Callable[[str | None, str], list[dict[str, Any]]]
 
 
 def evaluate(plan: schema.Plan, *, as_of: dt.date | None = None) -> Evaluation:
@@ -196,7 +201,7 @@ ONE_TIME_INPUTS = {
 }
 
 
-def with_provenance(comparison: dict[str, Any]) -> dict[str, Any]:
+def with_provenance(comparison: dict[str, Any], *, fx_rows: FxRows | None = None) -> dict[str, Any]:
     plan = comparison["plan"]
     for option in comparison["options"]:
         _option_provenance(option, plan)
@@ -207,7 +212,7 @@ def with_provenance(comparison: dict[str, Any]) -> dict[str, Any]:
     for row in comparison.get("price_performance", []):
         if row["tier"] in prices:
             row["price"] = prices[row["tier"]]
-    _fx_provenance(comparison.get("fx", []))
+    _fx_provenance(comparison.get("fx", []), fx_rows or exchange_rate_rows)
     return comparison
 
 
@@ -267,22 +272,27 @@ def _baseline_provenance(baseline: dict[str, Any], plan: dict[str, Any]) -> dict
     return {"prices": prices, "entered": entered}
 
 
-def _fx_provenance(rates: list[dict[str, Any]]) -> None:
+def _fx_provenance(rates: list[dict[str, Any]], fx_rows: FxRows) -> None:
     for entry in rates:
-        rows = ExchangeRate.objects.filter(date=entry.get("date")).filter(
-            models.Q(to_currency=entry["into"]) | models.Q(from_currency=entry["into"])
-        )
-        entry["rows"] = [
-            {
-                "rate_id": row.pk,
-                "from": row.from_currency,
-                "to": row.to_currency,
-                "rate": str(row.rate),
-                "date": row.date.isoformat(),
-                "source": row.source,
-            }
-            for row in rows
-        ]
+        entry["rows"] = fx_rows(entry.get("date"), entry["into"])
+
+
+def exchange_rate_rows(date: str | None, currency: str) -> list[dict[str, Any]]:
+    """The exchange rates of `date` into or out of `currency`, as provenance rows."""
+    rows = ExchangeRate.objects.filter(date=date).filter(
+        models.Q(to_currency=currency) | models.Q(from_currency=currency)
+    )
+    return [
+        {
+            "rate_id": row.pk,
+            "from": row.from_currency,
+            "to": row.to_currency,
+            "rate": str(row.rate),
+            "date": row.date.isoformat(),
+            "source": row.source,
+        }
+        for row in rows
+    ]
 
 
 # --- plans -------------------------------------------------------------------------------

@@ -203,7 +203,7 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
         SpeedFactor.objects.filter(tier__slug__in=slugs).select_related("tier", "relative_to")
     )
     looked_up = list(dict.fromkeys(slugs + [row.relative_to.slug for row in factor_rows]))
-    measurements = services.measurements_for(looked_up, services.workload_classes(plan))
+    measurements = measurements_cached(generation, looked_up, services.workload_classes(plan))
     factors = {
         row.tier.slug: capacity.SpeedFactor(
             relative_to=row.relative_to.slug,
@@ -226,10 +226,47 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
     comparison = engine.evaluate(
         plan, frame, measurements, speed_factors=factors, as_of=as_of, prices=prices
     )
-    return services.Evaluation(inputs, comparison).to_dict()
+    return services.Evaluation(inputs, comparison).to_dict(fx_rows=fx_rows_cached(generation))
 
 
 _known: dict[str, frozenset[str]] = {}
+MEASUREMENTS_KEPT = 32
+_measured: dict[tuple[str, tuple[str, ...], tuple[str, ...]], dict] = {}
+_fx_rows: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
+
+
+def measurements_cached(generation: str, slugs: list[str], classes: list[str]) -> dict:
+    """`services.measurements_for` kept in this process for the data's generation.
+
+    A plan sized over every tier looks up a run per tier and class (dozens of queries);
+    the generation changes with every finished run and every tier edit.
+    """
+    key = (generation, tuple(slugs), tuple(classes))
+    found = _measured.get(key)
+    if found is None:
+        found = services.measurements_for(slugs, classes)
+        for old in [k for k in _measured if k[0] != generation]:
+            del _measured[old]
+        if len(_measured) >= MEASUREMENTS_KEPT:
+            _measured.pop(next(iter(_measured)))
+        _measured[key] = found
+    return dict(found)
+
+
+def fx_rows_cached(generation: str) -> services.FxRows:
+    """`services.exchange_rate_rows` looked up once per data generation (rates are in it)."""
+
+    def rows(date: str | None, currency: str) -> list[dict[str, Any]]:
+        key = (generation, date, currency)
+        found = _fx_rows.get(key)
+        if found is None:
+            found = services.exchange_rate_rows(date, currency)
+            for old in [k for k in _fx_rows if k[0] != generation]:
+                del _fx_rows[old]
+            _fx_rows[key] = found
+        return [dict(row) for row in found]
+
+    return rows
 
 
 def parser(generation: str) -> Callable[[Any], schema.Plan]:
@@ -253,3 +290,5 @@ def forget() -> None:
     _frames.clear()
     _prices.clear()
     _known.clear()
+    _measured.clear()
+    _fx_rows.clear()
