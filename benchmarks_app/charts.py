@@ -15,11 +15,11 @@ import matplotlib
 from django.utils import translation
 from django.utils.translation import gettext as _
 from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, NullLocator
+from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator
 
 from . import scaling
 
-CHART_VERSION = "1"
+CHART_VERSION = "2"
 RC = {
     "svg.hashsalt": "benchmarks-charts",
     "svg.fonttype": "none",
@@ -95,12 +95,15 @@ def _draw(figure: Figure, data: dict) -> None:
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xticklabels([str(t) for t in ticks])
     ax.set_xlim(0.8, right * 1.15)
+    ax.margins(y=0.15)  # room above the highest point for the legend
     ax.set_ylim(bottom=0)
+    ax.yaxis.set_major_formatter(EngFormatter(sep=" "))  # "50 M", not a "1e7" offset
     ax.set_xlabel(_("hardware threads"))
     ax.set_ylabel(data["unit"])
     ax.set_title(data["title"], fontsize=10, loc="left")
     if data["not_fitted"]:
-        figure.text(0.01, 0.01, "; ".join(data["not_fitted"]), fontsize=7, color="#666666")
+        # supxlabel, unlike figure.text, takes part in the constrained layout: no overlap.
+        figure.supxlabel("; ".join(data["not_fitted"]), fontsize=7, color="#666666")
     if points or data["fits"]:
         ax.legend(fontsize=8, loc="upper left")
 
