@@ -58,7 +58,11 @@ def _generation_sql() -> str:
         (SELECT SUM(COALESCE({q("vcpus")}, 0) + COALESCE({q("cores")}, 0)
                     + COALESCE({q("gpus")}, 0) + COALESCE({q("min_term_months")}, 0)) FROM {tier}),
         (SELECT SUM(COALESCE({q("ram_gib")}, 0)) FROM {tier}),
-        (SELECT COUNT(*) FROM {factor}), (SELECT MAX({q("id")}) FROM {factor})"""
+        (SELECT COUNT(*) FROM {factor}), (SELECT MAX({q("id")}) FROM {factor}),
+        (SELECT SUM({q("factor")}) FROM {factor}), (SELECT MAX({q("date")}) FROM {factor}),
+        (SELECT SUM({q("tier_id")} * 7 + {q("relative_to_id")}
+                    + LENGTH({q("unit")}) + LENGTH({q("source")}) + LENGTH({q("author")}))
+         FROM {factor})"""
 
 
 def _digest(row: tuple) -> str:
@@ -199,9 +203,7 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
     frame = catalog_frame_cached(as_of, plan.currency, generation)
     prices = prices_cached(as_of, plan.currency, generation)
     slugs = services.candidate_tiers(plan, frame)
-    factor_rows = list(
-        SpeedFactor.objects.filter(tier__slug__in=slugs).select_related("tier", "relative_to")
-    )
+    factor_rows = factor_rows_cached(generation, slugs)
     looked_up = list(dict.fromkeys(slugs + [row.relative_to.slug for row in factor_rows]))
     measurements = measurements_cached(generation, looked_up, services.workload_classes(plan))
     factors = {
@@ -232,6 +234,7 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
 _known: dict[str, frozenset[str]] = {}
 MEASUREMENTS_KEPT = 32
 _measured: dict[tuple[str, tuple[str, ...], tuple[str, ...]], dict] = {}
+_factors: dict[tuple[str, tuple[str, ...]], list[SpeedFactor]] = {}
 _fx_rows: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
 
 
@@ -251,6 +254,26 @@ def measurements_cached(generation: str, slugs: list[str], classes: list[str]) -
             _measured.pop(next(iter(_measured)))
         _measured[key] = found
     return dict(found)
+
+
+def factor_rows_cached(generation: str, slugs: list[str]) -> list[SpeedFactor]:
+    """The speed factors of `slugs` (with both tiers), looked up once per data generation.
+
+    The generation sums the factors' values, dates, tiers and texts' lengths, so an
+    edited factor changes it. Rows are read, never changed, by the callers.
+    """
+    key = (generation, tuple(slugs))
+    rows = _factors.get(key)
+    if rows is None:
+        rows = list(
+            SpeedFactor.objects.filter(tier__slug__in=slugs).select_related("tier", "relative_to")
+        )
+        for old in [k for k in _factors if k[0] != generation]:
+            del _factors[old]
+        if len(_factors) >= MEASUREMENTS_KEPT:
+            _factors.pop(next(iter(_factors)))
+        _factors[key] = rows
+    return list(rows)
 
 
 def fx_rows_cached(generation: str) -> services.FxRows:
@@ -291,4 +314,5 @@ def forget() -> None:
     _prices.clear()
     _known.clear()
     _measured.clear()
+    _factors.clear()
     _fx_rows.clear()
