@@ -621,6 +621,18 @@ def _workload_name(c: WorkloadColumns) -> str:
     return c.workload.name or f"{c.workload.kind} #{c.index + 1}"
 
 
+TierSpecs = tuple[list[str], np.ndarray, np.ndarray, np.ndarray]
+
+
+def tier_specs(tiers: pd.DataFrame) -> TierSpecs:
+    """Slugs, vCPUs, RAM (GiB; NaN where unknown) and whether spot, of catalog-frame rows."""
+    slugs = [str(s) for s in tiers["slug"]]
+    vcpus = pd.to_numeric(tiers["vcpus"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    ram = pd.to_numeric(tiers["ram_gib"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    spot = (tiers["pricing_model"] == "spot").to_numpy(dtype=bool)
+    return slugs, vcpus, ram, spot
+
+
 def size_tiers(
     tiers: pd.DataFrame,
     workloads: Sequence[Workload],
@@ -631,12 +643,15 @@ def size_tiers(
     monthly_growth: float = 0.0,
     horizon_months: int = 1,
     spot_allowance: float = 0.1,
+    specs: TierSpecs | None = None,
 ) -> CapacityTable:
-    """Size every tier in `tiers` (catalog-frame rows: slug, vcpus, ram_gib, pricing_model)."""
-    slugs = [str(s) for s in tiers["slug"]]
-    vcpus = pd.to_numeric(tiers["vcpus"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    ram = pd.to_numeric(tiers["ram_gib"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    spot = (tiers["pricing_model"] == "spot").to_numpy(dtype=bool)
+    """Size every tier in `tiers` (catalog-frame rows: slug, vcpus, ram_gib, pricing_model).
+
+    `specs`: `tier_specs(tiers)` computed once by a caller that sizes the same rows
+    again and again (the arrays are copied, so a kept one never changes).
+    """
+    slugs, vcpus, ram, spot = specs if specs is not None else tier_specs(tiers)
+    slugs, vcpus, ram, spot = list(slugs), vcpus.copy(), ram.copy(), spot.copy()
     growth = (1 + monthly_growth) ** np.arange(horizon_months, dtype=float)
     get = _getter(measurements)
     evidence: dict[str, ClassEvidence] = {}

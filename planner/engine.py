@@ -67,6 +67,7 @@ class Prices:
         # of one catalog frame); handed out as copies, since callers add to them.
         self._provenance: dict[str, dict[str, Any]] = {}
         self._rows: dict[tuple[str, ...], pd.DataFrame] = {}
+        self._specs: dict[tuple[str, ...], capacity.TierSpecs] = {}
         self._fx: list[dict[str, Any]] | None = None
         self._cpu: list[str] | None = None
 
@@ -96,6 +97,13 @@ class Prices:
         if key not in self._rows:
             self._rows[key] = self.frame.iloc[[self.row[s] for s in key]]
         return self._rows[key]
+
+    def specs(self, slugs: Sequence[str]) -> capacity.TierSpecs:
+        """`capacity.tier_specs` of `rows(slugs)` (size_tiers copies what it keeps)."""
+        key = tuple(slugs)
+        if key not in self._specs:
+            self._specs[key] = capacity.tier_specs(self.rows(key))
+        return self._specs[key]
 
     def cpu_slugs(self) -> list[str]:
         """The CPU tiers (cloud VMs and dedicated servers), in the frame's order."""
@@ -531,6 +539,7 @@ def size_plan(
         monthly_growth=float(plan.monthly_growth),
         horizon_months=plan.horizon_months,
         spot_allowance=float(plan.spot_interruption_allowance),
+        specs=prices.specs(slugs),
     )
 
 
