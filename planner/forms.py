@@ -389,6 +389,55 @@ def _value(spec: FieldSpec, value: Any) -> Any:
 
 # --- the form -----------------------------------------------------------------------------
 
+LayoutKey = tuple[int, int, tuple[tuple[str, int], ...]]
+
+
+def _layout_key(layout: Layout) -> LayoutKey:
+    return (layout.candidates, layout.commitments, tuple(layout.workloads.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _base_fields(
+    language: str,
+    layout_key: LayoutKey,
+    tiers: tuple[tuple[str, str], ...],
+    currencies: tuple[str, ...],
+) -> dict[str, forms.Field]:
+    """The form's fields for one language, layout, tier list and currency list.
+
+    Built once and kept: a form deep-copies them (Django's `Form.__init__` copies
+    `base_fields`), so nothing a form does to its fields reaches this dict. Labels
+    stay lazy translations; help texts are `bounds_text` in `language`.
+    """
+    candidates, commitments, workloads = layout_key
+    layout = Layout(candidates=candidates, commitments=commitments, workloads=dict(workloads))
+    tier_list = list(tiers)
+    fields: dict[str, forms.Field] = {}
+    for name in TOP:
+        spec = _spec(schema.PLAN_FIELDS, name)
+        fields[name] = _form_field(spec, _label(spec, "plan"), language, tier_list)
+    fields["currency"].widget = forms.Select(choices=[(c, c) for c in currencies])
+    sections = (("baseline", schema.BASELINE_FIELDS), ("one_time", schema.ONE_TIME_FIELDS),
+                ("monthly", schema.MONTHLY_FIELDS))  # fmt: skip
+    for section, specs in sections:
+        for spec in specs:
+            if spec.type != "list":
+                label = _label(spec, section)
+                fields[f"{section}__{spec.name}"] = _form_field(spec, label, language, tier_list)
+    contexts = {"candidate": "part", "commitment": "commitment", "workload": "workload"}
+    for slot in _slots(layout):
+        for spec in slot.specs:
+            if slot.kind == "workload" and spec.name == "kind":
+                continue
+            label = _label(spec, contexts[slot.kind])
+            fields[slot.name(spec.name)] = _form_field(spec, label, language, tier_list)
+    for name, bound in fields.items():
+        if isinstance(bound, forms.DecimalField | forms.IntegerField | forms.FloatField):
+            bound.widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
+        if name in ("baseline__monthly",) or name.startswith("cand_0__"):
+            bound.widget.attrs["data-first-answer"] = "1"
+    return fields
+
 
 class PlanForm(forms.Form):
     """The whole plan as one form; `plan` is the parsed `schema.Plan` once valid."""
@@ -409,32 +458,18 @@ class PlanForm(forms.Form):
         self.parsed: schema.Plan | None = None
         self.plan_data: dict[str, Any] = {}
         self.section_errors: dict[str, list[str]] = {}
+        tiers = tuple((slug, label) for slug, label in tier_choices or ())
+        # The fields for this language, layout, tiers and currencies are built once
+        # (~80 fields with translated help); Form.__init__ deep-copies them per form.
+        self.base_fields = _base_fields(
+            language, _layout_key(self.layout), tiers, tuple(sorted(set(currencies)))
+        )
         super().__init__(data, initial=self._initial_values(plan or {}))
-        tiers = list(tier_choices or [])
-        self._build_fields(tiers, sorted(set(currencies)), language)
+        self._mark_retired_tiers({slug for slug, _label in tiers})
 
     # building ----------------------------------------------------------------------------
 
-    def _build_fields(self, tiers: list[tuple[str, str]], currencies: list[str], lang: str) -> None:
-        for name in TOP:
-            spec = _spec(schema.PLAN_FIELDS, name)
-            self.fields[name] = _form_field(spec, _label(spec, "plan"), lang, tiers)
-        self.fields["currency"].widget = forms.Select(choices=[(c, c) for c in currencies])
-        sections = (("baseline", schema.BASELINE_FIELDS), ("one_time", schema.ONE_TIME_FIELDS),
-                    ("monthly", schema.MONTHLY_FIELDS))  # fmt: skip
-        for section, specs in sections:
-            for spec in specs:
-                if spec.type != "list":
-                    label = _label(spec, section)
-                    self.fields[f"{section}__{spec.name}"] = _form_field(spec, label, lang, tiers)
-        contexts = {"candidate": "part", "commitment": "commitment", "workload": "workload"}
-        for slot in self.slots:
-            for spec in slot.specs:
-                if slot.kind == "workload" and spec.name == "kind":
-                    continue
-                label = _label(spec, contexts[slot.kind])
-                self.fields[slot.name(spec.name)] = _form_field(spec, label, lang, tiers)
-        known = {slug for slug, _label in tiers}
+    def _mark_retired_tiers(self, known: set[str]) -> None:
         for name, bound in self.fields.items():
             widget = bound.widget
             if isinstance(widget, forms.Select) and name.endswith("__tier"):
@@ -443,10 +478,6 @@ class PlanForm(forms.Form):
                     # A stored plan may name a tier retired since: keep it visible, say so.
                     label = _("%(tier)s (no longer offered)") % {"tier": value}
                     widget.choices = [*widget.choices, (value, label)]
-            if isinstance(bound, forms.DecimalField | forms.IntegerField | forms.FloatField):
-                bound.widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
-            if name in ("baseline__monthly",) or name.startswith("cand_0__"):
-                bound.widget.attrs["data-first-answer"] = "1"
 
     def _initial_values(self, plan: Mapping[str, Any]) -> dict[str, Any]:
         values: dict[str, Any] = {}
