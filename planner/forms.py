@@ -636,6 +636,12 @@ class PlanForm(forms.Form):
 
     # template helpers -----------------------------------------------------------------
 
+    @property
+    def fields_with_errors(self) -> list[forms.BoundField]:
+        """The fields that have errors, in the form's order (the partial lists only these)."""
+        errors = self.errors
+        return [self[name] for name in self.fields if errors.get(name)]
+
     def bound(self, names: Iterable[str]) -> list[forms.BoundField]:
         return [self[name] for name in names]
 
