@@ -198,6 +198,8 @@ class SpeedFactor(models.Model):
     source = models.CharField(_("source"), max_length=500)
     author = models.CharField(_("author"), max_length=150)
     date = models.DateField(_("date"))
+    # Any edit moves it: the dashboard's data generation reads the newest (and the count).
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         verbose_name = _("speed factor")

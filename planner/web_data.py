@@ -59,10 +59,7 @@ def _generation_sql() -> str:
                     + COALESCE({q("gpus")}, 0) + COALESCE({q("min_term_months")}, 0)) FROM {tier}),
         (SELECT SUM(COALESCE({q("ram_gib")}, 0)) FROM {tier}),
         (SELECT COUNT(*) FROM {factor}), (SELECT MAX({q("id")}) FROM {factor}),
-        (SELECT SUM({q("factor")}) FROM {factor}), (SELECT MAX({q("date")}) FROM {factor}),
-        (SELECT SUM({q("tier_id")} * 7 + {q("relative_to_id")}
-                    + LENGTH({q("unit")}) + LENGTH({q("source")}) + LENGTH({q("author")}))
-         FROM {factor})"""
+        (SELECT MAX({q("updated_at")}) FROM {factor})"""
 
 
 def _digest(row: tuple) -> str:
@@ -259,8 +256,8 @@ def measurements_cached(generation: str, slugs: list[str], classes: list[str]) -
 def factor_rows_cached(generation: str, slugs: list[str]) -> list[SpeedFactor]:
     """The speed factors of `slugs` (with both tiers), looked up once per data generation.
 
-    The generation sums the factors' values, dates, tiers and texts' lengths, so an
-    edited factor changes it. Rows are read, never changed, by the callers.
+    The generation has the factors' count, newest id and newest `updated_at`, so an
+    added, removed or edited factor changes it. Rows are read, never changed, by the callers.
     """
     key = (generation, tuple(slugs))
     rows = _factors.get(key)
