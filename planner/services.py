@@ -100,17 +100,9 @@ def workload_classes(plan: schema.Plan) -> list[str]:
     return list(dict.fromkeys(kinds))
 
 
-def gather(plan: schema.Plan, *, as_of: dt.date | None = None) -> EngineInputs:
-    as_of = as_of or today()
-    frame = catalog_frame(as_of, plan.currency)
-    slugs = candidate_tiers(plan, frame)
-    factor_rows = list(
-        SpeedFactor.objects.filter(tier__slug__in=slugs).select_related("tier", "relative_to")
-    )
-    # A speed factor's reference tier needs its own measurement looked up too.
-    looked_up = list(dict.fromkeys(slugs + [row.relative_to.slug for row in factor_rows]))
-    measurements = measurements_for(looked_up, workload_classes(plan))
-    factors = {
+def speed_factors(factor_rows) -> dict[str, capacity.SpeedFactor]:
+    """The engine's view of declared speed factors, keyed by the tier they describe."""
+    return {
         row.tier.slug: capacity.SpeedFactor(
             relative_to=row.relative_to.slug,
             factor=float(row.factor),
@@ -121,6 +113,19 @@ def gather(plan: schema.Plan, *, as_of: dt.date | None = None) -> EngineInputs:
         )
         for row in factor_rows
     }
+
+
+def gather(plan: schema.Plan, *, as_of: dt.date | None = None) -> EngineInputs:
+    as_of = as_of or today()
+    frame = catalog_frame(as_of, plan.currency)
+    slugs = candidate_tiers(plan, frame)
+    factor_rows = list(
+        SpeedFactor.objects.filter(tier__slug__in=slugs).select_related("tier", "relative_to")
+    )
+    # A speed factor's reference tier needs its own measurement looked up too.
+    looked_up = list(dict.fromkeys(slugs + [row.relative_to.slug for row in factor_rows]))
+    measurements = measurements_for(looked_up, workload_classes(plan))
+    factors = speed_factors(factor_rows)
     return EngineInputs(
         plan=plan,
         as_of=as_of,

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from benchmarks_app.models import Run, Target
 from catalog.models import ExchangeRate, Price, PricingModel, Tier
 from catalog.pricing import catalog_frame
-from planner import capacity, engine, formatting, schema, services
+from planner import engine, formatting, schema, services
 from planner.models import Plan, Share, SpeedFactor
 
 FORM_OPTIONS_SECONDS = 600
@@ -203,17 +203,7 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
     factor_rows = factor_rows_cached(generation, slugs)
     looked_up = list(dict.fromkeys(slugs + [row.relative_to.slug for row in factor_rows]))
     measurements = measurements_cached(generation, looked_up, services.workload_classes(plan))
-    factors = {
-        row.tier.slug: capacity.SpeedFactor(
-            relative_to=row.relative_to.slug,
-            factor=float(row.factor),
-            unit=row.unit,
-            source=row.source,
-            author=row.author,
-            date=row.date,
-        )
-        for row in factor_rows
-    }
+    factors = services.speed_factors(factor_rows)
     inputs = services.EngineInputs(
         plan=plan,
         as_of=as_of,
