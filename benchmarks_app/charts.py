@@ -17,21 +17,12 @@ from django.utils.translation import gettext as _
 from matplotlib.figure import Figure
 from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator
 
+from planner.chart_style import chart_rc
+
 from . import scaling
 
 CHART_VERSION = "2"
-RC = {
-    "svg.hashsalt": "benchmarks-charts",
-    "svg.fonttype": "none",
-    "font.family": "DejaVu Sans",
-    "font.size": 10,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "grid.color": "#dddddd",
-    "grid.linewidth": 0.6,
-    "legend.frameon": False,
-}
+RC = chart_rc("benchmarks-charts")
 COLOURS = {"amdahl": "#1f77b4", "usl": "#d62728"}
 MODEL_NAMES = {"amdahl": "Amdahl", "usl": "USL"}
 

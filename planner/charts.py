@@ -26,25 +26,14 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from planner import formatting
+from planner.chart_style import chart_rc
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
 CHART_VERSION = "3"
 KINDS = ("cumulative", "monthly", "capacity")
 MAX_OPTIONS = 3  # the cumulative chart shows the baseline and the best few options
 
-RC = {
-    "svg.hashsalt": "planner-charts",
-    "svg.fonttype": "none",
-    "font.family": "DejaVu Sans",
-    "font.size": 10,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "grid.color": "#dddddd",
-    "grid.linewidth": 0.6,
-    "legend.frameon": False,
-    "axes.axisbelow": True,
-}
+RC = chart_rc("planner-charts", **{"axes.axisbelow": True})
 BASELINE_COLOUR = "#333333"
 OPTION_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 PART_COLOURS = {"servers": "#1f77b4", "operations": "#ff7f0e", "one_time": "#bbbbbb"}
