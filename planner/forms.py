@@ -15,6 +15,7 @@ slots as the plan has (plus one empty). A slot left empty is not in the plan.
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from collections.abc import Iterable, Mapping
@@ -460,24 +461,30 @@ class PlanForm(forms.Form):
         self.section_errors: dict[str, list[str]] = {}
         tiers = tuple((slug, label) for slug, label in tier_choices or ())
         # The fields for this language, layout, tiers and currencies are built once
-        # (~80 fields with translated help); Form.__init__ deep-copies them per form.
-        self.base_fields = _base_fields(
+        # (~80 fields with translated help) and shared, not deep-copied per form as
+        # Form.__init__ would (a tenth of a recompute): nothing changes a field in place
+        # once built, and the one change a form makes (_mark_retired_tiers) copies first.
+        shared = _base_fields(
             language, _layout_key(self.layout), tiers, tuple(sorted(set(currencies)))
         )
+        self.base_fields = {}
         super().__init__(data, initial=self._initial_values(plan or {}))
+        self.base_fields, self.fields = shared, dict(shared)
         self._mark_retired_tiers({slug for slug, _label in tiers})
 
     # building ----------------------------------------------------------------------------
 
     def _mark_retired_tiers(self, known: set[str]) -> None:
-        for name, bound in self.fields.items():
-            widget = bound.widget
-            if isinstance(widget, forms.Select) and name.endswith("__tier"):
+        for name, field_ in list(self.fields.items()):
+            if isinstance(field_.widget, forms.Select) and name.endswith("__tier"):
                 value = self[name].value()
                 if value and value not in known:
                     # A stored plan may name a tier retired since: keep it visible, say so.
+                    # This form's own copy: the field itself is shared by every form.
                     label = _("%(tier)s (no longer offered)") % {"tier": value}
-                    widget.choices = [*widget.choices, (value, label)]
+                    self.fields[name] = own = copy.deepcopy(field_)
+                    own.widget.choices = [*own.widget.choices, (value, label)]
+                    self._bound_fields_cache.pop(name, None)
 
     def _initial_values(self, plan: Mapping[str, Any]) -> dict[str, Any]:
         values: dict[str, Any] = {}

@@ -6,6 +6,7 @@ from django.test import Client
 from planner.models import Plan, Share
 from tests.bench_support import finished_run, target, version
 from tests.dashboard_support import (
+    CLOUD,
     DEDICATED,
     edit_url,
     form_data,
@@ -114,6 +115,21 @@ def test_the_owner_saves_changes(owner, plan):
     plan.refresh_from_db()
     assert plan.inputs["baseline"]["monthly"] == "600.00"
     assert plan.name == "bigger bill"
+
+
+def test_a_retired_tier_stays_selected_in_its_plan_and_in_no_other(owner, plan):
+    from catalog.models import Tier
+
+    other = saved_plan(owner, name="cloud plan", candidates=[{"tier": CLOUD, "count": 1}])
+    Tier.objects.filter(slug=DEDICATED).update(retired=True)
+    client = login(owner)
+    html = client.get(edit_url(plan)).content.decode()
+    assert f'<option value="{DEDICATED}" selected>{DEDICATED} (no longer offered)' in html
+    # The editors share their fields: the first one's extra option must not reach the next.
+    for _ in range(2):
+        html = client.get(edit_url(other)).content.decode()
+        assert "no longer offered" not in html
+        assert f'<option value="{CLOUD}" selected>' in html
 
 
 @pytest.mark.parametrize("persona", ["other_user", "staff_user"])
