@@ -23,6 +23,7 @@ bench/results/web_load.json. Targets (issue 5): shared page at >= 0.5x the trivi
 view's requests per second; recompute p95 < 100 ms at 10 concurrent users.
 
     .venv/bin/python bench/web_load.py [--duration 10] [--workers 2] [--connections 10]
+                                       [--cache redis|file]
 """
 
 from __future__ import annotations
@@ -120,7 +121,10 @@ def redis_ok(url: str) -> bool:
         return False
 
 
-def environment(tmp: Path) -> tuple[dict[str, str], str]:
+def environment(tmp: Path, cache: str) -> tuple[dict[str, str], str]:
+    """The server's environment. Production runs with Redis as its cache (REDIS_URL is
+    required there), so the bench does too when one answers (REDIS_URL, else the local
+    default); `--cache file` measures the file cache `make run` uses without servers."""
     env = dict(os.environ)
     env.pop("DATABASE_URL", None)
     env.update(
@@ -133,7 +137,10 @@ def environment(tmp: Path) -> tuple[dict[str, str], str]:
         PYTHONPATH=str(ROOT),
         DJANGO_SETTINGS_MODULE="planner.settings",
     )
-    cache = "redis" if env.get("REDIS_URL") and redis_ok(env["REDIS_URL"]) else "file"
+    env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
+    if cache == "redis" and not redis_ok(env["REDIS_URL"]):
+        print(f"== no Redis at {env['REDIS_URL']}: the file cache instead")
+        cache = "file"
     if cache == "file":
         env.pop("REDIS_URL", None)
     return env, cache
@@ -332,12 +339,14 @@ def main() -> int:
         default=2000,
         help="mean think time of the typing users (second recompute figure)",
     )
+    parser.add_argument("--cache", choices=("redis", "file"), default="redis",
+                        help="Django cache: Redis (as in production) or file")  # fmt: skip
     parser.add_argument("--typing-duration", type=int, default=20,
                         help="seconds of the typing users' run")  # fmt: skip
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="web-load-"))
-    env, cache = environment(tmp)
+    env, cache = environment(tmp, args.cache)
     print(f"== setting up a throwaway database in {tmp}")
     seeded = seed(env)
     port = free_port()
