@@ -40,6 +40,9 @@ from planner import capacity, defaults, tco
 from planner.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.schema import DeepLearningWorkload, Part, Plan, plan_to_dict
 
+# Raised when the same inputs can give different figures (a rule or a default changed);
+# a share's frozen snapshot records the version that computed it.
+ENGINE_VERSION = "1.0"
 CPU_KINDS = ("cloud_vm", "dedicated")
 OPS_DEFAULT_PER_MONTH = Fraction(defaults.SELF_MANAGED_OPS.value) / 12
 NO_OPS = Fraction(0)

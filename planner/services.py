@@ -388,7 +388,7 @@ def measurement_rows(evaluation: Evaluation) -> list[dict[str, Any]]:
 def snapshot_of(evaluation: Evaluation) -> dict[str, Any]:
     return {
         "snapshot_version": SNAPSHOT_VERSION,
-        "engine_version": getattr(engine, "ENGINE_VERSION", None),
+        "engine_version": engine.ENGINE_VERSION,
         "as_of": evaluation.inputs.as_of.isoformat(),
         "inputs": schema.plan_to_dict(evaluation.inputs.plan),
         "prices": price_rows(evaluation),

@@ -43,6 +43,15 @@ def option(results: dict, tier: str) -> dict:
     return next(o for o in results["options"] if o["parts"][0]["tier"] == tier)
 
 
+def test_the_snapshot_records_what_computed_it_and_when(shared):
+    from planner import engine
+
+    snapshot = shared.snapshot
+    assert snapshot["engine_version"] == engine.ENGINE_VERSION
+    assert snapshot["as_of"] == TODAY.isoformat()
+    assert {row["tier"] for row in snapshot["prices"]} == {BOX, OTHER}
+
+
 def test_a_new_price_leaves_the_shared_figures_as_they_were(shared):
     old_row = Price.objects.get(tier__slug=BOX)
     add_price(old_row.tier, "150", TODAY, unit="month", source="list 2")
