@@ -740,8 +740,11 @@ def _workload(data: Any, path: str, errs: _Errors, ctx: _Context) -> Workload | 
 
 def _cross_checks(plan_fields: dict[str, Any], errs: _Errors) -> None:
     workloads: tuple[Workload, ...] = plan_fields.get("workloads", ())
-    sized = not plan_fields.get("candidates") or any(
-        part.mode == "sized" for c in plan_fields["candidates"] for part in c.parts
+    # No candidates means every tier is sized, unless they are missing because they were
+    # refused: then their own messages say what is wrong, and sizing is not in question.
+    refused = any(path.startswith("candidates") for path in errs.by_path)
+    sized = (not plan_fields.get("candidates") and not refused) or any(
+        part.mode == "sized" for c in plan_fields.get("candidates", ()) for part in c.parts
     )
     cpu_work = [w for w in workloads if w.kind != "deep_learning"]
     workload_errors = any(path.startswith("workloads") for path in errs.by_path)

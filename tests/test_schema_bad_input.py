@@ -147,6 +147,11 @@ def test_sizing_needs_a_cpu_workload():
     assert parse_plan(fixed).candidates[0].parts[0].count == 1
 
 
+def test_a_refused_only_candidate_is_named_alone():
+    data = valid() | {"workloads": [], "candidates": [{"tier": "nope", "count": 1}]}
+    assert errors_of(data, known_tiers=KNOWN) == {"candidates[0].tier": ["unknown tier 'nope'"]}
+
+
 def test_a_body_over_the_limit_is_refused_before_parsing():
     body = b'{"currency": "USD", "name": "' + b"x" * (10 * 1024 * 1024) + b'"}'
     with pytest.raises(PlanValidationError) as caught:
