@@ -19,12 +19,17 @@ is 1 M rows x 50 features x 100 trees over 1-32 threads: tens of minutes): 500 0
 beside it), one thread count, 1 warm-up + 3 repetitions. The output says so;
 `--full-standard` runs the profile's real standard scale at one thread count instead.
 
+Threads: by default all the host's usable CPUs. On a small shared host that leaves
+nothing for the rest of the machine, whose every wake-up then lands on the measurement in
+one path or the other: there `--threads 1` measures the harness with far less noise (on
+this 2-CPU VM the pairs' spread went from about +-8 % to about +-3 %).
+
 The Celery wall time is the run's own record (created_at, set before it is queued, to
 finished_at, set by the worker when the child's result is stored), so the script's 1 s
 poll of the database adds neither delay nor CPU load to the figure. The target is on the
 median; the output also says whether the whole confidence interval is under it.
 
-Writes bench/results/harness_overhead.json. Needs Redis (REDIS_URL, default
+Writes bench/results/harness_overhead-<threads>t.json. Needs Redis (REDIS_URL, default
 redis://127.0.0.1:6379/0).
 """
 
@@ -267,8 +272,10 @@ def main() -> None:
         else {}
     )
     host = fingerprint.collect()
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({
+    # One file per thread count, so a 1-thread and an all-CPU run can stand side by side.
+    results = RESULTS.with_name(f"{RESULTS.stem}-{threads}t.json")
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps({
         "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "host": {k: host.get(k) for k in ("hostname", "cpu_model", "usable_cpus", "ram_bytes",
                                           "hypervisor")},
@@ -285,7 +292,7 @@ def main() -> None:
         f"load average before/after: {load_before[0]:.1f}/{os.getloadavg()[0]:.1f} "
         f"on {os.cpu_count()} CPUs (other work on the machine is noise in both paths)"
     )
-    print(f"written {RESULTS.relative_to(ROOT)}")
+    print(f"written {results.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
