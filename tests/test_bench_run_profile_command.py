@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from benchmarks_app.models import Run
 from benchmarks_app.profiles_loader import load_shipped_profiles
-from tests.bench_support import content, target, version
+from tests.bench_support import content, shipped, target, version
 
 
 @pytest.mark.django_db
@@ -30,17 +30,26 @@ def test_it_refuses_bad_parameters_before_anything_starts():
 @pytest.mark.redis
 @pytest.mark.slow
 def test_wait_follows_a_real_run_to_its_end(redis_url, start_worker):
-    load_shipped_profiles()
+    # The shipped smoke scale is over in well under a second of repetitions: progress is
+    # written at most every 0.5 s and the command looks every 0.5 s, so it may see none of
+    # them. Repetitions of about half a second each keep the steps on screen long enough.
+    body = shipped("gbm-xgboost")
+    body["name"] = "gbm-xgboost-slower"
+    body["scales"]["smoke"] = {"rows": 400_000, "features": 20, "trees": 20, "threads": [1],
+                               "time_budget_s": 60, "repetition": {"max_reps": 4}}  # fmt: skip
+    version(body)
     start_worker("cli", ["bench.cli"])
     out = io.StringIO()
-    call_command("run_profile", "gbm-xgboost", "--target", "cli", "--scale", "smoke",
+    call_command("run_profile", "gbm-xgboost-slower", "--target", "cli", "--scale", "smoke",
                  "--threads", "1", "--wait", stdout=out)  # fmt: skip
     text = out.getvalue()
     run = Run.objects.get()
-    assert text.startswith(f"run {run.pk} queued on bench.cli: gbm-xgboost 1.0.0 smoke, threads 1")
+    assert text.startswith(
+        f"run {run.pk} queued on bench.cli: gbm-xgboost-slower 1.0.0 smoke, threads 1"
+    )
     assert "\r[" in text and "threads=1 rep" in text
-    assert f"\r[{'#' * 24}] 100% gbm-xgboost" in text
-    assert "gbm-xgboost: succeeded" in text and "  1 threads  median" in text
+    assert f"\r[{'#' * 24}] 100% gbm-xgboost-slower" in text
+    assert "gbm-xgboost-slower: succeeded" in text and "  1 threads  median" in text
     assert run.status == "succeeded" and run.summaries.get().threads == 1
 
 
