@@ -6,7 +6,7 @@ from typing import Any
 from django import template
 from django.utils import translation
 
-from planner import dashboard, formatting
+from planner import dashboard, formatting, reason_text
 
 register = template.Library()
 
@@ -68,3 +68,13 @@ def source(text: str) -> str:
 @register.filter
 def label(text: str) -> str:
     return dashboard.label_text(text)
+
+
+@register.filter
+def reason(text: str) -> str:
+    return reason_text.reason_text(text)
+
+
+@register.filter
+def extrapolation(text: str | None) -> str:
+    return reason_text.extrapolation_text(text)

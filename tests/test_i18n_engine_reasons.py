@@ -1,0 +1,394 @@
+# ruff: noqa: RUF001, RUF003  (the engine's own ×, – and ≥ in the texts under test)
+"""Why a tier has no figure, and how far a fit reaches, said in German on the pages.
+
+The reasons come from the real engine, capacity model, pricing and benchmark selectors
+on small inputs; the JSON API keeps their English, so English stays word for word.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.utils import translation
+
+from benchmarks_app import scaling
+from benchmarks_app.evidence import NoMeasurement
+from benchmarks_app.selectors import best_measurement
+from catalog.models import Tier
+from catalog.pricing import catalog_frame
+from catalog.testing import add_price, make_tier
+from planner import services
+from planner.capacity import SpeedFactor, size_tiers
+from planner.engine import evaluate
+from planner.reason_text import extrapolation_text, reason_text
+from planner.schema import (
+    GbmWorkload,
+    HpoWorkload,
+    InferenceWorkload,
+    SklearnWorkload,
+    parse_plan,
+)
+from tests.bench_support import content, finished_run, target, version
+from tests.dashboard_support import DEDICATED, edit_url, login, own_cache, saved_plan, small_catalog
+from tests.test_capacity_sizing_rules import C5, EXTREME, GBM, measured, one, tiers
+from tests.test_engine_field_notes import AS_OF
+from tests.test_engine_field_notes import EXTREME as EXTREME_ROW
+from tests.test_engine_field_notes import frame as engine_frame
+
+__all__ = ["own_cache"]
+NBSP = "\u00a0"
+AMDAHL = {k: 100 * k / (1 + 0.05 * (k - 1)) for k in (1, 2, 4, 8)}
+
+
+def de(text: str) -> str:
+    with translation.override("de"):
+        return reason_text(text)
+
+
+def en(text: str) -> str:
+    with translation.override("en"):
+        return reason_text(text)
+
+
+def both(text: str) -> str:
+    """The German text, checking on the way that English leaves the engine's words alone."""
+    assert en(text) == text
+    return de(text)
+
+
+def no_measurement(call, *args) -> str:
+    with pytest.raises(NoMeasurement) as caught:
+        call(*args)
+    return str(caught.value)
+
+
+# --- planner/engine.py and catalog/pricing.py -------------------------------------------------
+
+
+def engine_reason(**plan) -> str:
+    data = {"currency": "USD", "baseline": {"monthly": 900}, "horizon_months": 12} | plan
+    result = evaluate(parse_plan(data), engine_frame(EXTREME_ROW), {}, as_of=AS_OF)
+    [missing] = result.no_number
+    return missing["reason"]
+
+
+def test_a_tier_without_a_price_says_so_in_german():
+    reason = engine_reason(candidates=[{"tier": "not-in-the-catalog", "count": 1}])
+    assert reason == "no price in the catalog on or before the plan's date"
+    assert both(reason) == "kein Preis im Katalog zum oder vor dem Datum des Plans"
+
+
+def test_gpu_hours_without_a_gpu_count_say_so_in_german():
+    reason = engine_reason(candidates=[{"tier": "inmotion-extreme", "gpu_hours_per_month": 10}])
+    assert both(reason) == (
+        "GPU-Stunden brauchen die GPU-Anzahl des Tarifs, die im Katalog fehlt; "
+        "bitte Instanzstunden angeben"
+    )
+
+
+@pytest.mark.django_db
+def test_a_tier_left_out_for_want_of_an_exchange_rate_says_so_with_a_german_date():
+    tier = make_tier("hetzner-ax102", provider="Hetzner", kind="dedicated", region="")
+    add_price(tier, "104.00", "2026-01-05", unit="month", currency="EUR")
+    frame = catalog_frame(dt.date(2026, 2, 1), "USD")
+    [dropped] = frame.attrs["dropped"]
+    plan = parse_plan(
+        {
+            "currency": "USD",
+            "baseline": {"monthly": 900},
+            "candidates": [{"tier": tier.slug, "count": 1}],
+        }
+    )
+    result = evaluate(plan, frame, {}, as_of=dt.date(2026, 2, 1))
+    assert {"tier": tier.slug, "reason": dropped["reason"]} in result.no_number
+    assert dropped["reason"] == "no EUR→USD rate on or before 2026-02-01"
+    assert both(dropped["reason"]) == "kein Wechselkurs EUR→USD zum oder vor dem 01.02.2026"
+
+
+# --- planner/capacity.py ------------------------------------------------------------------
+
+
+def test_specs_unknown_in_german():
+    result = one([GBM], {("x", "gbm"): measured("gbm", 1e9)}, row=("x", None, None, "on_demand"))
+    [reason] = result.reasons
+    assert both(reason) == (
+        "Ausstattung unbekannt: Der Tarif nennt keine vCPU-Anzahl oder keine RAM-Größe"
+    )
+
+
+def test_a_workload_without_a_measurement_keeps_its_name_and_says_why_in_german():
+    [reason] = one([GBM], {}).reasons
+    assert reason == "gbm #1: no gbm measurement on a target linked to this tier"
+    assert both(reason) == (
+        "gbm #1: keine gbm-Messung auf einem mit diesem Tarif verknüpften Zielsystem"
+    )
+
+
+def test_a_speed_factor_whose_reference_has_no_measurement_either():
+    factor = SpeedFactor("extreme", 0.5, "throughput_ratio", "spec sheet", "staff", AS_OF)
+    table = size_tiers(tiers(EXTREME, C5), [GBM], {}, speed_factors={"c5": factor})
+    [reason] = table.result(1).reasons
+    assert reason.endswith("; the speed factor's reference extreme has none either")
+    assert both(reason) == (
+        "gbm #1: keine gbm-Messung auf einem mit diesem Tarif verknüpften Zielsystem; "
+        "auch extreme, die Referenz des Geschwindigkeitsfaktors, hat keine"
+    )
+
+
+def test_a_measurement_lacking_what_the_workload_needs():
+    search = SklearnWorkload(
+        "sklearn", searches_per_month=1, grid_size=2, folds=2, rows=10, features=1
+    )
+    [reason] = one([search], {("extreme", "sklearn"): measured("sklearn", 2.0)}).reasons
+    assert both(reason) == (
+        "sklearn #1: der sklearn-Messung fehlt die Zeilen- und Merkmalszahl des Profils (R₀, F₀)"
+    )
+    grid = HpoWorkload("hpo", name="nightly grid", searches_per_month=1, trials=8,
+                       trial_hours_single_thread=0.5)  # fmt: skip
+    [reason] = one([grid], {("extreme", "hpo"): measured("hpo", 512, 16)}).reasons
+    assert both(reason) == (
+        "nightly grid: der hpo-Messung fehlt die Trial-Dauer des Profils mit einem Thread (t₀)"
+    )
+
+
+def test_an_inference_measurement_without_service_times():
+    serve = InferenceWorkload("inference", peak_rps=100, p99_ms=50)
+    [reason] = one([serve], {("extreme", "inference"): measured("inference", 200, 1)}).reasons
+    assert both(reason) == "inference #1: der Inferenz-Messung fehlen die Bedienzeiten"
+
+
+def test_service_times_over_the_bound_rule_the_tier_out_in_german():
+    serve = InferenceWorkload("inference", peak_rps=100, p99_ms=50)
+    m = measured("inference", 200, 1, mean_s=0.005, p99_s=0.0625)
+    [reason] = one([serve], {("extreme", "inference"): m}).reasons
+    assert reason == (
+        "inference #1: the measured service times' own p99 (62.5 ms) exceeds the 50 ms "
+        "bound: no number of workers meets it"
+    )
+    assert both(reason) == (
+        "inference #1: schon das p99 der gemessenen Bedienzeiten (62,5 ms) liegt über der "
+        "Grenze von 50 ms: keine Anzahl von Workern hält sie ein"
+    )
+
+
+def test_a_simulated_pool_that_never_meets_the_bound_in_german():
+    serve = InferenceWorkload("inference", peak_rps=100, p99_ms=50)
+    samples = [0.001] * 90 + [0.1] * 10  # a tenth of the requests alone take 100 ms
+    m = measured("inference", 200, 1, mean_s=0.0109, p99_s=0.01, service_times_s=samples)
+    table = size_tiers(tiers(EXTREME), [serve], {("extreme", "inference"): m})
+    table.verify_inference(0)
+    [reason] = table.result(0).reasons
+    assert reason == "inference #1: no number of workers meets the 50 ms p99 bound"
+    assert both(reason) == (
+        "inference #1: keine Anzahl von Workern hält die p99-Grenze von 50 ms ein"
+    )
+
+
+def test_a_job_longer_than_its_deadline_with_german_numbers():
+    nightly = GbmWorkload("gbm", name="nightly", trainings_per_month=30, rows=10_000_000,
+                          features=100, trees=1000, deadline_hours=0.25)  # fmt: skip
+    [reason] = one([nightly], {("extreme", "gbm"): measured("gbm", 1e9)}).reasons
+    assert "0.28 h" in reason
+    assert both(reason) == (
+        "nightly: ein Job dauert 0,28 h auf einem Server mit 32 Threads, länger als seine "
+        "Frist von 0,25 h, und ein gbm-Job lässt sich nicht auf mehrere Server aufteilen"
+    )
+
+
+def test_a_working_set_that_must_fit_one_box_with_german_numbers():
+    from planner.schema import FeaturesWorkload
+
+    features = FeaturesWorkload("features", runs_per_month=20, dataset_gb=40)
+    [reason] = one([features], {("c5", "features"): measured("features", 0.5)}, row=C5).reasons
+    assert reason == "features #1: working set 37.25 GiB must fit one box; the tier has 32 GiB"
+    assert both(reason) == (
+        "features #1: die Arbeitsdaten (37,25 GiB) müssen in den RAM eines Servers passen; "
+        "der Tarif hat 32 GiB"
+    )
+
+
+def test_a_workload_name_holding_a_colon_keeps_it():
+    named = GbmWorkload("gbm", name="team: churn", trainings_per_month=1, rows=1, features=1,
+                        trees=1)  # fmt: skip
+    [reason] = one([named], {}).reasons
+    assert both(reason) == (
+        "team: churn: keine gbm-Messung auf einem mit diesem Tarif verknüpften Zielsystem"
+    )
+
+
+# --- planner/services.py and benchmarks_app/selectors.py ----------------------------------
+
+
+@pytest.mark.django_db
+def test_the_lookups_own_reasons_in_german():
+    make_tier("no-specs", vcpus=None)
+    found = services.measurements_for(["gone", "no-specs"], ["gbm"])
+    assert both(str(found["gone", "gbm"])) == "Tarif gone ist nicht im Katalog"
+    assert both(str(found["no-specs", "gbm"])) == (
+        "Ausstattung unbekannt: Tarif no-specs nennt keine vCPU-Anzahl, mit der gemessen "
+        "werden könnte"
+    )
+
+
+@pytest.mark.django_db
+def test_the_selectors_reasons_in_german():
+    tgt = target("epyc")
+    assert both(no_measurement(best_measurement, "gbm", tgt, 0)) == (
+        "die Thread-Anzahl muss mindestens 1 sein"
+    )
+    reason = no_measurement(best_measurement, "gbm", tgt, 1)
+    assert reason == "no benchmark profile of class 'gbm'"
+    assert both(reason) == "kein Benchmark-Profil der Klasse 'gbm'"
+
+    pv = version()
+    reason = no_measurement(best_measurement, "gbm", tgt, 1)
+    assert reason == "no succeeded standard or full run of gbm (toy-gbm 1.0) on target epyc"
+    assert both(reason) == (
+        "kein erfolgreicher Lauf der Größe Standard oder Voll von gbm (toy-gbm 1.0) "
+        "auf Zielsystem epyc"
+    )
+
+    finished_run(pv, tgt, AMDAHL, scale="smoke")
+    assert both(no_measurement(best_measurement, "gbm", tgt, 1)) == (
+        "nur Smoke-Läufe von toy-gbm 1.0 auf Zielsystem epyc: Smoke-Ergebnisse dimensionieren "
+        "nie einen Plan; bitte in der Größe Standard oder Voll ausführen"
+    )
+
+
+@pytest.mark.django_db
+def test_older_profile_versions_on_a_tier_in_german():
+    tier = make_tier("linked-tier")
+    tgt = target("linked")
+    tgt.tier = tier
+    tgt.save()
+    finished_run(version(), tgt, AMDAHL)
+    version(content(version="1.1.0"))
+    assert both(no_measurement(best_measurement, "gbm", tier, 1)) == (
+        "die Läufe auf Tarif linked-tier stammen von älteren Profilversionen; die aktuelle "
+        "Version toy-gbm 1.1 hat keine (Ergebnisse sind nur innerhalb derselben "
+        "X.Y-Version vergleichbar)"
+    )
+
+
+@pytest.mark.django_db
+def test_too_few_points_for_a_fit_in_german_inner_reason_too():
+    tgt = target()
+    finished_run(version(), tgt, {1: 100.0, 2: 190.0})
+    reason = no_measurement(best_measurement, "gbm", tgt, 4)
+    assert both(reason) == (
+        "4 Threads wurden auf here nicht gemessen (gemessen: 1, 2), und kein Fit ist "
+        "möglich: zu wenige Messpunkte: Amdahl braucht ≥ 3 verschiedene Thread-Anzahlen, "
+        "vorhanden: 2"
+    )
+
+
+# --- benchmarks_app/scaling.py: how far a prediction reaches -----------------------------
+
+
+@pytest.mark.django_db
+def test_a_predicted_figure_says_how_far_it_extrapolates_in_german():
+    tgt = target("epyc")
+    finished_run(version(), tgt, AMDAHL)
+    label = best_measurement("gbm", tgt, 16).extrapolation
+    assert label == "extrapolated 2.0× beyond the largest measured 8 threads"
+    with translation.override("de"):
+        said = extrapolation_text(label)
+    assert said == "2,0× über die größte gemessene Anzahl von 8 Threads hinaus extrapoliert"
+    with translation.override("en"):
+        assert extrapolation_text(label) == label
+
+
+def test_interpolation_and_extrapolation_below_in_german():
+    fit = scaling.best_fit([2, 4, 8, 16], [AMDAHL[2], AMDAHL[4], AMDAHL[8], 700.0], host="h")
+    inside = scaling.predict(fit, 6, host="h").label
+    below = scaling.predict(fit, 1, host="h").label
+    assert both(inside) == "interpoliert innerhalb der gemessenen 2–16 Threads"
+    assert both(below) == "2,0× unter die kleinste gemessene Anzahl von 2 Threads extrapoliert"
+
+
+# --- what is not known passes as it is ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nothing for extreme",
+        "gbm #1: nothing for extreme",
+        "nothing for extreme; the speed factor's reference",
+        "",
+    ],
+)
+def test_an_unknown_message_passes_unchanged(text):
+    assert de(text) == text
+    assert en(text) == text
+
+
+def test_no_extrapolation_label_shows_nothing():
+    with translation.override("de"):
+        assert extrapolation_text(None) == ""
+
+
+def test_an_unknown_inner_reason_keeps_the_known_suffix_translated():
+    text = "nothing for c5; the speed factor's reference extreme has none either"
+    assert both(text) == (
+        "nothing for c5; auch extreme, die Referenz des Geschwindigkeitsfaktors, hat keine"
+    )
+
+
+# --- the page -------------------------------------------------------------------------------
+
+
+def german(user):
+    client = login(user)
+    assert client.post("/i18n/setlang/", {"language": "de", "next": "/"}).status_code == 302
+    return client
+
+
+GBM_PLAN = {"kind": "gbm", "trainings_per_month": 20, "rows": 2_000_000, "features": 200,
+            "trees": 500}  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_the_german_page_says_why_a_tier_has_no_figure_in_german(owner, own_cache):
+    small_catalog()
+    version()  # a gbm profile, with no run on any target linked to the tier
+    plan = saved_plan(owner, candidates=[{"tier": DEDICATED}], workloads=[GBM_PLAN])
+    english = login(owner).get(edit_url(plan)).content.decode()
+    said = f"no succeeded standard or full run of gbm (toy-gbm 1.0) on tier {DEDICATED}"
+    assert said in english
+
+    html = german(owner).get(edit_url(plan)).content.decode()
+    assert '<html lang="de">' in html
+    assert "1 Tarif ohne Zahl" in html
+    assert (
+        f"<code>{DEDICATED}</code>: gbm #1: kein erfolgreicher Lauf der Größe Standard oder "
+        f"Voll von gbm (toy-gbm 1.0) auf Tarif {DEDICATED}</li>"
+    ) in html
+    assert "no succeeded standard or full run" not in html
+
+
+@pytest.mark.django_db
+def test_the_german_popovers_say_a_workloads_reason_and_a_fits_reach_in_german(owner, own_cache):
+    small_catalog()
+    host = target("epyc-4545p", hardware_threads=32, usable_cpus=32)
+    host.tier = Tier.objects.get(slug=DEDICATED)
+    host.save(update_fields=["tier"])
+    finished_run(version(), host, AMDAHL)  # measured up to 8 threads; the tier has 32
+    nn = {"kind": "nn", "trainings_per_month": 1, "samples": 1000, "epochs": 1}
+    plan = saved_plan(owner, candidates=[{"tier": DEDICATED, "count": 1}], workloads=[GBM_PLAN, nn])
+
+    english = login(owner).get(edit_url(plan)).content.decode()
+    assert "<em>extrapolated 4.0× beyond the largest measured 8 threads</em>" in english
+    assert "no benchmark profile of class &#x27;nn&#x27;" in english
+
+    html = german(owner).get(edit_url(plan)).content.decode()
+    # The fixed-count option is priced; its popover says where each workload's figure is from.
+    reach = "4,0× über die größte gemessene Anzahl von 8 Threads hinaus extrapoliert"
+    assert f"<em>{reach}</em>" in html
+    assert re.search(
+        r"<strong>nn #2</strong>:\s+kein Benchmark-Profil der Klasse &#x27;nn&#x27;", html
+    )
+    assert "beyond the largest measured" not in html
+    assert "no benchmark profile" not in html
