@@ -225,6 +225,22 @@ _factors: dict[tuple[str, tuple[str, ...]], list[SpeedFactor]] = {}
 _fx_rows: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
 
 
+def _memo(
+    store: dict, key: tuple, compute: Callable[[], Any], kept: int | None = MEASUREMENTS_KEPT
+) -> Any:
+    """`store[key]`, computed on a miss. A key starts with the data generation: storing
+    drops the entries of any other generation, and the oldest once `kept` are held."""
+    found = store.get(key)
+    if found is None:
+        found = compute()
+        for old in [k for k in store if k[0] != key[0]]:
+            del store[old]
+        if kept is not None and len(store) >= kept:
+            store.pop(next(iter(store)))
+        store[key] = found
+    return found
+
+
 def measurements_cached(generation: str, slugs: list[str], classes: list[str]) -> dict:
     """`services.measurements_for` kept in this process for the data's generation.
 
@@ -232,15 +248,7 @@ def measurements_cached(generation: str, slugs: list[str], classes: list[str]) -
     the generation changes with every finished run and every tier edit.
     """
     key = (generation, tuple(slugs), tuple(classes))
-    found = _measured.get(key)
-    if found is None:
-        found = services.measurements_for(slugs, classes)
-        for old in [k for k in _measured if k[0] != generation]:
-            del _measured[old]
-        if len(_measured) >= MEASUREMENTS_KEPT:
-            _measured.pop(next(iter(_measured)))
-        _measured[key] = found
-    return dict(found)
+    return dict(_memo(_measured, key, lambda: services.measurements_for(slugs, classes)))
 
 
 def factor_rows_cached(generation: str, slugs: list[str]) -> list[SpeedFactor]:
@@ -249,17 +257,13 @@ def factor_rows_cached(generation: str, slugs: list[str]) -> list[SpeedFactor]:
     The generation has the factors' count, newest id and newest `updated_at`, so an
     added, removed or edited factor changes it. Rows are read, never changed, by the callers.
     """
-    key = (generation, tuple(slugs))
-    rows = _factors.get(key)
-    if rows is None:
-        rows = list(
+    rows = _memo(
+        _factors,
+        (generation, tuple(slugs)),
+        lambda: list(
             SpeedFactor.objects.filter(tier__slug__in=slugs).select_related("tier", "relative_to")
-        )
-        for old in [k for k in _factors if k[0] != generation]:
-            del _factors[old]
-        if len(_factors) >= MEASUREMENTS_KEPT:
-            _factors.pop(next(iter(_factors)))
-        _factors[key] = rows
+        ),
+    )
     return list(rows)
 
 
@@ -268,12 +272,7 @@ def fx_rows_cached(generation: str) -> services.FxRows:
 
     def rows(date: str | None, currency: str) -> list[dict[str, Any]]:
         key = (generation, date, currency)
-        found = _fx_rows.get(key)
-        if found is None:
-            found = services.exchange_rate_rows(date, currency)
-            for old in [k for k in _fx_rows if k[0] != generation]:
-                del _fx_rows[old]
-            _fx_rows[key] = found
+        found = _memo(_fx_rows, key, lambda: services.exchange_rate_rows(date, currency), None)
         return [dict(row) for row in found]
 
     return rows
