@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.utils import formats, numberformat, translation
+from django.utils import formats, numberformat
 
 SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CHF": "CHF", "JPY": "¥"}
 # Languages that write the currency after the amount, separated by a (no-break) space.
@@ -38,12 +38,11 @@ def separators(language: str) -> tuple[str, int, str]:
     """The language's decimal separator, grouping and thousand separator, as Django's
     `number_format` reads them, looked up once: a results page formats a few hundred
     figures, and switching the active language for each was a twentieth of a recompute."""
-    with translation.override(language):
-        return (
-            formats.get_format("DECIMAL_SEPARATOR", language, use_l10n=True),
-            formats.get_format("NUMBER_GROUPING", language, use_l10n=True),
-            formats.get_format("THOUSAND_SEPARATOR", language, use_l10n=True),
-        )
+    return (
+        formats.get_format("DECIMAL_SEPARATOR", language, use_l10n=True),
+        formats.get_format("NUMBER_GROUPING", language, use_l10n=True),
+        formats.get_format("THOUSAND_SEPARATOR", language, use_l10n=True),
+    )
 
 
 def money(
