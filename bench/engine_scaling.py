@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks_app.evidence import BestMeasurement  # noqa: E402
-from planner import engine, queueing  # noqa: E402
-from planner.schema import parse_plan  # noqa: E402
+from planner.compute import engine, queueing  # noqa: E402
+from planner.compute.schema import parse_plan  # noqa: E402
 
 SIZES = (100, 1000, 10_000)
 HORIZON = 60

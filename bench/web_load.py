@@ -59,7 +59,7 @@ RESERVED = "aws-c5.4xlarge-us-east-1-reserved-1y"
 SEED = f"""
 import json, secrets
 from django.contrib.auth import get_user_model
-from planner import services
+from planner.services import plans as services
 password = secrets.token_urlsafe(12)
 user = get_user_model().objects.create_user("bench", "bench@example.com", password)
 plan = services.plan_create(owner=user, plan=services.parse({{

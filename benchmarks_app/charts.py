@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from matplotlib.figure import Figure
 from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator
 
-from planner.chart_style import chart_rc
+from common.chart_style import chart_rc
 
 from . import scaling
 

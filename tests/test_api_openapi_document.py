@@ -1,6 +1,6 @@
 """docs/openapi.yaml documents every endpoint, and its plan schema is the code's.
 
-The Plan schema at the end of the file is generated from `planner.schema.json_schema()`
+The Plan schema at the end of the file is generated from `planner.compute.schema.json_schema()`
 (the same field tables as SCHEMA_BOUNDS): `python -m tests.test_api_openapi_document --write`
 rewrites it after a schema change, and this test fails until someone does.
 """
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from planner.schema import SCHEMA_BOUNDS, json_schema
+from planner.compute.schema import SCHEMA_BOUNDS, json_schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "openapi.yaml"
-MARKER = "# --- Plan: generated from planner.schema.json_schema()"
+MARKER = "# --- Plan: generated from planner.compute.schema.json_schema()"
 
 
 def plan_schema() -> dict:
@@ -62,7 +62,7 @@ def test_every_bounded_plan_field_is_documented():
 def test_every_api_route_is_documented():
     from django.urls import URLPattern, reverse
 
-    from planner import api_urls
+    from planner.api import urls as api_urls
 
     documented = set(document()["paths"])
     prefix = reverse("api:evaluate").removesuffix("evaluate")

@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from planner import auth
+from planner.api import auth
 from tests.api_support import token_client
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks_app.evidence import BestMeasurement
-from planner.capacity import size_tiers
-from planner.schema import GbmWorkload, InferenceWorkload
+from planner.compute.capacity import size_tiers
+from planner.compute.schema import GbmWorkload, InferenceWorkload
 
 TIERS = pd.DataFrame(
     {

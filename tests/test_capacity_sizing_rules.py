@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
-from planner.capacity import SpeedFactor, size_tiers
-from planner.schema import (
+from planner.compute.capacity import SpeedFactor, size_tiers
+from planner.compute.schema import (
     DeepLearningWorkload,
     FeaturesWorkload,
     GbmWorkload,

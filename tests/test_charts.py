@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from planner import charts
+from planner.web import charts
 
 MONTHS = list(range(13))
 CUMULATIVE = {

@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from planner import charts
+from planner.web import charts
 from tests.dashboard_support import (
     charts_in,
     edit_url,

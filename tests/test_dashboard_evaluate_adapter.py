@@ -4,7 +4,8 @@ import pytest
 
 from catalog.models import Tier
 from catalog.testing import add_price
-from planner import services, web_data
+from planner.services import plans as services
+from planner.web import data as web_data
 from tests.dashboard_support import CLOUD, DEDICATED, days_ago, own_cache, small_catalog
 
 pytestmark = pytest.mark.django_db

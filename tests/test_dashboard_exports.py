@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from planner import exports
+from planner.web import exports
 from tests.dashboard_support import edit_url, login, own_cache, saved_plan, small_catalog
 
 pytestmark = pytest.mark.django_db

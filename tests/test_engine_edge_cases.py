@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from planner.engine import evaluate
-from planner.schema import parse_plan
+from planner.compute.engine import evaluate
+from planner.compute.schema import parse_plan
 from tests.test_engine_field_notes import AS_OF, EXTREME, frame, tier
 
 P4D_SPOT = tier("aws-p4d.24xlarge-us-east-1-spot", "8.00", "hour", kind="cloud_gpu",

@@ -10,8 +10,8 @@ from decimal import Decimal
 
 import pandas as pd
 
-from planner.engine import evaluate
-from planner.schema import parse_plan
+from planner.compute.engine import evaluate
+from planner.compute.schema import parse_plan
 
 AS_OF = dt.date(2026, 2, 1)
 DAY = dt.date(2026, 1, 19)

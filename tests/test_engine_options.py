@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
-from planner.capacity import SpeedFactor
-from planner.engine import evaluate
-from planner.schema import parse_plan
+from planner.compute.capacity import SpeedFactor
+from planner.compute.engine import evaluate
+from planner.compute.schema import parse_plan
 from tests.test_engine_field_notes import (
     ADVANCED,
     AS_OF,

@@ -19,17 +19,17 @@ from benchmarks_app.selectors import best_measurement
 from catalog.models import Tier
 from catalog.pricing import catalog_frame
 from catalog.testing import add_price, make_tier
-from planner import services
-from planner.capacity import SpeedFactor, size_tiers
-from planner.engine import evaluate
-from planner.reason_text import extrapolation_text, reason_text
-from planner.schema import (
+from planner.compute.capacity import SpeedFactor, size_tiers
+from planner.compute.engine import evaluate
+from planner.compute.schema import (
     GbmWorkload,
     HpoWorkload,
     InferenceWorkload,
     SklearnWorkload,
     parse_plan,
 )
+from planner.services import plans as services
+from planner.web.reason_text import extrapolation_text, reason_text
 from tests.bench_support import content, finished_run, target, version
 from tests.dashboard_support import DEDICATED, edit_url, login, own_cache, saved_plan, small_catalog
 from tests.test_capacity_sizing_rules import C5, EXTREME, GBM, measured, one, tiers
@@ -198,7 +198,7 @@ def test_a_job_longer_than_its_deadline_with_german_numbers():
 
 
 def test_a_working_set_that_must_fit_one_box_with_german_numbers():
-    from planner.schema import FeaturesWorkload
+    from planner.compute.schema import FeaturesWorkload
 
     features = FeaturesWorkload("features", runs_per_month=20, dataset_gb=40)
     [reason] = one([features], {("c5", "features"): measured("features", 0.5)}, row=C5).reasons

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from planner import queueing
+from planner.compute import queueing
 
 
 def textbook_erlang_c(c: int, a: float) -> float:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from planner.schema import PlanValidationError, parse_plan, parse_plan_json
+from planner.compute.schema import PlanValidationError, parse_plan, parse_plan_json
 
 KNOWN = {"inmotion-extreme", "aws-c5.4xlarge-us-east-1-on-demand"}
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.schema import (
+from planner.compute.schema import (
     SCHEMA_BOUNDS,
     json_schema,
     parse_plan,

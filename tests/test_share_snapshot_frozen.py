@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from catalog.models import Price
 from catalog.testing import add_price, make_tier
-from planner import services
 from planner.models import Share
+from planner.services import plans as services
 from tests.api_support import post_json, token_client
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def option(results: dict, tier: str) -> dict:
 
 
 def test_the_snapshot_records_what_computed_it_and_when(shared):
-    from planner import engine
+    from planner.compute import engine
 
     snapshot = shared.snapshot
     assert snapshot["engine_version"] == engine.ENGINE_VERSION

@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from planner import tco
+from planner.compute import tco
 
 
 def one_option(baseline, monthly, one_time=0, rate="0.07"):

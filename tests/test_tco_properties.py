@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner import tco
+from planner.compute import tco
 
 HORIZON = st.integers(min_value=1, max_value=24)
 CENTS = st.integers(min_value=0, max_value=2_000_000)

@@ -6,7 +6,7 @@ from typing import Any
 from django import template
 from django.utils import translation
 
-from planner import dashboard, formatting, reason_text
+from planner.web import dashboard, formatting, reason_text
 
 register = template.Library()
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from planner.setup_steps import SETUP_STEPS
+from planner.services.setup_steps import SETUP_STEPS
 
 
 class Command(BaseCommand):

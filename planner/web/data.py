@@ -1,6 +1,6 @@
-"""Reads and one write the dashboard needs beyond `planner.services`.
+"""Reads and one write the dashboard needs beyond `planner.services.plans`.
 
-A thin adapter, kept apart so any of it can move into `planner.services` without
+A thin adapter, kept apart so any of it can move into `planner.services.plans` without
 touching the views: the catalog's freshness and the benchmark targets for the
 home page, the editor's tier choices, saving an edited plan, and a cheap
 "generation" of the data a plan's figures rest on (cache keys use it, so a
@@ -24,8 +24,10 @@ from django.utils.translation import gettext as _
 from benchmarks_app.models import Run, Target
 from catalog.models import ExchangeRate, Price, PricingModel, Tier
 from catalog.pricing import catalog_frame
-from planner import engine, formatting, schema, services
+from planner.compute import engine, schema
 from planner.models import Plan, Share, SpeedFactor
+from planner.services import plans as services
+from planner.web import formatting
 
 FORM_OPTIONS_SECONDS = 600
 FRAMES_KEPT = 4

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from planner import account_views
+from planner.web import account_views
 
 urlpatterns = [
     path("", account_views.account, name="account"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from planner import api
+from planner.api import views as api
 
 app_name = "api"
 # Plan ids and tokens are matched as plain strings and checked in the view, so a

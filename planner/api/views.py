@@ -12,10 +12,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 
-from planner import services
-from planner.auth import api_endpoint, error
+from planner.api.auth import api_endpoint, error
+from planner.compute.schema import PlanValidationError
 from planner.models import Plan, Share
-from planner.schema import PlanValidationError
+from planner.services import plans as services
 
 NOT_FOUND = "not found"
 

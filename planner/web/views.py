@@ -1,8 +1,8 @@
 """The manager's pages: home, plan editor with live results, charts, shares, compare, exports.
 
 Thin: each view checks who may see what, validates through `PlanForm` (which is
-the plan schema), calls `planner.services` for everything that touches plans,
-prices and runs, and hands `planner.dashboard`'s plain rows to a template. A plan
+the plan schema), calls `planner.services.plans` for everything that touches plans,
+prices and runs, and hands `planner.web.dashboard`'s plain rows to a template. A plan
 that is not the user's answers 404, exactly like one that does not exist.
 """
 
@@ -25,9 +25,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from planner import charts, dashboard, exports, schema, services, web_data
-from planner.forms import PlanForm
+from planner.compute import schema
 from planner.models import Plan, Share
+from planner.services import plans as services
+from planner.web import charts, dashboard, exports
+from planner.web import data as web_data
+from planner.web.forms import PlanForm
 
 CHART_DATA_SECONDS = 24 * 3600  # a chart's data waits this long for its SVG request
 CHART_SVG_SECONDS = 7 * 24 * 3600

@@ -36,9 +36,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from planner import capacity, defaults, tco
-from planner.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
-from planner.schema import DeepLearningWorkload, Part, Plan, plan_to_dict
+from planner.compute import capacity, defaults, tco
+from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
+from planner.compute.schema import DeepLearningWorkload, Part, Plan, plan_to_dict
 
 # Raised when the same inputs can give different figures (a rule or a default changed);
 # a share's frozen snapshot records the version that computed it.

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from planner.dashboard import Results, dec
+from planner.web.dashboard import Results, dec
 
 COMPARISON_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("option_key", _("stable key of the option: 'baseline', 'candidate:<n>' or 'tier:<key>'")),

@@ -3,7 +3,7 @@
 
 The engine, the capacity model and the benchmark selectors explain themselves in English
 (the JSON API keeps that wording); the pages say each known form in the reader's language,
-as `planner.dashboard.note_text` does for the engine's notes. A form not known here is
+as `planner.web.dashboard.note_text` does for the engine's notes. A form not known here is
 shown as it is.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from planner import formatting
+from planner.web import formatting
 
 
 def _english() -> bool:

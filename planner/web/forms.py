@@ -1,7 +1,7 @@
 # ruff: noqa: RUF001, RUF002  (the en dash of ranges, as a reader sees them)
 """The plan editor's form, generated from the one plan schema.
 
-Each field of `planner.schema` (its field tables and bounds) becomes a form
+Each field of `planner.compute.schema` (its field tables and bounds) becomes a form
 field; the form only turns typed text into numbers in the reader's language
 (German "349,99" or "349.99") and then hands the assembled plain data to
 `services.parse` (`schema.parse_plan`). Its errors, keyed by paths such as
@@ -29,8 +29,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from planner import formatting, schema
-from planner.schema import FieldSpec
+from planner.compute import schema
+from planner.compute.schema import FieldSpec
+from planner.web import formatting
 
 SPARE_CANDIDATES = 2
 MIN_CANDIDATE_ROWS = 3

@@ -1,6 +1,6 @@
 """The database side of plans: gather the engine's inputs, save plans, freeze shares.
 
-The engine (`planner.engine`) is pure: it takes a parsed plan, a catalog frame,
+The engine (`planner.compute.engine`) is pure: it takes a parsed plan, a catalog frame,
 measurements and speed factors and returns a `Comparison`. This module is the
 only place that reads `catalog` and `benchmarks_app` for it:
 
@@ -33,7 +33,7 @@ from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.selectors import best_measurement
 from catalog.models import ExchangeRate, Price, Tier
 from catalog.pricing import catalog_frame
-from planner import capacity, engine, schema
+from planner.compute import capacity, engine, schema
 from planner.models import Plan, Share, SpeedFactor
 
 SNAPSHOT_VERSION = 1
@@ -168,7 +168,7 @@ def measurements_for(
 @dataclass
 class Evaluation:
     inputs: EngineInputs
-    comparison: Any  # planner.engine.Comparison
+    comparison: Any  # planner.compute.engine.Comparison
 
     def to_dict(self, *, fx_rows: FxRows | None = None) -> dict[str, Any]:
         """`fx_rows`: `exchange_rate_rows` or a caller's memo of it."""

@@ -25,8 +25,8 @@ from django.utils.translation import gettext as _
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from planner import formatting
-from planner.chart_style import chart_rc
+from common.chart_style import chart_rc
+from planner.web import formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
 CHART_VERSION = "3"

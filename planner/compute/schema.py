@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, fields
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from planner import defaults
+from planner.compute import defaults
 
 MAX_BODY_BYTES = 256 * 1024  # a plan is a few KiB; anything far larger is not a plan
 ROOT = "__all__"

@@ -43,9 +43,9 @@ import numpy as np
 import pandas as pd
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
-from planner import queueing
-from planner.defaults import HOURS_PER_MONTH
-from planner.schema import (
+from planner.compute import queueing
+from planner.compute.defaults import HOURS_PER_MONTH
+from planner.compute.schema import (
     DeepLearningWorkload,
     FeaturesWorkload,
     GbmWorkload,

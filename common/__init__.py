@@ -1,0 +1,1 @@
+"""Small pure helpers every app may import; imports nothing of ours."""

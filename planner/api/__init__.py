@@ -1,0 +1,1 @@
+"""The JSON API v1."""

@@ -1,0 +1,1 @@
+"""Pure computation: plain data in, plain data out (no models, requests or translation)."""

@@ -1,0 +1,1 @@
+"""Persistence and services: the only writers, and the reads beside them."""

@@ -1,0 +1,1 @@
+"""The dashboard: views, forms and what the pages show."""
