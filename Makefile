@@ -45,6 +45,7 @@ test: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 format: venv
 	$(VENV)/bin/ruff format .

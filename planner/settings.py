@@ -13,6 +13,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from common.limits import MAX_JSON_BODY_BYTES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.getenv("PLANNER_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -208,7 +210,7 @@ CATALOG_IMPORT_MAX_BYTES = envint("CATALOG_IMPORT_MAX_BYTES", 10 * 1024 * 1024)
 # Calls a user (an IP when anonymous) may make a minute; the counter lives in the cache.
 API_RATE_LIMIT_PER_MINUTE = envint("API_RATE_LIMIT_PER_MINUTE", 120)
 # A plan is a few KiB: larger bodies are refused (413) without being read.
-API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", 256 * 1024)
+API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", MAX_JSON_BODY_BYTES)
 
 # Auth, i18n, static ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

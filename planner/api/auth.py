@@ -43,7 +43,7 @@ View = Callable[..., HttpResponse]
 
 
 def max_body_bytes() -> int:
-    return int(getattr(settings, "API_MAX_BODY_BYTES", 256 * 1024))
+    return int(settings.API_MAX_BODY_BYTES)
 
 
 def rate_limit_per_minute() -> int:

@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
+from common.units import HOURS_PER_MONTH
 from planner.compute import queueing
-from planner.compute.defaults import HOURS_PER_MONTH
 from planner.compute.schema import (
     DeepLearningWorkload,
     FeaturesWorkload,

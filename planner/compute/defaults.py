@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 
-HOURS_PER_MONTH = 730  # AWS's and Azure's calculators: hourly x 730 = monthly
-
 AZURE_MIGRATE = (
     "Azure Migrate business case default (MicrosoftDocs/azure-docs "
     "articles/migrate/concepts-business-case-calculation.md)"

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from common.units import HOURS_PER_MONTH
 from planner.compute import capacity, defaults, tco
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.schema import DeepLearningWorkload, Part, Plan, plan_to_dict
@@ -407,7 +408,7 @@ class Pricer:
                 hours = self.plan.deep_learning_gpu_hours
             price = amount / int(p.get(part.tier, "gpus"))
         if p.get(part.tier, "unit") == "month":
-            price = price / defaults.HOURS_PER_MONTH
+            price = price / HOURS_PER_MONTH
         rerun = 1 + self.plan.spot_interruption_allowance
         if p.get(part.tier, "pricing_model") == "spot":
             hours = hours * rerun

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field, fields
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from common.limits import MAX_JSON_BODY_BYTES
 from planner.compute import defaults
 
-MAX_BODY_BYTES = 256 * 1024  # a plan is a few KiB; anything far larger is not a plan
 ROOT = "__all__"
 TIER_RE = re.compile(r"^[a-z0-9][a-z0-9.-]{0,199}$")
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
@@ -792,7 +792,7 @@ def parse_plan(data: Any, *, known_tiers: set[str] | None = None) -> Plan:
 
 
 def parse_plan_json(
-    body: bytes | str, *, known_tiers: set[str] | None = None, max_bytes: int = MAX_BODY_BYTES
+    body: bytes | str, *, known_tiers: set[str] | None = None, max_bytes: int = MAX_JSON_BODY_BYTES
 ) -> Plan:
     """A request body → `Plan`. Too large or malformed JSON is an error under "body"."""
     size = len(body.encode() if isinstance(body, str) else body)

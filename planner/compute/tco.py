@@ -35,7 +35,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from planner.compute.defaults import HOURS_PER_MONTH
+from common.units import HOURS_PER_MONTH
 
 CENT = Decimal("0.01")
 _SAFE = 2**62  # int64 headroom for the integer rounding formula

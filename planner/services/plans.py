@@ -27,22 +27,19 @@ from typing import Any
 import pandas as pd
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
-from django.utils import timezone
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.selectors import best_measurement
 from catalog.models import ExchangeRate, Price, Tier
 from catalog.pricing import catalog_frame
+from common.clock import today
+from common.values import same_value
 from planner.compute import capacity, engine, schema
 from planner.models import Plan, Share, SpeedFactor
 
 SNAPSHOT_VERSION = 1
 # A response lists the cheapest options only; "options_total" says how many there were.
 OPTIONS_LIMIT = 50
-
-
-def today() -> dt.date:
-    return timezone.localdate()
 
 
 def plain(value: Any) -> Any:
@@ -494,19 +491,6 @@ def figure_changes(then: Any, now: Any, path: str = "") -> list[dict[str, Any]]:
             for i, (x, y) in enumerate(zip(then, now, strict=True)):
                 out += figure_changes(x, y, f"{path}[{i}]")
             return out
-    if _same(then, now):
+    if same_value(then, now):
         return []
     return [{"path": path, "then": then, "now": now}]
-
-
-def _same(a: Any, b: Any) -> bool:
-    if a == b:
-        return True
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
-        return False
-    try:
-        return Decimal(str(a)) == Decimal(str(b))
-    except ArithmeticError:
-        return False

@@ -20,7 +20,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-HOURS_PER_MONTH = 730
+from common.units import HOURS_PER_MONTH
+from common.values import same_value
+
 CHART_OPTIONS = 5  # bars in the monthly and capacity charts besides the baseline
 
 
@@ -463,16 +465,7 @@ class InputRow:
 
     @property
     def changed(self) -> bool:
-        return not _same(self.left, self.right)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if a == b:
-        return True
-    try:
-        return Decimal(str(a)) == Decimal(str(b))
-    except ArithmeticError:
-        return False
+        return not same_value(self.left, self.right)
 
 
 def flatten(value: Any, path: str = "") -> dict[str, Any]:

@@ -18,12 +18,13 @@ import pandas as pd
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import OuterRef, Subquery
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from benchmarks_app.models import Run, Target
 from catalog.models import ExchangeRate, Price, PricingModel, Tier
 from catalog.pricing import catalog_frame
+from common.clock import today
 from planner.compute import engine, schema
 from planner.models import Plan, Share, SpeedFactor
 from planner.services import plans as services
@@ -33,10 +34,6 @@ FORM_OPTIONS_SECONDS = 600
 FRAMES_KEPT = 4
 _frames: dict[tuple[dt.date, str, str], pd.DataFrame] = {}
 _prices: dict[tuple[dt.date, str, str], engine.Prices] = {}
-
-
-def today() -> dt.date:
-    return timezone.localdate()
 
 
 def _generation_sql() -> str:
@@ -197,7 +194,7 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
     from `catalog_frame_cached`; `services.gather(plan, frame=...)` would make this
     adapter unnecessary.
     """
-    as_of = services.today()
+    as_of = today()
     generation = generation or data_generation()
     frame = catalog_frame_cached(as_of, plan.currency, generation)
     prices = prices_cached(as_of, plan.currency, generation)
