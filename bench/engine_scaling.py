@@ -246,7 +246,7 @@ def evaluate_seconds(n: int = 1000) -> float:
     frame = catalog(n, rng)
     meas = measurements(frame, rng)
     start = time.perf_counter()
-    engine.evaluate(parse_plan(PLAN), frame, meas)
+    engine.compare(parse_plan(PLAN), frame, meas)
     return time.perf_counter() - start
 
 
@@ -285,7 +285,7 @@ def main() -> None:
           f"(target <= 10x)")  # fmt: skip
     print(f"time vs tiers, log-log slope 100 -> 10,000: {slope:.2f} (1.0 = linear)")
     print(f"M/G/c check of one leading tier: {report['simulation_check_s_per_tier'] * 1e3:.0f} ms")
-    print(f"whole evaluate() at 1,000 tiers: {report['evaluate_s_at_1000_tiers']:.2f} s")
+    print(f"whole engine.compare() at 1,000 tiers: {report['evaluate_s_at_1000_tiers']:.2f} s")
     out = ROOT / "bench" / "results" / "engine_scaling.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")

@@ -49,7 +49,7 @@ def best_measurement(profile_class: str, target_or_tier, threads: int) -> BestMe
     )
 
 
-def measurements_for(target_or_tier) -> list[BestMeasurement]:
+def measurements_on(target_or_tier) -> list[BestMeasurement]:
     """Every measured point of each class's winning run (for the planner's evidence lists)."""
     targets, where = _targets(target_or_tier)
     found = []

@@ -65,7 +65,7 @@ def _share_summary(request: HttpRequest, share: Share) -> dict[str, Any]:
 
 
 @api_endpoint("POST")
-def evaluate(request: HttpRequest) -> HttpResponse:
+def evaluate_plan(request: HttpRequest) -> HttpResponse:
     """A plan in, the comparison out; nothing is stored."""
     try:
         plan = services.parse_body(request.api_body)

@@ -1,7 +1,7 @@
 # ruff: noqa: RUF001, RUF002, RUF003  (× and − in labels and notes, as a manager reads them)
 """A plan in, a comparison out: the pure orchestration of capacity and money.
 
-`evaluate(plan, frame, measurements, speed_factors, as_of)` takes plain data only:
+`compare(plan, frame, measurements, speed_factors, as_of)` takes plain data only:
 - `frame`: `catalog.pricing.catalog_frame(as_of, plan.currency)` (one row per tier);
 - `measurements`: {(tier slug, profile class): BestMeasurement | NoMeasurement | reason}
   or a callable (slug, class) → the same, e.g. wrapping `best_measurement`;
@@ -475,10 +475,10 @@ def _growth(g: Decimal, h: int) -> np.ndarray:
     return (1 + float(g)) ** np.arange(h, dtype=float)
 
 
-# --- evaluate -------------------------------------------------------------------------
+# --- compare --------------------------------------------------------------------------
 
 
-def evaluate(
+def compare(
     plan: Plan,
     frame: pd.DataFrame,
     measurements: Lookup,

@@ -121,7 +121,7 @@ def gather(plan: schema.Plan, *, as_of: dt.date | None = None) -> EngineInputs:
     )
     # A speed factor's reference tier needs its own measurement looked up too.
     looked_up = list(dict.fromkeys(slugs + [row.relative_to.slug for row in factor_rows]))
-    measurements = measurements_for(looked_up, workload_classes(plan))
+    measurements = best_measurements(looked_up, workload_classes(plan))
     factors = speed_factors(factor_rows)
     return EngineInputs(
         plan=plan,
@@ -133,7 +133,7 @@ def gather(plan: schema.Plan, *, as_of: dt.date | None = None) -> EngineInputs:
     )
 
 
-def measurements_for(
+def best_measurements(
     slugs: Iterable[str], classes: Iterable[str]
 ) -> dict[tuple[str, str], BestMeasurement | NoMeasurement]:
     """best_measurement for each (tier, class) at the tier's thread count, or the reason none."""
@@ -178,7 +178,7 @@ FxRows = Callable[[str | None, str], list[dict[str, Any]]]
 
 def evaluate(plan: schema.Plan, *, as_of: dt.date | None = None) -> Evaluation:
     inputs = gather(plan, as_of=as_of)
-    comparison = engine.evaluate(
+    comparison = engine.compare(
         inputs.plan,
         inputs.frame,
         inputs.measurements,

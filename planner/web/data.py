@@ -187,7 +187,7 @@ def prices_cached(as_of: dt.date, currency: str, generation: str) -> engine.Pric
     return prices
 
 
-def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]:
+def cached_comparison(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]:
     """`services.evaluate(plan).to_dict()` on a cached catalog frame.
 
     The same steps as `services.gather` (kept in step with it), only the frame comes
@@ -211,7 +211,7 @@ def evaluate(plan: schema.Plan, generation: str | None = None) -> dict[str, Any]
         speed_factors=factors,
         speed_factor_rows=[services.plain(row.to_plain()) for row in factor_rows],
     )
-    comparison = engine.evaluate(
+    comparison = engine.compare(
         plan, frame, measurements, speed_factors=factors, as_of=as_of, prices=prices
     )
     return services.Evaluation(inputs, comparison).to_dict(fx_rows=fx_rows_cached(generation))
@@ -241,13 +241,13 @@ def _memo(
 
 
 def measurements_cached(generation: str, slugs: list[str], classes: list[str]) -> dict:
-    """`services.measurements_for` kept in this process for the data's generation.
+    """`services.best_measurements` kept in this process for the data's generation.
 
     A plan sized over every tier looks up a run per tier and class (dozens of queries);
     the generation changes with every finished run and every tier edit.
     """
     key = (generation, tuple(slugs), tuple(classes))
-    return dict(_memo(_measured, key, lambda: services.measurements_for(slugs, classes)))
+    return dict(_memo(_measured, key, lambda: services.best_measurements(slugs, classes)))
 
 
 def factor_rows_cached(generation: str, slugs: list[str]) -> list[SpeedFactor]:

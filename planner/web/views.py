@@ -109,7 +109,7 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
         if form.is_valid():
             if request.POST.get("action") == "save" and not request.htmx:
                 return _save(request, plan, form.parsed)
-            context.update(results_context(web_data.evaluate(form.parsed, generation)))
+            context.update(results_context(web_data.cached_comparison(form.parsed, generation)))
         else:
             status = 400 if not request.htmx else 200
     elif plan is not None:
@@ -130,7 +130,7 @@ def _stored_results(plan: Plan, generation: str) -> dict[str, Any]:
         parsed = services.stored_plan(plan)
     except schema.PlanValidationError:
         return {"stored_invalid": True}
-    return results_context(web_data.evaluate(parsed, generation))
+    return results_context(web_data.cached_comparison(parsed, generation))
 
 
 def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpResponse:
