@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from catalog import io
 from catalog.forms import ImportUploadForm, PriceChangeForm
 from catalog.models import ExchangeRate, Price, Provider, Tier
-from catalog.pricing import stale_after_days
+from catalog.staleness import stale_after_days
 
 IMPORT_DIR = Path(settings.VAR_DIR) / "catalog-imports"
 
