@@ -200,7 +200,7 @@ class PriceAdmin(admin.ModelAdmin):
                     check_size(upload.size)
                     data = upload.read()
                     fmt = detect_format(upload.name, data)
-                    context["plan"] = import_catalog(data, fmt, dry_run=True)
+                    context["change_set"] = import_catalog(data, fmt, dry_run=True)
                 except CatalogFileError as exc:
                     context["issues"] = exc.issues
                 else:

@@ -1,7 +1,8 @@
 """What importing a parsed catalog would change in the database, before anything is written.
 
-`plan` sorts every record into new, changed and unchanged, and refuses a price or a
-rate that contradicts one already recorded: recorded figures are never overwritten.
+`stage_changes` sorts every record into new, changed and unchanged, and refuses a
+price or a rate that contradicts one already recorded: recorded figures are never
+overwritten. The `ChangeSet` it returns is what `importer.apply_changes` writes.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from catalog.models import ExchangeRate, Price, Provider, Tier, provider_slug
 
 
 @dataclass
-class ImportPlan:
-    """What an import would do. Nothing is written until `apply`."""
+class ChangeSet:
+    """What an import would do. Nothing is written until `apply_changes`."""
 
     parsed: ParsedCatalog
     new_providers: list[str] = field(default_factory=list)
@@ -56,12 +57,12 @@ def chunks(items: list, size: int = 500) -> Iterator[list]:
         yield items[start : start + size]
 
 
-def plan(parsed: ParsedCatalog, *, update_tiers: bool = True) -> ImportPlan:
+def stage_changes(parsed: ParsedCatalog, *, update_tiers: bool = True) -> ChangeSet:
     """What importing `parsed` would change; refuses a price or rate that contradicts the DB.
 
     With `update_tiers=False` a tier already recorded keeps its columns as they are.
     """
-    result = ImportPlan(parsed=parsed)
+    result = ChangeSet(parsed=parsed)
     issues: list[Issue] = []
     slugs = sorted({record.slug for record in parsed.prices})
     tiers: dict[str, Tier] = {}
@@ -99,7 +100,7 @@ def plan(parsed: ParsedCatalog, *, update_tiers: bool = True) -> ImportPlan:
                 provider_slugs[slug] = record.provider
         if record.slug not in planned:
             planned.add(record.slug)
-            _plan_tier(result, record, tiers.get(record.slug), update_tiers)
+            _stage_tier(result, record, tiers.get(record.slug), update_tiers)
         key = (record.slug, record.price["effective_from"])
         if key not in existing_prices:
             result.new_prices.append(record)
@@ -145,8 +146,8 @@ def plan(parsed: ParsedCatalog, *, update_tiers: bool = True) -> ImportPlan:
     return result
 
 
-def _plan_tier(
-    result: ImportPlan, record: PriceRecord, tier: Tier | None, update_tiers: bool
+def _stage_tier(
+    result: ChangeSet, record: PriceRecord, tier: Tier | None, update_tiers: bool
 ) -> None:
     if tier is None:
         result.new_tiers.append(record.slug)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from catalog.io.changes import ImportPlan, chunks, plan
+from catalog.io.changes import ChangeSet, chunks, stage_changes
 from catalog.io.formats import parse
 from catalog.models import ExchangeRate, Price, Provider, Tier
 
 
-def apply(result: ImportPlan, user=None) -> ImportPlan:
-    """Write a checked plan in one transaction: all of it or, on any error, nothing."""
+def apply_changes(result: ChangeSet, user=None) -> ChangeSet:
+    """Write a checked change set in one transaction: all of it or, on any error, nothing."""
     with transaction.atomic():
         for name in result.new_providers:
             Provider.objects.create(name=name)
@@ -66,7 +66,7 @@ def apply(result: ImportPlan, user=None) -> ImportPlan:
 
 def import_catalog(
     data: bytes, fmt: str, *, user=None, dry_run: bool = False, update_tiers: bool = True
-) -> ImportPlan:
+) -> ChangeSet:
     """Parse, check against the database and (unless `dry_run`) write. Raises CatalogFileError."""
-    result = plan(parse(data, fmt), update_tiers=update_tiers)
-    return result if dry_run else apply(result, user=user)
+    result = stage_changes(parse(data, fmt), update_tiers=update_tiers)
+    return result if dry_run else apply_changes(result, user=user)
