@@ -20,10 +20,13 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from catalog import io
 from catalog.forms import ImportUploadForm, PriceChangeForm
+from catalog.io.exporter import export_catalog
+from catalog.io.formats import check_size, detect_format, format_decimal
+from catalog.io.importer import import_catalog
+from catalog.io.records import CatalogFileError
 from catalog.models import ExchangeRate, Price, Provider, Tier
-from catalog.pricing import stale_after_days
+from catalog.staleness import stale_after_days
 
 IMPORT_DIR = Path(settings.VAR_DIR) / "catalog-imports"
 
@@ -116,7 +119,7 @@ class TierAdmin(admin.ModelAdmin):
     def current_price(self, tier: Tier) -> str:
         if tier.current_amount is None:
             return "—"
-        amount = io.format_decimal(tier.current_amount)
+        amount = format_decimal(tier.current_amount)
         return f"{amount} {tier.current_currency}/{tier.current_unit} ({tier.current_from})"
 
     @admin.display(description=_("freshness"))
@@ -194,11 +197,11 @@ class PriceAdmin(admin.ModelAdmin):
             if form.is_valid():
                 upload = form.cleaned_data["file"]
                 try:
-                    io.check_size(upload.size)
+                    check_size(upload.size)
                     data = upload.read()
-                    fmt = io.detect_format(upload.name, data)
-                    context["plan"] = io.import_catalog(data, fmt, dry_run=True)
-                except io.CatalogFileError as exc:
+                    fmt = detect_format(upload.name, data)
+                    context["change_set"] = import_catalog(data, fmt, dry_run=True)
+                except CatalogFileError as exc:
                     context["issues"] = exc.issues
                 else:
                     context["token"] = _stash(request, data, fmt)
@@ -213,8 +216,8 @@ class PriceAdmin(admin.ModelAdmin):
         data, fmt = stashed
         try:
             # Checked again: the database may have changed since the preview.
-            result = io.import_catalog(data, fmt, user=request.user)
-        except io.CatalogFileError as exc:
+            result = import_catalog(data, fmt, user=request.user)
+        except CatalogFileError as exc:
             context["issues"] = exc.issues
             return TemplateResponse(request, "admin/catalog/import.html", context)
         messages.success(request, _("Imported: %(summary)s") % {"summary": result.summary()})
@@ -226,7 +229,7 @@ class PriceAdmin(admin.ModelAdmin):
         fmt = "json" if request.GET.get("format") == "json" else "csv"
         history = request.GET.get("history") == "1"
         response = HttpResponse(
-            io.export_catalog(fmt, history=history),
+            export_catalog(fmt, history=history),
             content_type="application/json" if fmt == "json" else "text/csv; charset=utf-8",
         )
         name = f"catalog{'-history' if history else ''}-{dt.date.today().isoformat()}.{fmt}"

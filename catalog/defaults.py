@@ -10,14 +10,14 @@ a correction is a new row with its own date.
 
 from pathlib import Path
 
-from catalog import io
+from catalog.io.importer import import_catalog
 
 DEFAULT_CATALOG = Path(__file__).resolve().parent / "data" / "default_catalog.csv"
 
 
 def load_default_catalog(path: Path = DEFAULT_CATALOG) -> str:
     """Import the default catalog; return a one-line summary of what changed."""
-    result = io.import_catalog(path.read_bytes(), "csv", update_tiers=False)
+    result = import_catalog(path.read_bytes(), "csv", update_tiers=False)
     tiers = len(result.new_tiers) + len(result.changed_tiers) + len(result.unchanged_tiers)
     prices = len(result.new_prices) + len(result.unchanged_prices)
     rates = len(result.new_rates) + len(result.unchanged_rates)

@@ -17,6 +17,8 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from catalog import staleness
+
 # ISO 4217 codes we accept. A closed list catches typos ("EUE") that a pattern
 # would let through; add a code here when a provider bills in it.
 CURRENCIES: tuple[str, ...] = (
@@ -234,9 +236,9 @@ class Price(models.Model):
         return self.amount * HOURS_PER_MONTH if self.unit == Unit.HOUR else self.amount
 
     def is_stale(self, as_of: dt.date | None = None) -> bool:
-        from catalog.pricing import is_stale
-
-        return is_stale(self.tier.pricing_model, self.effective_from, as_of or dt.date.today())
+        return staleness.is_stale(
+            self.tier.pricing_model, self.effective_from, as_of or dt.date.today()
+        )
 
 
 class ExchangeRate(models.Model):

@@ -20,10 +20,10 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pandas as pd
-from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
 from catalog.models import HOURS_PER_MONTH, ExchangeRate, Price, Tier, Unit
+from catalog.staleness import is_stale
 
 FRAME_COLUMNS: list[str] = [
     "slug", "name", "provider", "kind", "pricing_model", "region", "vcpus", "cores",
@@ -67,15 +67,6 @@ _PRICE_FIELDS = {
 
 def cents(value: Decimal) -> Decimal:
     return value.quantize(_CENT, rounding=ROUND_HALF_UP)
-
-
-def stale_after_days(pricing_model: str) -> int:
-    return int(settings.CATALOG_STALE_AFTER_DAYS[pricing_model])
-
-
-def is_stale(pricing_model: str, effective_from: dt.date, as_of: dt.date) -> bool:
-    """A price is stale once it is older than the set age for its pricing model."""
-    return (as_of - effective_from).days > stale_after_days(pricing_model)
 
 
 def current_price(tier: Tier, as_of: dt.date) -> Price | None:

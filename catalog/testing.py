@@ -8,7 +8,7 @@ import io as stdio
 from decimal import Decimal
 from typing import Any
 
-from catalog.io import CSV_COLUMNS
+from catalog.io.formats import CSV_COLUMNS
 from catalog.models import ExchangeRate, Price, Provider, Tier
 
 

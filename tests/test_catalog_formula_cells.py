@@ -5,7 +5,9 @@ import io as stdio
 
 import pytest
 
-from catalog import io
+from catalog.io.exporter import export_catalog
+from catalog.io.importer import import_catalog
+from catalog.models import Price, Tier
 from catalog.testing import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
@@ -14,7 +16,7 @@ DANGEROUS = ['=HYPERLINK("http://evil")', "+1+1", "-2+3", "@SUM(A1)", "'already 
 
 
 def exported_cells() -> dict[str, str]:
-    rows = list(csv.DictReader(stdio.StringIO(io.export_catalog("csv").decode())))
+    rows = list(csv.DictReader(stdio.StringIO(export_catalog("csv").decode())))
     return rows[0]
 
 
@@ -37,10 +39,10 @@ def test_harmless_text_and_numbers_are_exported_as_they_are():
 @pytest.mark.parametrize("text", DANGEROUS)
 def test_importing_a_neutralised_cell_restores_the_original_text(text):
     add_price(make_tier("t", name=text), "1", "2026-01-01", source=text)
-    exported = io.export_catalog("csv", history=True)
-    io.Price.objects.all().delete()
-    io.Tier.objects.all().delete()
-    io.import_catalog(exported, "csv")
-    tier = io.Tier.objects.get(slug="t")
+    exported = export_catalog("csv", history=True)
+    Price.objects.all().delete()
+    Tier.objects.all().delete()
+    import_catalog(exported, "csv")
+    tier = Tier.objects.get(slug="t")
     assert tier.name == text
     assert tier.prices.get().source == text

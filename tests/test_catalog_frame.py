@@ -6,7 +6,8 @@ from decimal import Decimal
 import pytest
 from django.test import override_settings
 
-from catalog.pricing import FRAME_COLUMNS, catalog_frame, is_stale
+from catalog.pricing import FRAME_COLUMNS, catalog_frame
+from catalog.staleness import is_stale
 from catalog.testing import add_price, make_tier
 
 pytestmark = pytest.mark.django_db

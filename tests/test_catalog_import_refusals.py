@@ -6,8 +6,10 @@ from decimal import Decimal
 
 import pytest
 
-from catalog import io
-from catalog.io import CSV_COLUMNS, CatalogFileError
+from catalog.io.formats import CSV_COLUMNS
+from catalog.io.importer import import_catalog
+from catalog.io.records import CatalogFileError
+from catalog.models import CURRENCIES, Price, Tier
 from catalog.testing import (
     add_price,
     add_rate,
@@ -34,9 +36,9 @@ def existing_catalog():
 def refused(data: bytes, fmt: str = "csv") -> str:
     before = table_counts()
     with pytest.raises(CatalogFileError) as caught:
-        io.import_catalog(data, fmt)
+        import_catalog(data, fmt)
     assert table_counts() == before
-    assert not io.Tier.objects.filter(slug="good-new-tier").exists()
+    assert not Tier.objects.filter(slug="good-new-tier").exists()
     return str(caught.value)
 
 
@@ -92,12 +94,12 @@ def test_it_refuses_the_same_key_with_another_amount():
     data = csv_bytes([GOOD, price_record(amount="0.70")])
     message = refused(data)
     assert "line 3, field amount: 0.70 differs from the recorded 0.68 for (" in message
-    assert io.Price.objects.get().amount == Decimal("0.68")
+    assert Price.objects.get().amount == Decimal("0.68")
 
 
 def test_the_same_key_with_the_same_amount_is_a_no_op():
     before = table_counts()
-    result = io.import_catalog(csv_bytes([price_record(amount="0.680")]), "csv")
+    result = import_catalog(csv_bytes([price_record(amount="0.680")]), "csv")
     assert len(result.unchanged_prices) == 1
     assert result.changes == 0
     assert table_counts() == before
@@ -154,7 +156,7 @@ def test_it_reports_every_bad_line_and_field_of_a_file_at_once():
     assert lines == [
         "line 3, field amount: -1 is negative",
         "line 3, field unit: unknown unit 'week' (one of hour, month)",
-        "line 4, field currency: unknown currency 'XXX' (one of " + ", ".join(io.CURRENCIES) + ")",
+        "line 4, field currency: unknown currency 'XXX' (one of " + ", ".join(CURRENCIES) + ")",
         "line 5, field effective_from: 2026-13-01 is not a real date",
         "line 6, field rate: 'NaN' is not a finite number",
     ]
@@ -203,7 +205,7 @@ def test_it_refuses_bad_json_with_the_record_and_field_named():
 
 def test_a_refused_import_leaves_the_existing_rows_untouched():
     refused(bad_line(amount="x"))
-    price = io.Price.objects.get()
+    price = Price.objects.get()
     assert (price.tier.slug, price.effective_from) == (
         "aws-c5.4xlarge-us-east-1-on-demand",
         dt.date(2026, 1, 19),

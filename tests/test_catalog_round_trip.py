@@ -2,8 +2,10 @@
 
 import pytest
 
-from catalog import io
 from catalog.defaults import DEFAULT_CATALOG, load_default_catalog
+from catalog.io.exporter import export_catalog
+from catalog.io.formats import parse
+from catalog.io.importer import import_catalog
 from catalog.models import ExchangeRate, Price, Provider, Tier
 from catalog.testing import add_price, add_rate, make_tier
 
@@ -49,27 +51,27 @@ def catalog_with_history(staff_user):
 
 @pytest.mark.parametrize("fmt", ["csv", "json"])
 def test_export_then_import_into_an_empty_database_gives_the_same_bytes(fmt, catalog_with_history):
-    first = io.export_catalog(fmt, history=True)
+    first = export_catalog(fmt, history=True)
     counts = (Tier.objects.count(), Price.objects.count(), ExchangeRate.objects.count())
     empty_catalog()
-    io.import_catalog(first, fmt)
+    import_catalog(first, fmt)
     assert (Tier.objects.count(), Price.objects.count(), ExchangeRate.objects.count()) == counts
-    assert io.export_catalog(fmt, history=True) == first
+    assert export_catalog(fmt, history=True) == first
 
 
 def test_a_csv_export_imports_as_json_and_back_to_the_same_csv(catalog_with_history):
-    csv_first = io.export_catalog("csv", history=True)
-    json_first = io.export_catalog("json", history=True)
+    csv_first = export_catalog("csv", history=True)
+    json_first = export_catalog("json", history=True)
     empty_catalog()
-    io.import_catalog(json_first, "json")
-    assert io.export_catalog("csv", history=True) == csv_first
+    import_catalog(json_first, "json")
+    assert export_catalog("csv", history=True) == csv_first
 
 
 def test_the_history_export_holds_every_price_and_the_plain_one_the_current_ones(
     catalog_with_history,
 ):
-    history = io.parse(io.export_catalog("csv", history=True), "csv")
-    current = io.parse(io.export_catalog("csv"), "csv")
+    history = parse(export_catalog("csv", history=True), "csv")
+    current = parse(export_catalog("csv"), "csv")
     assert len(history.prices) == Price.objects.count()
     assert len(current.prices) == Tier.objects.count()
     p4d = [p.price["amount"] for p in history.prices if p.slug.startswith("aws-p4d")]
@@ -78,4 +80,4 @@ def test_the_history_export_holds_every_price_and_the_plain_one_the_current_ones
 
 def test_the_shipped_default_catalog_is_already_in_export_form():
     load_default_catalog()
-    assert io.export_catalog("csv", history=True) == DEFAULT_CATALOG.read_bytes()
+    assert export_catalog("csv", history=True) == DEFAULT_CATALOG.read_bytes()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from catalog import io
+from catalog.io.exporter import export_catalog
 
 
 class Command(BaseCommand):
@@ -27,7 +27,7 @@ class Command(BaseCommand):
     def handle(self, *args, file: str, history: bool, format: str | None,
                as_of: dt.date | None, **options) -> None:  # fmt: skip
         fmt = format or ("json" if file.lower().endswith(".json") else "csv")
-        data = io.export_catalog(fmt, history=history, as_of=as_of)
+        data = export_catalog(fmt, history=history, as_of=as_of)
         if file == "-":
             sys.stdout.buffer.write(data)
             return

@@ -4,7 +4,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog import io
+from catalog.io.formats import check_size, detect_format
+from catalog.io.importer import import_catalog
+from catalog.io.records import CatalogFileError
 
 
 class Command(BaseCommand):
@@ -20,13 +22,13 @@ class Command(BaseCommand):
     def handle(self, *args, file: Path, format: str | None, dry_run: bool, **options) -> None:
         try:
             # The size is checked before a byte is read, so a huge file costs nothing.
-            io.check_size(file.stat().st_size)
+            check_size(file.stat().st_size)
             data = file.read_bytes()
-            fmt = format or io.detect_format(file.name, data)
-            result = io.import_catalog(data, fmt, dry_run=dry_run)
+            fmt = format or detect_format(file.name, data)
+            result = import_catalog(data, fmt, dry_run=dry_run)
         except OSError as exc:
             raise CommandError(f"{file}: {exc.strerror or exc}") from None
-        except io.CatalogFileError as exc:
+        except CatalogFileError as exc:
             count = len(exc.issues)
             raise CommandError(
                 f"{file} refused, nothing imported ({count} problem{'s' * (count != 1)}):\n{exc}"

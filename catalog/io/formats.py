@@ -1,0 +1,230 @@
+"""Reading and writing catalog files, CSV or JSON: bytes to checked records and cells to text.
+
+`parse` reads a file into cells and has `records` check every one of them. On the way
+out, `csv_cell` and `json_value` write one value; `neutralise` keeps a spreadsheet
+from running a text cell as a formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import re
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+
+from catalog.io.records import (
+    PRICE_RECORD_FIELDS,
+    RATE_FIELDS,
+    RATE_RECORD_FIELDS,
+    TEXT_CELLS,
+    CatalogFileError,
+    Issue,
+    ParsedCatalog,
+    check_records,
+)
+
+FORMAT_NAME = "planner-catalog"
+FORMAT_VERSION = 1
+
+CSV_COLUMNS = ("record", *PRICE_RECORD_FIELDS, *RATE_FIELDS)
+# See TEXT_CELLS: a leading "'" is escaped too, so import can undo the quote exactly.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+# Reading ---------------------------------------------------------------------------
+
+
+def detect_format(filename: str, data: bytes) -> str:
+    lowered = filename.lower()
+    if lowered.endswith(".json"):
+        return "json"
+    if lowered.endswith(".csv"):
+        return "csv"
+    return "json" if data.lstrip()[:1] == b"{" else "csv"
+
+
+def check_size(size: int) -> None:
+    limit = settings.CATALOG_IMPORT_MAX_BYTES
+    if size > limit:
+        raise CatalogFileError(
+            [Issue("file", None, f"{size:,} bytes is over the limit of {limit:,} bytes")]
+        )
+
+
+def parse(data: bytes, fmt: str) -> ParsedCatalog:
+    """Check every record of a CSV or JSON catalog file; raise CatalogFileError on any problem."""
+    check_size(len(data))
+    if not data.strip():
+        raise CatalogFileError([Issue("file", None, "the file is empty")])
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CatalogFileError([Issue(f"line {line}", None, "not UTF-8 text")]) from None
+    records, issues = _csv_records(text) if fmt == "csv" else _json_records(text)
+    # Records that did parse are still checked, so one refusal names every problem.
+    parsed, more = check_records(records, quoted=fmt == "csv")
+    issues = sorted(issues + more, key=_issue_order)
+    if issues:
+        raise CatalogFileError(issues)
+    return parsed
+
+
+def _issue_order(issue: Issue) -> tuple[int, int]:
+    """File and header problems first, then by line (CSV) or by record (JSON)."""
+    match = re.fullmatch(r"(line |prices\[|exchange_rates\[)(\d+)\]?", issue.where)
+    if not match:
+        return (0, 0)
+    return ({"line ": 1, "prices[": 2}.get(match.group(1), 3), int(match.group(2)))
+
+
+def _csv_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Issue]]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    issues: list[Issue] = []
+    records: list[tuple[str, dict[str, str]]] = []
+    header: list[str] | None = None
+    start = 1
+    try:
+        for row in reader:
+            where, start = f"line {start}", reader.line_num + 1
+            if not row or row == [""]:
+                continue
+            if header is None:
+                header = [cell.strip() for cell in row]
+                _check_header(header)
+                continue
+            if len(row) != len(header):
+                missing = f" (no {header[len(row)]} onwards)" if len(row) < len(header) else ""
+                issues.append(
+                    Issue(
+                        where, None, f"has {len(row)} fields, the header has {len(header)}{missing}"
+                    )
+                )
+                continue
+            records.append((where, dict(zip(header, row, strict=True))))
+    except csv.Error as exc:
+        issues.append(Issue(f"line {reader.line_num}", None, f"unreadable CSV: {exc}"))
+    if header is None:
+        raise CatalogFileError([Issue("file", None, "the file is empty")])
+    if not records and not issues:
+        raise CatalogFileError([Issue("file", None, "the file has a header but no rows")])
+    return records, issues
+
+
+def _check_header(header: list[str]) -> None:
+    issues = []
+    missing = [c for c in CSV_COLUMNS if c not in header]
+    unknown = [c for c in header if c not in CSV_COLUMNS]
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if missing:
+        issues.append(Issue("header", None, f"missing column(s): {', '.join(missing)}"))
+    if unknown:
+        issues.append(Issue("header", None, f"unknown column(s): {', '.join(unknown)}"))
+    if repeated:
+        issues.append(Issue("header", None, f"repeated column(s): {', '.join(repeated)}"))
+    if issues:
+        raise CatalogFileError(issues)
+
+
+def _json_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Issue]]:
+    def refuse_constant(name: str) -> None:
+        raise ValueError(f"{name} is not a number this format accepts")
+
+    try:
+        document = json.loads(text, parse_constant=refuse_constant)
+    except (json.JSONDecodeError, ValueError) as exc:
+        line = getattr(exc, "lineno", None)
+        raise CatalogFileError(
+            [Issue(f"line {line}" if line else "file", None, f"not valid JSON: {exc}")]
+        ) from None
+    if not isinstance(document, dict):
+        raise CatalogFileError([Issue("file", None, "expected a JSON object")])
+    issues = []
+    if document.get("format") != FORMAT_NAME:
+        issues.append(Issue("file", "format", f"must be {FORMAT_NAME!r}"))
+    if document.get("version") != FORMAT_VERSION:
+        issues.append(Issue("file", "version", f"must be {FORMAT_VERSION}"))
+    unknown = sorted(set(document) - {"format", "version", "prices", "exchange_rates"})
+    if unknown:
+        issues.append(Issue("file", None, f"unknown key(s): {', '.join(unknown)}"))
+    records: list[tuple[str, dict[str, str]]] = []
+    for key, record_type, names in (
+        ("prices", "price", PRICE_RECORD_FIELDS),
+        ("exchange_rates", "rate", RATE_RECORD_FIELDS),
+    ):
+        items = document.get(key, [])
+        if not isinstance(items, list):
+            issues.append(Issue("file", key, "must be a list"))
+            continue
+        for index, item in enumerate(items):
+            where = f"{key}[{index}]"
+            if not isinstance(item, dict):
+                issues.append(Issue(where, None, "must be an object"))
+                continue
+            missing = [name for name in names if name not in item]
+            extra = sorted(set(item) - set(names))
+            issues += [Issue(where, name, "missing") for name in missing]
+            issues += [Issue(where, name, "unknown field") for name in extra]
+            if missing or extra:
+                continue
+            cells = {"record": record_type}
+            for name in names:
+                value = item[name]
+                if isinstance(value, (dict, list)):
+                    issues.append(Issue(where, name, "must be a string, number, boolean or null"))
+                cells[name] = _json_cell(value)
+            records.append((where, cells))
+    if not records and not issues:
+        raise CatalogFileError([Issue("file", None, "the file holds no prices or exchange rates")])
+    return records, issues
+
+
+def _json_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# Writing ------------------------------------------------------------------------------
+
+
+def format_decimal(value: Decimal | None) -> str:
+    if value is None:
+        return ""
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def neutralise(value: str) -> str:
+    """Keep a spreadsheet from running a text cell as a formula."""
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def csv_cell(name: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return format_decimal(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    text = str(value)
+    return neutralise(text) if name in TEXT_CELLS else text
+
+
+def json_value(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return format_decimal(value)  # a string: JSON numbers would lose exactness
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value

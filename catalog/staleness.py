@@ -1,0 +1,20 @@
+"""When a price is stale: older than the set age for its pricing model.
+
+`Price.is_stale` (catalog/models.py) and the catalog frame (catalog/pricing.py) both
+ask, so the rule lives here, below both, importing neither.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+
+
+def stale_after_days(pricing_model: str) -> int:
+    return int(settings.CATALOG_STALE_AFTER_DAYS[pricing_model])
+
+
+def is_stale(pricing_model: str, effective_from: dt.date, as_of: dt.date) -> bool:
+    """A price is stale once it is older than the set age for its pricing model."""
+    return (as_of - effective_from).days > stale_after_days(pricing_model)
