@@ -27,6 +27,7 @@ from catalog.io.importer import import_catalog
 from catalog.io.records import CatalogFileError
 from catalog.models import ExchangeRate, Price, Provider, Tier
 from catalog.staleness import stale_after_days
+from common import clock
 
 IMPORT_DIR = Path(settings.VAR_DIR) / "catalog-imports"
 
@@ -61,7 +62,7 @@ class StaleFilter(admin.SimpleListFilter):
         return [("yes", _("stale")), ("no", _("fresh")), ("none", _("no price"))]
 
     def queryset(self, request, queryset):
-        today = dt.date.today()
+        today = clock.today()
         if self.value() == "yes":
             return queryset.filter(stale_q(today))
         if self.value() == "no":
@@ -109,7 +110,7 @@ class TierAdmin(admin.ModelAdmin):
     inlines = [PriceHistoryInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tier]:
-        return _with_current_price(super().get_queryset(request), dt.date.today())
+        return _with_current_price(super().get_queryset(request), clock.today())
 
     def has_delete_permission(self, request, obj=None) -> bool:
         # A tier no longer offered is marked retired and keeps its history.
@@ -126,7 +127,7 @@ class TierAdmin(admin.ModelAdmin):
     def freshness(self, tier: Tier) -> str:
         if tier.current_from is None:
             return _("no price")
-        age = (dt.date.today() - tier.current_from).days
+        age = (clock.today() - tier.current_from).days
         label = _("stale") if age > stale_after_days(tier.pricing_model) else _("fresh")
         return label if tier.current_confirmed else f"{label}, {_('unconfirmed')}"
 
@@ -232,7 +233,7 @@ class PriceAdmin(admin.ModelAdmin):
             export_catalog(fmt, history=history),
             content_type="application/json" if fmt == "json" else "text/csv; charset=utf-8",
         )
-        name = f"catalog{'-history' if history else ''}-{dt.date.today().isoformat()}.{fmt}"
+        name = f"catalog{'-history' if history else ''}-{clock.today().isoformat()}.{fmt}"
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import CURRENCIES, Kind, Price, PricingModel
+from common import clock
 
 SORTS = {
     "monthly": _("monthly price"),
@@ -61,7 +60,7 @@ class TierFilterForm(forms.Form):
         """The cleaned value, or the default where the field was missing or invalid."""
         cleaned = getattr(self, "cleaned_data", {})
         value = cleaned.get(name)
-        defaults = {"sort": "monthly", "dir": "asc", "page": 1, "as_of": dt.date.today(),
+        defaults = {"sort": "monthly", "dir": "asc", "page": 1, "as_of": clock.today(),
                     "retired": False}  # fmt: skip
         return value if value not in (None, "") else defaults.get(name)
 

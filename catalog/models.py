@@ -18,6 +18,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from catalog import staleness
+from common import clock
+from common.units import HOURS_PER_MONTH
 
 # ISO 4217 codes we accept. A closed list catches typos ("EUE") that a pattern
 # would let through; add a code here when a provider bills in it.
@@ -27,7 +29,6 @@ CURRENCIES: tuple[str, ...] = (
     "USD", "ZAR",
 )  # fmt: skip
 
-HOURS_PER_MONTH = Decimal(730)
 
 slug_validator = RegexValidator(
     regex=r"^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$",
@@ -158,7 +159,7 @@ class Tier(models.Model):
         return any(getattr(self, field) is None for field in self.CORE_SPECS)
 
     def current_price(self, as_of: dt.date | None = None) -> Price | None:
-        as_of = as_of or dt.date.today()
+        as_of = as_of or clock.today()
         return self.prices.filter(effective_from__lte=as_of).order_by("-effective_from").first()
 
 
@@ -237,7 +238,7 @@ class Price(models.Model):
 
     def is_stale(self, as_of: dt.date | None = None) -> bool:
         return staleness.is_stale(
-            self.tier.pricing_model, self.effective_from, as_of or dt.date.today()
+            self.tier.pricing_model, self.effective_from, as_of or clock.today()
         )
 
 

@@ -22,8 +22,9 @@ import numpy as np
 import pandas as pd
 from django.db.models import OuterRef, Subquery
 
-from catalog.models import HOURS_PER_MONTH, ExchangeRate, Price, Tier, Unit
+from catalog.models import ExchangeRate, Price, Tier, Unit
 from catalog.staleness import is_stale
+from common.units import HOURS_PER_MONTH
 
 FRAME_COLUMNS: list[str] = [
     "slug", "name", "provider", "kind", "pricing_model", "region", "vcpus", "cores",

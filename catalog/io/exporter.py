@@ -17,12 +17,13 @@ from django.db.models import OuterRef, Subquery
 from catalog.io.formats import CSV_COLUMNS, FORMAT_NAME, FORMAT_VERSION, csv_cell, json_value
 from catalog.io.records import PRICE_RECORD_FIELDS, RATE_RECORD_FIELDS, TIER_FIELDS
 from catalog.models import ExchangeRate, Price
+from common import clock
 
 
 def _price_rows(history: bool, as_of: dt.date | None) -> list[dict[str, Any]]:
     prices = Price.objects.select_related("tier__provider", "recorded_by")
     if not history:
-        as_of = as_of or dt.date.today()
+        as_of = as_of or clock.today()
         newest = (
             Price.objects.filter(tier=OuterRef("tier"), effective_from__lte=as_of)
             .order_by("-effective_from")
@@ -47,7 +48,7 @@ def _price_rows(history: bool, as_of: dt.date | None) -> list[dict[str, Any]]:
 def _rate_rows(history: bool, as_of: dt.date | None) -> list[dict[str, Any]]:
     rates = ExchangeRate.objects.order_by("from_currency", "to_currency", "date")
     if not history:
-        as_of = as_of or dt.date.today()
+        as_of = as_of or clock.today()
         newest: dict[tuple[str, str], ExchangeRate] = {}
         for rate in rates.filter(date__lte=as_of):
             newest[(rate.from_currency, rate.to_currency)] = rate
