@@ -1,28 +1,26 @@
 """The thread-scaling chart of one run: measured medians (min-max bars) and the
 Amdahl/USL fits, dashed and labelled where they extrapolate.
 
-Plain data in, SVG bytes out. matplotlib's `Figure` only (pyplot keeps global state
-a threaded web server would share); byte-stable output: a fixed `svg.hashsalt` and
-no date in the metadata, so the bytes can be cached and compared by their content.
+Plain data in, SVG bytes out. matplotlib's `Figure` only, and no `rc_context` (pyplot
+and rcParams are global state a threaded web server would share): the look comes from
+`common.chart_style`. Byte-stable output: a fixed `svg.hashsalt` and no date in the
+metadata, so the bytes can be cached and compared by their content.
 """
 
 import hashlib
-import io
 import json
 from typing import Any
 
-import matplotlib
 from django.utils import translation
 from django.utils.translation import gettext as _
 from matplotlib.figure import Figure
 from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator
 
-from common.chart_style import chart_rc
+from common import chart_style
 
 from . import scaling
 
 CHART_VERSION = "2"
-RC = chart_rc("benchmarks-charts")
 COLOURS = {"amdahl": "#1f77b4", "usl": "#d62728"}
 MODEL_NAMES = {"amdahl": "Amdahl", "usl": "USL"}
 
@@ -56,16 +54,14 @@ def content_key(data: dict, language: str) -> str:
 
 
 def scaling_svg(data: dict, language: str) -> bytes:
-    with translation.override(language), matplotlib.rc_context(RC):
-        figure = Figure(figsize=(7.0, 4.0), layout="constrained")
+    with translation.override(language):
+        figure = chart_style.new_figure(7.0, 4.0)
         _draw(figure, data)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
-    return buffer.getvalue()
+        return chart_style.svg_bytes(figure)
 
 
 def _draw(figure: Figure, data: dict) -> None:
-    ax = figure.add_subplot()
+    ax = chart_style.new_axes(figure)
     points = data["points"]
     measured = [p[0] for p in points]
     top = max(measured, default=1)
@@ -96,7 +92,7 @@ def _draw(figure: Figure, data: dict) -> None:
         # supxlabel, unlike figure.text, takes part in the constrained layout: no overlap.
         figure.supxlabel("; ".join(data["not_fitted"]), fontsize=7, color="#666666")
     if points or data["fits"]:
-        ax.legend(fontsize=8, loc="upper left")
+        ax.legend(fontsize=8, loc="upper left", **chart_style.LEGEND)
 
 
 def _draw_fit(ax, fit: dict, right: int) -> None:

@@ -4,8 +4,9 @@ Plain data in, SVG bytes out: no request, no database. Each chart takes a small
 JSON-able dict (built from the engine's comparison by `chart_inputs`), so the
 same dict gives a content hash for the chart's URL and cache key, and the same
 bytes every time (`svg.hashsalt` fixed, no date in the metadata), in every
-process. matplotlib's `Figure` object only, never pyplot: pyplot keeps global
-state that a web server's threads would share.
+process. matplotlib's `Figure` object only, never pyplot, and no `rc_context`:
+both are global state that a web server's threads would share. The look comes
+from `common.chart_style`, given to each figure, axes and legend.
 
 Text stays text in the SVG (`svg.fonttype: none`), so the files are small, the
 browser's font draws them, and a test can read the labels.
@@ -14,18 +15,17 @@ browser's font draws them, and a test can read the labels.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import matplotlib
 from django.utils import translation
 from django.utils.translation import gettext as _
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from common.chart_style import chart_rc
+from common import chart_style
 from planner.web import formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
@@ -33,7 +33,6 @@ CHART_VERSION = "3"
 KINDS = ("cumulative", "monthly", "capacity")
 MAX_OPTIONS = 3  # the cumulative chart shows the baseline and the best few options
 
-RC = chart_rc("planner-charts", **{"axes.axisbelow": True})
 BASELINE_COLOUR = "#333333"
 OPTION_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 PART_COLOURS = {"servers": "#1f77b4", "operations": "#ff7f0e", "one_time": "#bbbbbb"}
@@ -61,13 +60,12 @@ def render(kind: str, data: Mapping[str, Any], language: str) -> bytes:
     """One chart as SVG bytes, labelled in `language`."""
     global _renders
     draw = DRAWERS[kind]
-    with translation.override(language), matplotlib.rc_context(RC):
-        figure = Figure(figsize=(7.2, _height(kind, data)), layout="constrained")
+    with translation.override(language):
+        figure = chart_style.new_figure(7.2, _height(kind, data))
         draw(figure, data, language)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
+        svg = chart_style.svg_bytes(figure)
     _renders += 1
-    return buffer.getvalue()
+    return svg
 
 
 def _height(kind: str, data: Mapping[str, Any]) -> float:
@@ -75,6 +73,10 @@ def _height(kind: str, data: Mapping[str, Any]) -> float:
     if kind == "cumulative":
         return 3.8
     return min(9.0, max(2.8, 1.5 + 0.5 * len(data["bars"])))
+
+
+def _axes(figure: Figure) -> Axes:
+    return chart_style.new_axes(figure, grid_below=True)  # bars and lines over the grid
 
 
 def _money_axis(currency: str, language: str) -> FuncFormatter:
@@ -88,7 +90,7 @@ def _percent_axis(language: str) -> FuncFormatter:
 def _cumulative(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     currency = data["currency"]
     months = data["months"]
-    ax = figure.add_subplot()
+    ax = _axes(figure)
     baseline = data["baseline"]
     ax.plot(months, baseline, color=BASELINE_COLOUR, linewidth=2.4, label=_("Baseline (today)"))
     options = data["options"][:MAX_OPTIONS]
@@ -111,14 +113,14 @@ def _cumulative(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.set_ylim(bottom=0)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_formatter(_money_axis(currency, language))
-    figure.legend(loc="outside lower center", ncols=2, fontsize=8)
+    figure.legend(loc="outside lower center", ncols=2, fontsize=8, **chart_style.LEGEND)
 
 
 def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     currency = data["currency"]
     bars = list(reversed(data["bars"]))  # the first bar on top
     labels = [bar["label"] for bar in bars]
-    ax = figure.add_subplot()
+    ax = _axes(figure)
     left = [0.0] * len(bars)
     parts = (
         ("servers", _("Servers")),
@@ -143,13 +145,13 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.xaxis.set_major_formatter(_money_axis(currency, language))
     ax.set_xlim(0, max(left, default=1) * 1.18 or 1)
     ax.grid(axis="y", visible=False)
-    figure.legend(loc="outside lower center", ncols=2, fontsize=8)
+    figure.legend(loc="outside lower center", ncols=2, fontsize=8, **chart_style.LEGEND)
 
 
 def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     bars = list(reversed(data["bars"]))
     labels = [bar["label"] for bar in bars]
-    ax = figure.add_subplot()
+    ax = _axes(figure)
     positions = range(len(bars))
     height = 0.38
     threads = [float(bar.get("threads_pct") or 0) for bar in bars]
@@ -169,7 +171,7 @@ def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.xaxis.set_major_formatter(_percent_axis(language))
     ax.set_xlim(0, max([110.0, *threads, *memory]) * 1.05)
     ax.grid(axis="y", visible=False)
-    figure.legend(loc="outside lower center", ncols=3, fontsize=8)
+    figure.legend(loc="outside lower center", ncols=3, fontsize=8, **chart_style.LEGEND)
 
 
 DRAWERS: dict[str, Callable[[Figure, Mapping[str, Any], str], None]] = {

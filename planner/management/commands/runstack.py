@@ -35,8 +35,8 @@ class Command(BaseCommand):
                 f"{host}:{port}",
                 "--workers",
                 "2",
-                "--threads",
-                "4",
+                "--worker-class",  # as in production (README, DESIGN): one request per process
+                "sync",
                 "--access-logfile",
                 "-",
             ],
