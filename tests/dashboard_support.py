@@ -11,10 +11,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from catalog.testing import add_price, make_tier
 from planner.services import plans as services
 from planner.web import data as web_data
 from planner.web import views
+from tests.support.catalog import add_price, make_tier
 
 DEDICATED = "test-extreme-fixed-monthly"
 CLOUD = "aws-c5.4xlarge-us-east-1-on-demand"

@@ -5,9 +5,9 @@ import json
 import pytest
 from django.test import Client
 
-from catalog.testing import add_price, make_tier
 from planner.models import ApiToken, Plan
 from tests.api_support import JSON, csrf_token, fixed_plan, post_json, session_client, token_client
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 TIER = "test-box"

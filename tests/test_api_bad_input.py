@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from catalog.testing import add_price, make_tier
 from planner.models import Plan
 from tests.api_support import fixed_plan, post_json, token_client
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 TIER = "test-box"

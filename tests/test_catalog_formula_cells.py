@@ -6,7 +6,7 @@ import io as stdio
 import pytest
 
 from catalog import io
-from catalog.testing import add_price, make_tier
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 
 from catalog import io
 from catalog.io import CSV_COLUMNS, CatalogFileError
-from catalog.testing import (
+from tests.support.catalog import (
     add_price,
     add_rate,
     csv_bytes,

@@ -5,7 +5,7 @@ import pytest
 from catalog import io
 from catalog.defaults import DEFAULT_CATALOG, load_default_catalog
 from catalog.models import ExchangeRate, Price, Provider, Tier
-from catalog.testing import add_price, add_rate, make_tier
+from tests.support.catalog import add_price, add_rate, make_tier
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,11 @@ from decimal import Decimal
 import pytest
 
 from catalog.models import Tier
-from catalog.testing import add_price, make_tier
 from planner.models import SpeedFactor
 from planner.web import data as web_data
 from tests.bench_support import finished_run, target, version
 from tests.dashboard_support import DEDICATED, form_data, login, own_cache, small_catalog
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

@@ -6,7 +6,6 @@ import pytest
 from django.test import Client
 
 from catalog.models import Tier
-from catalog.testing import add_price
 from planner.models import Share
 from tests.dashboard_support import (
     DEDICATED,
@@ -17,6 +16,7 @@ from tests.dashboard_support import (
     saved_plan,
     small_catalog,
 )
+from tests.support.catalog import add_price
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

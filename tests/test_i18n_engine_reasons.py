@@ -18,7 +18,6 @@ from benchmarks_app.evidence import NoMeasurement
 from benchmarks_app.selectors import best_measurement
 from catalog.models import Tier
 from catalog.pricing import catalog_frame
-from catalog.testing import add_price, make_tier
 from planner.compute.capacity import SpeedFactor, size_tiers
 from planner.compute.engine import evaluate
 from planner.compute.schema import (
@@ -32,6 +31,7 @@ from planner.services import plans as services
 from planner.web.reason_text import extrapolation_text, reason_text
 from tests.bench_support import content, finished_run, target, version
 from tests.dashboard_support import DEDICATED, edit_url, login, own_cache, saved_plan, small_catalog
+from tests.support.catalog import add_price, make_tier
 from tests.test_capacity_sizing_rules import C5, EXTREME, GBM, measured, one, tiers
 from tests.test_engine_field_notes import AS_OF
 from tests.test_engine_field_notes import EXTREME as EXTREME_ROW
