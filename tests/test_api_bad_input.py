@@ -6,7 +6,7 @@ import json
 import pytest
 
 from planner.models import Plan
-from tests.api_support import fixed_plan, post_json, token_client
+from tests.support.api import fixed_plan, post_json, token_client
 from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 
 from benchmarks_app.evidence import NoMeasurement
 from benchmarks_app.selectors import best_measurement, measurements_for
-from tests.bench_support import content, finished_run, target, version
+from tests.support.bench import content, finished_run, target, version
 
 pytestmark = pytest.mark.django_db
 

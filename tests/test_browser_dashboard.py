@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.dashboard_support import DEDICATED, own_cache, small_catalog
+from tests.support.dashboard import DEDICATED, own_cache, small_catalog
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
 

@@ -3,7 +3,7 @@
 import pytest
 
 from planner.models import Plan
-from tests.dashboard_support import (
+from tests.support.dashboard import (
     edit_url,
     field_error,
     form_data,

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from planner.web import charts
-from tests.dashboard_support import (
+from tests.support.dashboard import (
     charts_in,
     edit_url,
     form_data,

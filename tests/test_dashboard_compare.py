@@ -5,7 +5,7 @@ import re
 import pytest
 
 from planner.models import Plan
-from tests.dashboard_support import edit_url, form_data, login, own_cache, saved_plan, small_catalog
+from tests.support.dashboard import edit_url, form_data, login, own_cache, saved_plan, small_catalog
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

@@ -5,8 +5,8 @@ import pytest
 from catalog.models import Tier
 from planner.services import plans as services
 from planner.web import data as web_data
-from tests.dashboard_support import CLOUD, DEDICATED, days_ago, own_cache, small_catalog
 from tests.support.catalog import add_price
+from tests.support.dashboard import CLOUD, DEDICATED, days_ago, own_cache, small_catalog
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from planner.web import exports
-from tests.dashboard_support import edit_url, login, own_cache, saved_plan, small_catalog
+from tests.support.dashboard import edit_url, login, own_cache, saved_plan, small_catalog
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

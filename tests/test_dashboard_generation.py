@@ -12,9 +12,9 @@ import pytest
 from catalog.models import Tier
 from planner.models import SpeedFactor
 from planner.web import data as web_data
-from tests.bench_support import finished_run, target, version
-from tests.dashboard_support import DEDICATED, form_data, login, own_cache, small_catalog
+from tests.support.bench import finished_run, target, version
 from tests.support.catalog import add_price, make_tier
+from tests.support.dashboard import DEDICATED, form_data, login, own_cache, small_catalog
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

@@ -5,7 +5,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 
 from catalog.models import Price
-from tests.dashboard_support import login, own_cache, small_catalog
+from tests.support.dashboard import login, own_cache, small_catalog
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

@@ -5,8 +5,8 @@ import re
 import pytest
 
 from catalog.models import Tier
-from tests.bench_support import finished_run, target, version
-from tests.dashboard_support import DEDICATED, form_data, login, own_cache, small_catalog
+from tests.support.bench import finished_run, target, version
+from tests.support.dashboard import DEDICATED, form_data, login, own_cache, small_catalog
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

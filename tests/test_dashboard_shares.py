@@ -7,7 +7,8 @@ from django.test import Client
 
 from catalog.models import Tier
 from planner.models import Share
-from tests.dashboard_support import (
+from tests.support.catalog import add_price
+from tests.support.dashboard import (
     DEDICATED,
     days_ago,
     edit_url,
@@ -16,7 +17,6 @@ from tests.dashboard_support import (
     saved_plan,
     small_catalog,
 )
-from tests.support.catalog import add_price
 
 pytestmark = pytest.mark.django_db
 __all__ = ["own_cache"]

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 
 from planner.models import Plan, Share
-from tests.bench_support import finished_run, target, version
-from tests.dashboard_support import (
+from tests.support.bench import finished_run, target, version
+from tests.support.dashboard import (
     CLOUD,
     DEDICATED,
     edit_url,

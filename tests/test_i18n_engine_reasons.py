@@ -29,9 +29,9 @@ from planner.compute.schema import (
 )
 from planner.services import plans as services
 from planner.web.reason_text import extrapolation_text, reason_text
-from tests.bench_support import content, finished_run, target, version
-from tests.dashboard_support import DEDICATED, edit_url, login, own_cache, saved_plan, small_catalog
+from tests.support.bench import content, finished_run, target, version
 from tests.support.catalog import add_price, make_tier
+from tests.support.dashboard import DEDICATED, edit_url, login, own_cache, saved_plan, small_catalog
 from tests.test_capacity_sizing_rules import C5, EXTREME, GBM, measured, one, tiers
 from tests.test_engine_field_notes import AS_OF
 from tests.test_engine_field_notes import EXTREME as EXTREME_ROW

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from planner.models import Plan, Share
-from tests.api_support import csrf_token, fixed_plan, post_json, session_client, token_client
+from tests.support.api import csrf_token, fixed_plan, post_json, session_client, token_client
 from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db

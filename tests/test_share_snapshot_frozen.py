@@ -9,7 +9,7 @@ from django.utils import timezone
 from catalog.models import Price
 from planner.models import Share
 from planner.services import plans as services
-from tests.api_support import post_json, token_client
+from tests.support.api import post_json, token_client
 from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
