@@ -8,7 +8,7 @@ import pytest
 
 from planner.compute.engine import evaluate
 from planner.compute.schema import parse_plan
-from tests.test_engine_field_notes import AS_OF, EXTREME, frame, tier
+from tests.support.engine import AS_OF, EXTREME, frame, tier
 
 P4D_SPOT = tier("aws-p4d.24xlarge-us-east-1-spot", "8.00", "hour", kind="cloud_gpu",
                 model="spot", vcpus=96, ram=1152, gpus=8)  # fmt: skip

@@ -11,7 +11,7 @@ from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from planner.compute.capacity import SpeedFactor
 from planner.compute.engine import evaluate
 from planner.compute.schema import parse_plan
-from tests.test_engine_field_notes import (
+from tests.support.engine import (
     ADVANCED,
     AS_OF,
     C5_2X,

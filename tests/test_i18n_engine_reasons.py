@@ -30,12 +30,12 @@ from planner.compute.schema import (
 from planner.services import plans as services
 from planner.web.reason_text import extrapolation_text, reason_text
 from tests.support.bench import content, finished_run, target, version
+from tests.support.capacity import C5, EXTREME, GBM, measured, one, tiers
 from tests.support.catalog import add_price, make_tier
 from tests.support.dashboard import DEDICATED, edit_url, login, own_cache, saved_plan, small_catalog
-from tests.test_capacity_sizing_rules import C5, EXTREME, GBM, measured, one, tiers
-from tests.test_engine_field_notes import AS_OF
-from tests.test_engine_field_notes import EXTREME as EXTREME_ROW
-from tests.test_engine_field_notes import frame as engine_frame
+from tests.support.engine import AS_OF
+from tests.support.engine import EXTREME as EXTREME_ROW
+from tests.support.engine import frame as engine_frame
 
 __all__ = ["own_cache"]
 NBSP = "\u00a0"
