@@ -6,15 +6,9 @@ from catalog.models import Tier
 from planner.services import plans as services
 from planner.web import data as web_data
 from tests.support.catalog import add_price
-from tests.support.dashboard import CLOUD, DEDICATED, days_ago, own_cache, small_catalog
+from tests.support.dashboard import CLOUD, DEDICATED, days_ago
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 
 
 def plan():

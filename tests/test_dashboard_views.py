@@ -12,18 +12,10 @@ from tests.support.dashboard import (
     form_data,
     login,
     missing_plan_url,
-    own_cache,
     saved_plan,
-    small_catalog,
 )
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 
 
 @pytest.fixture

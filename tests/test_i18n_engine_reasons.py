@@ -32,12 +32,11 @@ from planner.web.reason_text import extrapolation_text, reason_text
 from tests.support.bench import content, finished_run, target, version
 from tests.support.capacity import C5, EXTREME, GBM, measured, one, tiers
 from tests.support.catalog import add_price, make_tier
-from tests.support.dashboard import DEDICATED, edit_url, login, own_cache, saved_plan, small_catalog
+from tests.support.dashboard import DEDICATED, edit_url, login, saved_plan, small_catalog
 from tests.support.engine import AS_OF
 from tests.support.engine import EXTREME as EXTREME_ROW
 from tests.support.engine import frame as engine_frame
 
-__all__ = ["own_cache"]
 NBSP = "\u00a0"
 AMDAHL = {k: 100 * k / (1 + 0.05 * (k - 1)) for k in (1, 2, 4, 8)}
 

@@ -8,19 +8,11 @@ from tests.support.dashboard import (
     field_error,
     form_data,
     login,
-    own_cache,
     saved_plan,
-    small_catalog,
 )
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 NBSP = "\u00a0"
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
 
 
 def german(user):

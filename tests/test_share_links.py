@@ -19,11 +19,6 @@ def _catalog(settings):
 
 
 @pytest.fixture
-def api(owner):
-    return token_client(owner)[0]
-
-
-@pytest.fixture
 def plan_id(api) -> str:
     return post_json(api, "/api/v1/plans", fixed_plan(TIER, name="move to test-box")).json()["id"]
 
