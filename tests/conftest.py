@@ -1,10 +1,11 @@
-"""Shared fixtures: personas, real services, real Celery worker processes."""
+"""Shared fixtures: personas, small catalogs, a per-test cache, real services and workers."""
 
 import os
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -130,3 +131,56 @@ def owner(django_user_model):
 @pytest.fixture
 def other_user(django_user_model):
     return django_user_model.objects.create_user("other", "other@example.com", "pw-other-1")
+
+
+@pytest.fixture
+def own_cache(settings):
+    """A fresh in-process cache for one test, so cached charts and pages start empty.
+
+    Also a fast password hasher: the personas' PBKDF2 hashing costs about a second a
+    test on a busy two-core machine, and no dashboard test is about hashing.
+    """
+    from planner.web import data as web_data
+    from planner.web import views
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The per-process memos are keyed by the data generation, which rolled-back test
+    # data can repeat: each test starts without them.
+    web_data.forget()
+    views.forget()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"dashboard-{uuid.uuid4()}",
+        }
+    }
+
+
+@pytest.fixture
+def two_tier_catalog(own_cache) -> None:
+    """The dashboard tests' catalog, in a fresh cache: a dedicated tier and a cloud VM."""
+    from tests.support.dashboard import small_catalog
+
+    small_catalog()
+
+
+@pytest.fixture
+def one_box_catalog(settings) -> None:
+    """The API tests' catalog: one dedicated tier, TEST_BOX, at 100 a month.
+
+    Also a rate limit no test reaches.
+    """
+    from tests.support.api import TEST_BOX
+    from tests.support.catalog import add_price, make_tier
+
+    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
+    tier = make_tier(TEST_BOX, provider="Test", kind="dedicated", pricing_model="fixed_monthly")
+    add_price(tier, "100", "2026-01-01", unit="month")
+
+
+@pytest.fixture
+def api(owner):
+    """A client that calls the API with a fresh token of the owner."""
+    from tests.support.api import token_client
+
+    return token_client(owner)[0]

@@ -5,19 +5,19 @@ import json
 import pytest
 from django.test import Client
 
-from catalog.testing import add_price, make_tier
 from planner.models import ApiToken, Plan
-from tests.api_support import JSON, csrf_token, fixed_plan, post_json, session_client, token_client
+from tests.support.api import (
+    JSON,
+    TEST_BOX,
+    csrf_token,
+    fixed_plan,
+    post_json,
+    session_client,
+    token_client,
+)
 
-pytestmark = pytest.mark.django_db
-TIER = "test-box"
-
-
-@pytest.fixture(autouse=True)
-def _catalog(settings):
-    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    tier = make_tier(TIER, provider="Test", kind="dedicated", pricing_model="fixed_monthly")
-    add_price(tier, "100", "2026-01-01", unit="month")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("one_box_catalog")]
+TIER = TEST_BOX
 
 
 def test_anonymous_callers_get_401_and_store_nothing():

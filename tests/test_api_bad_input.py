@@ -5,28 +5,15 @@ import json
 
 import pytest
 
-from catalog.testing import add_price, make_tier
 from planner.models import Plan
-from tests.api_support import fixed_plan, post_json, token_client
+from tests.support.api import TEST_BOX, fixed_plan, post_json
 
-pytestmark = pytest.mark.django_db
-TIER = "test-box"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("one_box_catalog")]
+TIER = TEST_BOX
 ENDPOINTS = ("/api/v1/evaluate", "/api/v1/plans")
 # When the only candidate is refused the schema also says no workload could size the
 # (now empty) candidate list; that follow-on message may accompany the real one.
 CANDIDATE_LOST = "workloads"
-
-
-@pytest.fixture(autouse=True)
-def _catalog(settings):
-    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    tier = make_tier(TIER, provider="Test", kind="dedicated", pricing_model="fixed_monthly")
-    add_price(tier, "100", "2026-01-01", unit="month")
-
-
-@pytest.fixture
-def api(owner):
-    return token_client(owner)[0]
 
 
 def refused(api, body, status=400) -> dict[str, list[str]]:

@@ -8,7 +8,7 @@ import pytest
 from catalog.defaults import load_default_catalog
 from catalog.models import Price
 from planner.models import Plan
-from tests.api_support import post_json, token_client
+from tests.support.api import post_json, token_client
 
 pytestmark = pytest.mark.django_db
 

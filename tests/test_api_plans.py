@@ -4,24 +4,11 @@ import uuid
 
 import pytest
 
-from catalog.testing import add_price, make_tier
 from planner.models import Plan
-from tests.api_support import fixed_plan, post_json, token_client
+from tests.support.api import TEST_BOX, fixed_plan, post_json, token_client
 
-pytestmark = pytest.mark.django_db
-TIER = "test-box"
-
-
-@pytest.fixture(autouse=True)
-def _catalog(settings):
-    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    tier = make_tier(TIER, provider="Test", kind="dedicated", pricing_model="fixed_monthly")
-    add_price(tier, "100", "2026-01-01", unit="month")
-
-
-@pytest.fixture
-def api(owner):
-    return token_client(owner)[0]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("one_box_catalog")]
+TIER = TEST_BOX
 
 
 def test_it_stores_a_plan_and_returns_its_uuid(api, owner):

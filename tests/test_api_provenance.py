@@ -4,8 +4,8 @@ a published assumption or the plan's own input."""
 import pytest
 
 from catalog.defaults import load_default_catalog
-from tests.api_support import post_json, token_client
-from tests.provenance_walk import numbers, unresolved
+from tests.support.api import post_json, token_client
+from tests.support.provenance import numbers, unresolved
 
 pytestmark = pytest.mark.django_db
 EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from planner.api import auth
-from tests.api_support import token_client
+from tests.support.api import token_client
 
 pytestmark = pytest.mark.django_db
 

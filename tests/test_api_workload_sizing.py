@@ -16,10 +16,10 @@ import pytest
 from django.core.management import call_command
 
 from benchmarks_app.models import Run
-from catalog.testing import add_price, make_tier
 from planner.models import SpeedFactor
-from tests.api_support import post_json, token_client
-from tests.provenance_walk import unresolved
+from tests.support.api import post_json, token_client
+from tests.support.catalog import add_price, make_tier
+from tests.support.provenance import unresolved
 
 pytestmark = pytest.mark.django_db
 RUN_FILE = Path(__file__).resolve().parent / "fixtures" / "runs" / "gbm-xgboost-standard.json"

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from benchmarks_app.models import ProfileVersion
-from tests.bench_support import content, finished_run, target, version
+from tests.support.bench import content, finished_run, target, version
 
 pytestmark = pytest.mark.django_db
 

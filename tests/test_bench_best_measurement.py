@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 
 from benchmarks_app.evidence import NoMeasurement
-from benchmarks_app.selectors import best_measurement, measurements_for
-from tests.bench_support import content, finished_run, target, version
+from benchmarks_app.selectors import best_measurement, measurements_on
+from tests.support.bench import content, finished_run, target, version
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,7 @@ def test_a_tier_reads_the_runs_of_the_targets_linked_to_it():
         best_measurement("gbm", tier, 1)
     finished_run(pv, linked, {1: 42.0})
     assert best_measurement("gbm", tier, 1).host == "linked"
-    assert [m.value for m in measurements_for(tier)] == [42.0]
+    assert [m.value for m in measurements_on(tier)] == [42.0]
 
 
 def test_a_profile_name_pins_one_library_of_a_class():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from benchmarks_app.execution import run_child, time_limit
 from benchmarks_app.runners import build_spec, measurement_budget_s
-from tests.bench_support import content
+from tests.support.bench import content
 
 ROOT = Path(__file__).resolve().parent.parent
 

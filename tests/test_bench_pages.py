@@ -6,7 +6,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from benchmarks_app.models import Run, Suite
-from tests.bench_support import content, finished_run, target, version
+from tests.support.bench import content, finished_run, target, version
 
 pytestmark = pytest.mark.django_db
 AMDAHL = {k: 100 * k / (1 + 0.05 * (k - 1)) for k in (1, 2, 4, 8)}

@@ -9,7 +9,7 @@ from django.utils import timezone
 from benchmarks_app.lifecycle import check_targets, record_worker_start
 from benchmarks_app.models import Run
 from benchmarks_app.tasks import check_targets as check_task
-from tests.bench_support import finished_run, target, version
+from tests.support.bench import finished_run, target, version
 
 pytestmark = pytest.mark.django_db
 

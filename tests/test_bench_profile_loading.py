@@ -12,7 +12,7 @@ from benchmarks_app.profiles_loader import (
     load_shipped_profiles,
     validate_content,
 )
-from tests.bench_support import SHIPPED, content
+from tests.support.bench import SHIPPED, content
 
 pytestmark = pytest.mark.django_db
 

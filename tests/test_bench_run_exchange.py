@@ -13,7 +13,7 @@ from django.urls import reverse
 from benchmarks_app.exchange import ImportRefused, export_run, import_run
 from benchmarks_app.models import Measurement, Profile, ProfileVersion, Run, Target
 from benchmarks_app.selectors import best_measurement
-from tests.bench_support import finished_run, target, version
+from tests.support.bench import finished_run, target, version
 
 pytestmark = pytest.mark.django_db
 EPYC = {"hostname": "epyc-4545p.example", "cpu_model": "AMD EPYC 4545P 16-Core Processor",

@@ -10,7 +10,7 @@ from benchmarks_app.lifecycle import check_targets
 from benchmarks_app.models import ProfileVersion, Target
 from benchmarks_app.profiles_loader import edit_profile, load_shipped_profiles
 from benchmarks_app.services import cancel_run, create_run
-from tests.bench_support import wait_for, wait_over
+from tests.support.bench import wait_for, wait_over
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 

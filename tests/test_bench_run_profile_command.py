@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from benchmarks_app.models import Run
 from benchmarks_app.profiles_loader import load_shipped_profiles
-from tests.bench_support import content, shipped, target, version
+from tests.support.bench import content, shipped, target, version
 
 
 @pytest.mark.django_db

@@ -10,7 +10,7 @@ from benchmarks_app import runners
 from benchmarks_app.models import Profile, Target
 from benchmarks_app.profiles_loader import load_shipped_profiles
 from benchmarks_app.services import create_suite
-from tests.bench_support import SHIPPED, wait_over
+from tests.support.bench import SHIPPED, wait_over
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 STOP_REASONS = {"cv_met", "cap_reached", "time_budget"}

@@ -6,7 +6,7 @@ import pytest
 from benchmarks_app.models import ProfileVersion, Target
 from benchmarks_app.profiles_loader import load_shipped_profiles
 from benchmarks_app.services import create_run
-from tests.bench_support import wait_over
+from tests.support.bench import wait_over
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 

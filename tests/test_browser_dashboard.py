@@ -16,12 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.dashboard_support import DEDICATED, own_cache, small_catalog
+from tests.support.dashboard import DEDICATED
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["own_cache"]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("two_tier_catalog"),
+]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -49,8 +52,7 @@ def browser() -> Iterator:
 
 
 @pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
+def _artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
 
 

@@ -4,10 +4,9 @@
 import datetime as dt
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from benchmarks_app.evidence import BestMeasurement, NoMeasurement
+from benchmarks_app.evidence import NoMeasurement
 from planner.compute.capacity import SpeedFactor, size_tiers
 from planner.compute.schema import (
     DeepLearningWorkload,
@@ -18,30 +17,7 @@ from planner.compute.schema import (
     NnWorkload,
     SklearnWorkload,
 )
-
-
-def tiers(*rows) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=["slug", "vcpus", "ram_gib", "pricing_model"])
-
-
-EXTREME = ("extreme", 32, 192.0, "fixed_monthly")
-C5 = ("c5", 16, 32.0, "on_demand")
-C5_SPOT = ("c5-spot", 16, 32.0, "spot")
-
-
-def measured(cls, value, threads=32, *, measured=True, fit=None, extrapolation=None, **extra):
-    return BestMeasurement(
-        cls, "metric", "unit", value, threads, measured, f"run-{cls}", "epyc-1", "EPYC 4545P",
-        f"{cls}-standard", "1.2.0", "standard", dt.datetime(2026, 1, 10), fit=fit,
-        extrapolation=extrapolation, extra=extra,
-    )  # fmt: skip
-
-
-GBM = GbmWorkload("gbm", trainings_per_month=30, rows=10_000_000, features=100, trees=1000)
-
-
-def one(workloads, measurements, row=EXTREME, **kw):
-    return size_tiers(tiers(row), workloads, measurements, **kw).result(0)
+from tests.support.capacity import C5, C5_SPOT, EXTREME, GBM, measured, one, tiers
 
 
 def test_gbm_thread_hours_come_from_cell_trees_per_second():

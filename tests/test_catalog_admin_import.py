@@ -7,7 +7,7 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from catalog.defaults import DEFAULT_CATALOG
-from catalog.testing import add_price, csv_bytes, make_tier, price_record, table_counts
+from tests.support.catalog import add_price, csv_bytes, make_tier, price_record, table_counts
 
 pytestmark = pytest.mark.django_db
 URL = "/admin/catalog/price/import/"

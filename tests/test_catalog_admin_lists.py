@@ -6,7 +6,7 @@ import re
 import pytest
 from django.contrib.auth.models import Permission
 
-from catalog.testing import add_price, make_tier
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 URL = "/admin/catalog/tier/"

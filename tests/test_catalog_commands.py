@@ -4,7 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from catalog.defaults import DEFAULT_CATALOG
-from catalog.testing import csv_bytes, price_record, table_counts
+from tests.support.catalog import csv_bytes, price_record, table_counts
 
 pytestmark = pytest.mark.django_db
 

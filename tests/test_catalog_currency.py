@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from catalog.pricing import FRAME_COLUMNS, FX_COLUMNS, catalog_frame
-from catalog.testing import add_price, add_rate, make_tier
+from tests.support.catalog import add_price, add_rate, make_tier
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from catalog.defaults import load_default_catalog
 from catalog.models import ExchangeRate, Price, Tier
 from catalog.pricing import catalog_frame
-from catalog.testing import table_counts
+from tests.support.catalog import table_counts
 
 pytestmark = pytest.mark.django_db
 EXPECTED = {"Provider": 3, "Tier": 18, "Price": 19, "ExchangeRate": 2}

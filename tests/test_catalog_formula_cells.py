@@ -8,7 +8,7 @@ import pytest
 from catalog.io.exporter import export_catalog
 from catalog.io.importer import import_catalog
 from catalog.models import Price, Tier
-from catalog.testing import add_price, make_tier
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 

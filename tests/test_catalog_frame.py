@@ -8,7 +8,7 @@ from django.test import override_settings
 
 from catalog.pricing import FRAME_COLUMNS, catalog_frame
 from catalog.staleness import is_stale
-from catalog.testing import add_price, make_tier
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 AS_OF = dt.date(2026, 2, 1)

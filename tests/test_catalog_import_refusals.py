@@ -10,7 +10,7 @@ from catalog.io.formats import CSV_COLUMNS
 from catalog.io.importer import import_catalog
 from catalog.io.records import CatalogFileError
 from catalog.models import CURRENCIES, Price, Tier
-from catalog.testing import (
+from tests.support.catalog import (
     add_price,
     add_rate,
     csv_bytes,

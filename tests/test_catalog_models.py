@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from catalog.models import Tier, slug_validator, validate_currency
-from catalog.testing import add_price, make_tier
+from tests.support.catalog import add_price, make_tier
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from catalog.defaults import load_default_catalog
-from catalog.testing import add_price, make_tier
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 URL = "/catalog/"

@@ -8,7 +8,7 @@ from django.contrib.auth.models import Permission
 
 from catalog.models import Price
 from catalog.pricing import catalog_frame
-from catalog.testing import add_price, make_tier
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 

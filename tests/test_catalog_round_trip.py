@@ -7,7 +7,7 @@ from catalog.io.exporter import export_catalog
 from catalog.io.formats import parse
 from catalog.io.importer import import_catalog
 from catalog.models import ExchangeRate, Price, Provider, Tier
-from catalog.testing import add_price, add_rate, make_tier
+from tests.support.catalog import add_price, add_rate, make_tier
 
 pytestmark = pytest.mark.django_db
 

@@ -3,18 +3,15 @@
 import pytest
 
 from planner.models import Plan
-from tests.dashboard_support import (
+from tests.support.dashboard import (
     edit_url,
     field_error,
     form_data,
     login,
-    own_cache,
     saved_plan,
-    small_catalog,
 )
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 
 INFERENCE = {"wl_inference_0__peak_rps": "50", "wl_inference_0__p99_ms": "100"}
 
@@ -39,11 +36,6 @@ CASES = [
     ({"wl_gbm_0__trainings_per_month": "4"}, "wl_gbm_0__rows", "Required"),
     ({"currency": "dollars"}, "currency", "3-letter"),
 ]  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
 
 
 @pytest.mark.parametrize(("changes", "field", "words"), CASES)

@@ -4,24 +4,16 @@ import pytest
 from django.test import Client
 
 from planner.web import charts
-from tests.dashboard_support import (
+from tests.support.dashboard import (
     charts_in,
     edit_url,
     form_data,
     login,
-    own_cache,
     saved_plan,
-    small_catalog,
 )
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
 
 
 def recompute(client: Client, url: str, **changes) -> dict[str, str]:

@@ -5,15 +5,9 @@ import re
 import pytest
 
 from planner.models import Plan
-from tests.dashboard_support import edit_url, form_data, login, own_cache, saved_plan, small_catalog
+from tests.support.dashboard import edit_url, form_data, login, saved_plan
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 
 
 def test_a_duplicate_changed_and_compared_shows_changed_inputs_and_deltas(owner):

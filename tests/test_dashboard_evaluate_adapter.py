@@ -3,18 +3,12 @@
 import pytest
 
 from catalog.models import Tier
-from catalog.testing import add_price
 from planner.services import plans as services
 from planner.web import data as web_data
-from tests.dashboard_support import CLOUD, DEDICATED, days_ago, own_cache, small_catalog
+from tests.support.catalog import add_price
+from tests.support.dashboard import CLOUD, DEDICATED, days_ago
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 
 
 def plan():
@@ -29,12 +23,12 @@ def plan():
 
 
 def test_the_adapter_matches_services_evaluate():
-    assert web_data.evaluate(plan()) == services.evaluate(plan()).to_dict()
+    assert web_data.cached_comparison(plan()) == services.evaluate(plan()).to_dict()
 
 
 def test_a_new_price_reaches_the_adapter_at_once():
-    before = web_data.evaluate(plan())
+    before = web_data.cached_comparison(plan())
     add_price(Tier.objects.get(slug=DEDICATED), "299.99", days_ago(0), unit="month")
-    after = web_data.evaluate(plan())
+    after = web_data.cached_comparison(plan())
     assert after == services.evaluate(plan()).to_dict()
     assert after != before

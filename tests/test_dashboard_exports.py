@@ -9,16 +9,10 @@ import pytest
 from django.test import Client
 
 from planner.web import exports
-from tests.dashboard_support import edit_url, login, own_cache, saved_plan, small_catalog
+from tests.support.dashboard import edit_url, login, saved_plan
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 MONEY = re.compile(r"^-?\d+\.\d\d$")
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
 
 
 @pytest.fixture

@@ -10,21 +10,19 @@ from decimal import Decimal
 import pytest
 
 from catalog.models import Tier
-from catalog.testing import add_price, make_tier
 from planner.models import SpeedFactor
 from planner.web import data as web_data
-from tests.bench_support import finished_run, target, version
-from tests.dashboard_support import DEDICATED, form_data, login, own_cache, small_catalog
+from tests.support.bench import finished_run, target, version
+from tests.support.catalog import add_price, make_tier
+from tests.support.dashboard import DEDICATED, form_data, login
 
 pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
 ESTIMATED = "test-estimated-box"
 POINTS = {k: 2.0e6 * k / (1 + 0.02 * (k - 1)) for k in (1, 2, 4, 8, 16, 32)}
 
 
 @pytest.fixture
-def speed_factor(own_cache):
-    small_catalog()
+def speed_factor(two_tier_catalog):
     host = target("epyc-4545p", cpu_model="AMD EPYC 4545P", hardware_threads=32, usable_cpus=32)
     host.tier = Tier.objects.get(slug=DEDICATED)
     host.save(update_fields=["tier"])

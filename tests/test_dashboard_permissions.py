@@ -5,16 +5,10 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 
 from catalog.models import Price
-from tests.dashboard_support import login, own_cache, small_catalog
+from tests.support.dashboard import login
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 ADD_PRICE = "/admin/catalog/price/add/"
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
 
 
 def test_anonymous_visitors_and_managers_are_sent_to_the_admin_login(owner):

@@ -5,18 +5,12 @@ import re
 import pytest
 
 from catalog.models import Tier
-from tests.bench_support import finished_run, target, version
-from tests.dashboard_support import DEDICATED, form_data, login, own_cache, small_catalog
+from tests.support.bench import finished_run, target, version
+from tests.support.dashboard import DEDICATED, form_data, login
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 # cell-trees per second at 1..32 threads on the Extreme's target: near-linear.
 POINTS = {k: 2.0e6 * k / (1 + 0.02 * (k - 1)) for k in (1, 2, 4, 8, 16, 32)}
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
 
 
 @pytest.fixture

@@ -6,25 +6,17 @@ import pytest
 from django.test import Client
 
 from catalog.models import Tier
-from catalog.testing import add_price
 from planner.models import Share
-from tests.dashboard_support import (
+from tests.support.catalog import add_price
+from tests.support.dashboard import (
     DEDICATED,
     days_ago,
     edit_url,
     login,
-    own_cache,
     saved_plan,
-    small_catalog,
 )
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 
 
 @pytest.fixture

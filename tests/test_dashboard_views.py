@@ -4,26 +4,18 @@ import pytest
 from django.test import Client
 
 from planner.models import Plan, Share
-from tests.bench_support import finished_run, target, version
-from tests.dashboard_support import (
+from tests.support.bench import finished_run, target, version
+from tests.support.dashboard import (
     CLOUD,
     DEDICATED,
     edit_url,
     form_data,
     login,
     missing_plan_url,
-    own_cache,
     saved_plan,
-    small_catalog,
 )
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 
 
 @pytest.fixture

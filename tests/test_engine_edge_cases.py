@@ -1,14 +1,14 @@
 # ruff: noqa: RUF003  (hand calculations written with ×, ÷)
-"""evaluate() when nothing can be priced, and the usage-based GPU figures by hand."""
+"""engine.compare() when nothing can be priced, and the usage-based GPU figures by hand."""
 
 import json
 from decimal import Decimal
 
 import pytest
 
-from planner.compute.engine import evaluate
+from planner.compute.engine import compare
 from planner.compute.schema import parse_plan
-from tests.test_engine_field_notes import AS_OF, EXTREME, frame, tier
+from tests.support.engine import AS_OF, EXTREME, frame, tier
 
 P4D_SPOT = tier("aws-p4d.24xlarge-us-east-1-spot", "8.00", "hour", kind="cloud_gpu",
                 model="spot", vcpus=96, ram=1152, gpus=8)  # fmt: skip
@@ -18,7 +18,7 @@ DL = {"kind": "deep_learning", "task": "vit_from_scratch", "gpu_hours_per_month"
 
 def run(**plan):
     data = {"currency": "USD", "baseline": {"monthly": 900}, "horizon_months": 12} | plan
-    return evaluate(parse_plan(data), CATALOG, {}, as_of=AS_OF)
+    return compare(parse_plan(data), CATALOG, {}, as_of=AS_OF)
 
 
 def test_when_no_option_can_be_priced_the_headline_says_so():

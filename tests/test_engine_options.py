@@ -1,5 +1,5 @@
 # ruff: noqa: RUF003  (hand calculations written with ×, −)
-"""evaluate(): options sized, fixed and usage-based, every figure with its provenance."""
+"""engine.compare(): options sized, fixed and usage-based, every figure with its provenance."""
 
 import datetime as dt
 import json
@@ -9,9 +9,9 @@ import pytest
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from planner.compute.capacity import SpeedFactor
-from planner.compute.engine import evaluate
+from planner.compute.engine import compare
 from planner.compute.schema import parse_plan
-from tests.test_engine_field_notes import (
+from tests.support.engine import (
     ADVANCED,
     AS_OF,
     C5_2X,
@@ -51,7 +51,7 @@ GBM = {"kind": "gbm", "trainings_per_month": 900, "rows": 10_000_000, "features"
 
 def run(measurements=MEASUREMENTS, catalog=CATALOG, speed_factors=None, **plan):
     data = {"currency": "USD", "baseline": {"monthly": 480}, "workloads": [GBM]} | plan
-    return evaluate(parse_plan(data), catalog, measurements, speed_factors, as_of=AS_OF)
+    return compare(parse_plan(data), catalog, measurements, speed_factors, as_of=AS_OF)
 
 
 def test_by_default_every_cpu_tier_with_a_number_is_sized_and_sorted_by_total_cost():

@@ -18,9 +18,8 @@ from benchmarks_app.evidence import NoMeasurement
 from benchmarks_app.selectors import best_measurement
 from catalog.models import Tier
 from catalog.pricing import catalog_frame
-from catalog.testing import add_price, make_tier
 from planner.compute.capacity import SpeedFactor, size_tiers
-from planner.compute.engine import evaluate
+from planner.compute.engine import compare
 from planner.compute.schema import (
     GbmWorkload,
     HpoWorkload,
@@ -30,14 +29,14 @@ from planner.compute.schema import (
 )
 from planner.services import plans as services
 from planner.web.reason_text import extrapolation_text, reason_text
-from tests.bench_support import content, finished_run, target, version
-from tests.dashboard_support import DEDICATED, edit_url, login, own_cache, saved_plan, small_catalog
-from tests.test_capacity_sizing_rules import C5, EXTREME, GBM, measured, one, tiers
-from tests.test_engine_field_notes import AS_OF
-from tests.test_engine_field_notes import EXTREME as EXTREME_ROW
-from tests.test_engine_field_notes import frame as engine_frame
+from tests.support.bench import content, finished_run, target, version
+from tests.support.capacity import C5, EXTREME, GBM, measured, one, tiers
+from tests.support.catalog import add_price, make_tier
+from tests.support.dashboard import DEDICATED, edit_url, login, saved_plan, small_catalog
+from tests.support.engine import AS_OF
+from tests.support.engine import EXTREME as EXTREME_ROW
+from tests.support.engine import frame as engine_frame
 
-__all__ = ["own_cache"]
 NBSP = "\u00a0"
 AMDAHL = {k: 100 * k / (1 + 0.05 * (k - 1)) for k in (1, 2, 4, 8)}
 
@@ -69,7 +68,7 @@ def no_measurement(call, *args) -> str:
 
 def engine_reason(**plan) -> str:
     data = {"currency": "USD", "baseline": {"monthly": 900}, "horizon_months": 12} | plan
-    result = evaluate(parse_plan(data), engine_frame(EXTREME_ROW), {}, as_of=AS_OF)
+    result = compare(parse_plan(data), engine_frame(EXTREME_ROW), {}, as_of=AS_OF)
     [missing] = result.no_number
     return missing["reason"]
 
@@ -101,7 +100,7 @@ def test_a_tier_left_out_for_want_of_an_exchange_rate_says_so_with_a_german_date
             "candidates": [{"tier": tier.slug, "count": 1}],
         }
     )
-    result = evaluate(plan, frame, {}, as_of=dt.date(2026, 2, 1))
+    result = compare(plan, frame, {}, as_of=dt.date(2026, 2, 1))
     assert {"tier": tier.slug, "reason": dropped["reason"]} in result.no_number
     assert dropped["reason"] == "no EUR→USD rate on or before 2026-02-01"
     assert both(dropped["reason"]) == "kein Wechselkurs EUR→USD zum oder vor dem 01.02.2026"
@@ -224,7 +223,7 @@ def test_a_workload_name_holding_a_colon_keeps_it():
 @pytest.mark.django_db
 def test_the_lookups_own_reasons_in_german():
     make_tier("no-specs", vcpus=None)
-    found = services.measurements_for(["gone", "no-specs"], ["gbm"])
+    found = services.best_measurements(["gone", "no-specs"], ["gbm"])
     assert both(str(found["gone", "gbm"])) == "Tarif gone ist nicht im Katalog"
     assert both(str(found["no-specs", "gbm"])) == (
         "Ausstattung unbekannt: Tarif no-specs nennt keine vCPU-Anzahl, mit der gemessen "

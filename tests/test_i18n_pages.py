@@ -3,24 +3,16 @@
 import pytest
 
 from planner.models import Plan
-from tests.dashboard_support import (
+from tests.support.dashboard import (
     edit_url,
     field_error,
     form_data,
     login,
-    own_cache,
     saved_plan,
-    small_catalog,
 )
 
-pytestmark = pytest.mark.django_db
-__all__ = ["own_cache"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 NBSP = "\u00a0"
-
-
-@pytest.fixture(autouse=True)
-def _catalog(own_cache):
-    small_catalog()
 
 
 def german(user):

@@ -7,9 +7,9 @@ import pytest
 
 from benchmarks_app.evidence import NoMeasurement
 from benchmarks_app.profiles_loader import load_shipped_profiles
-from catalog.testing import add_price, make_tier
 from planner.models import Plan, SpeedFactor
 from planner.services import plans as services
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 AS_OF = dt.date(2026, 6, 1)

@@ -3,8 +3,8 @@
 import pytest
 from django.test import Client
 
-from catalog.testing import add_price, make_tier
 from planner.models import SpeedFactor
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 URL = "/admin/planner/speedfactor/"

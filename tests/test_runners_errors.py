@@ -1,7 +1,7 @@
 """A runner child reports bad input and failures as JSON with its own exit code."""
 
 from benchmarks_app.runners import EXIT_ERROR, EXIT_INVALID, load_profile
-from tests.test_runners_support import run_child
+from tests.support.runners import run_child
 
 
 def test_it_refuses_an_unknown_library_as_invalid(tmp_path):

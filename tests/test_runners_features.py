@@ -5,7 +5,7 @@ import pytest
 
 from benchmarks_app.runners import load_profile
 from benchmarks_app.runners.features import input_bytes
-from tests.test_runners_support import assert_measured, run_profile
+from tests.support.runners import assert_measured, run_profile
 
 
 @pytest.mark.parametrize("library", ["pandas", "polars"])

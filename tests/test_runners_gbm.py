@@ -3,7 +3,7 @@
 import pytest
 
 from benchmarks_app.runners import load_profile
-from tests.test_runners_support import assert_measured, run_profile
+from tests.support.runners import assert_measured, run_profile
 
 
 @pytest.mark.parametrize("threads", [1, 2])

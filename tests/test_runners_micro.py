@@ -4,7 +4,7 @@ import pytest
 
 from benchmarks_app import fingerprint
 from benchmarks_app.runners import load_profile
-from tests.test_runners_support import assert_measured, run_child, run_profile
+from tests.support.runners import assert_measured, run_child, run_profile
 
 
 @pytest.mark.parametrize("processes", [1, 2])

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from benchmarks_app.runners import EXIT_SKIPPED, load_profile
-from tests.test_runners_support import assert_measured, run_child, run_profile
+from tests.support.runners import assert_measured, run_child, run_profile
 
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
 

@@ -7,7 +7,7 @@ import pytest
 from benchmarks_app import fingerprint
 from benchmarks_app.runners import load_profile, plan_threads
 from benchmarks_app.scaling import best_fit, fit_amdahl, fit_usl, predict
-from tests.test_runners_support import run_child
+from tests.support.runners import run_child
 
 
 def usl(n, sigma, kappa, lam):

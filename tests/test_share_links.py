@@ -3,9 +3,9 @@
 import pytest
 from django.test import Client
 
-from catalog.testing import add_price, make_tier
 from planner.models import Plan, Share
-from tests.api_support import csrf_token, fixed_plan, post_json, session_client, token_client
+from tests.support.api import csrf_token, fixed_plan, post_json, session_client, token_client
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 TIER = "test-box"
@@ -16,11 +16,6 @@ def _catalog(settings):
     settings.API_RATE_LIMIT_PER_MINUTE = 10_000
     tier = make_tier(TIER, provider="Test", kind="dedicated", pricing_model="fixed_monthly")
     add_price(tier, "100", "2026-01-01", unit="month", source="test price list")
-
-
-@pytest.fixture
-def api(owner):
-    return token_client(owner)[0]
 
 
 @pytest.fixture

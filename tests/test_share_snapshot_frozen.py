@@ -7,10 +7,10 @@ from django.test import Client
 from django.utils import timezone
 
 from catalog.models import Price
-from catalog.testing import add_price, make_tier
 from planner.models import Share
 from planner.services import plans as services
-from tests.api_support import post_json, token_client
+from tests.support.api import post_json, token_client
+from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()

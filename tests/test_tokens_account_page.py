@@ -2,7 +2,7 @@ import pytest
 from django.test import Client
 
 from planner.models import ApiToken, hash_key
-from tests.api_support import csrf_token, session_client, token_client
+from tests.support.api import csrf_token, session_client, token_client
 
 pytestmark = pytest.mark.django_db
 

@@ -10,6 +10,7 @@ from django.test import Client
 from planner.models import ApiToken
 
 JSON = "application/json"
+TEST_BOX = "test-box"  # the one tier of the one_box_catalog fixture
 
 
 def fixed_plan(tier: str, *, monthly: str = "480", count: int = 1, **extra: Any) -> dict:

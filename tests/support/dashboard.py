@@ -1,4 +1,4 @@
-"""Builders for the dashboard tests: a two-tier catalog, form posts, plans, a per-test cache."""
+"""Builders for the dashboard tests: a two-tier catalog, form posts, plans, pages read back."""
 
 from __future__ import annotations
 
@@ -7,14 +7,11 @@ import re
 import uuid
 from typing import Any
 
-import pytest
 from django.test import Client
 from django.utils import timezone
 
-from catalog.testing import add_price, make_tier
 from planner.services import plans as services
-from planner.web import data as web_data
-from planner.web import views
+from tests.support.catalog import add_price, make_tier
 
 DEDICATED = "test-extreme-fixed-monthly"
 CLOUD = "aws-c5.4xlarge-us-east-1-on-demand"
@@ -96,23 +93,3 @@ def field_error(html: str, field: str) -> str:
     """The message shown beside a form field ('' when none)."""
     match = re.search(rf'id="id_{re.escape(field)}-error"[^>]*>(.*?)</span>', html, re.S)
     return match.group(1).strip() if match else ""
-
-
-@pytest.fixture
-def own_cache(settings):
-    """A fresh in-process cache for one test, so cached charts and pages start empty.
-
-    Also a fast password hasher: the personas' PBKDF2 hashing costs about a second a
-    test on a busy two-core machine, and no dashboard test is about hashing.
-    """
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # The per-process memos are keyed by the data generation, which rolled-back test
-    # data can repeat: each test starts without them.
-    web_data.forget()
-    views.forget()
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"dashboard-{uuid.uuid4()}",
-        }
-    }

@@ -1,4 +1,4 @@
-"""Helpers for the runner tests (no tests here): run a profile's runner as a real child."""
+"""Helpers for the runner tests: run a profile's runner as a real child."""
 
 import json
 import os
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from benchmarks_app.runners import build_spec, load_profile, merged_repetition
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STOP_REASONS = {"cv_met", "cap_reached", "time_budget"}
 PROCESS_PARALLEL = {"hpo", "inference", "membw"}
 

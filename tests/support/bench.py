@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from benchmarks_app.models import Profile, ProfileVersion, Run, Summary, Target
 
-SHIPPED = Path(__file__).resolve().parent.parent / "benchmarks_app" / "profiles"
+SHIPPED = Path(__file__).resolve().parents[2] / "benchmarks_app" / "profiles"
 TERMINAL = {"succeeded", "failed", "cancelled"}
 
 
