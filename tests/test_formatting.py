@@ -6,7 +6,7 @@ from django.utils import formats, translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from planner.web import formatting
+from common import formatting
 
 
 def test_money_reads_as_each_language_writes_it():

@@ -6,7 +6,8 @@ from typing import Any
 from django import template
 from django.utils import translation
 
-from planner.web import dashboard, formatting, reason_text
+from common import formatting
+from planner.web import dashboard, reason_text
 
 register = template.Library()
 

@@ -25,8 +25,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from common import chart_style
-from planner.web import formatting
+from common import chart_style, formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
 CHART_VERSION = "3"

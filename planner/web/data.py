@@ -24,11 +24,11 @@ from django.utils.translation import gettext as _
 from benchmarks_app.models import Run, Target
 from catalog.models import ExchangeRate, Price, PricingModel, Tier
 from catalog.pricing import catalog_frame
+from common import formatting
 from common.clock import today
 from planner.compute import engine, schema
 from planner.models import Plan, Share, SpeedFactor
 from planner.services import plans as services
-from planner.web import formatting
 
 FORM_OPTIONS_SECONDS = 600
 FRAMES_KEPT = 4

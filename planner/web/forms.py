@@ -29,9 +29,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common import formatting
 from planner.compute import schema
 from planner.compute.schema import FieldSpec
-from planner.web import formatting
 
 SPARE_CANDIDATES = 2
 MIN_CANDIDATE_ROWS = 3

@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from planner.web import formatting
+from common import formatting
 
 
 def _english() -> bool:

@@ -1,0 +1,202 @@
+"""Messages as data (DESIGN, "Messages and layers"): a stable code and typed parameters.
+
+Code below the views never writes a finished sentence. It returns a `Message`: a code
+from the registry (`common.message_texts.TEXTS`) and parameters of the types below, so
+each page can say it in its reader's language and formats, and the API can give the
+code and the parameters beside the English text.
+
+`plain()` is the English text the API gives (ISO dates, plain decimals); pages use
+`common.message_render.render`. Pure: no Django. `to_json()` / `from_json()` carry a
+message through a share's frozen snapshot, a cache or the API and back, with each
+parameter's type kept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from common.message_texts import TEXTS, placeholders
+
+
+@dataclass(frozen=True)
+class Money:
+    """An amount with its currency: shown as $1,234.56 or 1.234,56 $."""
+
+    amount: Decimal
+    currency: str
+
+
+@dataclass(frozen=True)
+class Number:
+    """A measured or computed number; `places` fixes the decimals (None: as few as needed,
+    like Python's `:g`)."""
+
+    value: Decimal | float | int
+    places: int | None = None
+
+
+@dataclass(frozen=True)
+class Percent:
+    """A share (0.07) shown as a percentage (7 % / 7%)."""
+
+    value: Decimal | float
+    places: int | None = None
+
+
+@dataclass(frozen=True)
+class TierRef:
+    """A catalog tier: its key, and the name a reader knows it by (empty: the key)."""
+
+    slug: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class ProfileRef:
+    """A benchmark profile series or version: "gbm-xgboost 1.0" or "gbm-xgboost 1.0.2"."""
+
+    name: str
+    version: str = ""
+
+
+@dataclass(frozen=True)
+class Message:
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": {k: _encode(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Message:
+        return cls(data["code"], {k: _decode(v) for k, v in (data.get("params") or {}).items()})
+
+    def __str__(self) -> str:  # plain English, as the API gives it
+        return plain(self)
+
+
+def msg(code: str, **params: Any) -> Message:
+    """`msg("engine.price_stale", tier=TierRef(...), since=date)`: a Message, shorter."""
+    return Message(code, params)
+
+
+def to_json_list(messages: Iterable[Message]) -> list[dict[str, Any]]:
+    return [m.to_json() for m in messages]
+
+
+def _encode(value: Any) -> Any:
+    match value:
+        case bool() | int() | str() | None:
+            return value
+        case float():
+            return {"number": repr(value), "places": None}
+        case Decimal():
+            return {"number": str(value), "places": None}
+        case dt.date():
+            return {"date": value.isoformat()}
+        case Money(amount, currency):
+            return {"amount": str(amount), "currency": currency}
+        case Number(number, places):
+            return {"number": str(number), "places": places}
+        case Percent(share, places):
+            return {"percent": str(share), "places": places}
+        case TierRef(slug, name):
+            return {"tier": slug, "name": name}
+        case ProfileRef(name, version):
+            return {"profile": name, "version": version}
+        case Message():
+            return value.to_json()
+        case list() | tuple():
+            return [_encode(v) for v in value]
+    raise TypeError(f"not a message parameter: {value!r}")
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "code" in value:
+        return Message.from_json(value)
+    if "date" in value:
+        return dt.date.fromisoformat(value["date"])
+    if "currency" in value:
+        return Money(Decimal(value["amount"]), value["currency"])
+    if "number" in value:
+        return Number(Decimal(value["number"]), value.get("places"))
+    if "percent" in value:
+        return Percent(Decimal(value["percent"]), value.get("places"))
+    if "tier" in value:
+        return TierRef(value["tier"], value.get("name", ""))
+    if "profile" in value:
+        return ProfileRef(value["profile"], value.get("version", ""))
+    raise ValueError(f"not a message parameter: {value!r}")
+
+
+def check(message: Message) -> None:
+    """A message names a registered code and gives every parameter its text uses."""
+    if message.code not in TEXTS:
+        raise KeyError(f"unknown message code {message.code!r}")
+    missing = placeholders(message.code) - set(message.params)
+    if missing:
+        raise KeyError(f"message {message.code!r} lacks parameters {sorted(missing)}")
+
+
+def template(message: Message) -> str:
+    """The English template the message's count picks (English plural: one or other)."""
+    text = TEXTS[message.code]
+    if text.plural and text.count and message.params[text.count] != 1:
+        return text.plural
+    return text.singular
+
+
+def plain(message: Message) -> str:
+    """The message in English with the API's stable formats (ISO dates, plain decimals)."""
+    return template(message) % {k: plain_value(v) for k, v in message.params.items()}
+
+
+def as_api(message: Message) -> dict[str, Any]:
+    """`{"code", "params", "text"}`, as the API returns each message."""
+    return {**message.to_json(), "text": plain(message)}
+
+
+def plain_value(value: Any) -> Any:
+    match value:
+        case bool():
+            return "yes" if value else "no"
+        case int() | str():
+            return value
+        case float() | Decimal():
+            return _g(value)
+        case dt.date():
+            return value.isoformat()
+        case Money(amount, currency):
+            return f"{amount} {currency}"
+        case Number(number, places):
+            return _g(number) if places is None else f"{Decimal(str(number)):.{places}f}"
+        case Percent(share, places):
+            pct = Decimal(str(share)) * 100
+            return f"{_g(pct.normalize()) if places is None else f'{pct:.{places}f}'} %"
+        case TierRef(slug, name):
+            return name or slug
+        case ProfileRef(name, version):
+            return f"{name} {version}".strip()
+        case Message():
+            return plain(value)
+        case list() | tuple():
+            return ", ".join(str(plain_value(v)) for v in value)
+    return value
+
+
+def _g(value: Decimal | float | int) -> str:
+    """As few digits as needed, like `:g` for floats; a Decimal keeps its own digits."""
+    if isinstance(value, Decimal):
+        return f"{value:f}"  # "1.50" stays "1.50"; "1E+3" reads "1000"
+    return f"{value:g}"
