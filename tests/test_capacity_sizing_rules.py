@@ -59,7 +59,7 @@ def test_sklearn_without_the_profiles_size_gets_no_number():
     )
     result = one([search], {("extreme", "sklearn"): measured("sklearn", 2.0)})
     assert result.status == "no_number"
-    assert "R₀, F₀" in result.reasons[0]
+    assert "R₀, F₀" in str(result.reasons[0])
 
 
 def test_nn_time_is_samples_times_epochs_over_samples_per_second():
@@ -102,7 +102,8 @@ def test_a_training_longer_than_its_deadline_rules_the_tier_out():
     result = one([nightly], {("extreme", "gbm"): measured("gbm", 1e9)})
     assert result.status == "ruled_out"
     assert result.servers is None
-    assert "0.28 h" in result.reasons[0] and "0.25 h deadline" in result.reasons[0]
+    reason = str(result.reasons[0])
+    assert "0.28 h" in reason and "0.25 h deadline" in reason
     assert result.workloads[0].deadline_met is False
 
 
@@ -114,7 +115,8 @@ def test_forty_gb_of_features_fit_in_192_gib_and_not_in_32():
     assert big.memory_need_gib == pytest.approx(37.25, abs=0.01)  # 40e9 ÷ 2³⁰
     assert (big.status, big.fits_in_ram, big.servers) == ("sized", True, 1)
     assert (small.status, small.fits_in_ram) == ("ruled_out", False)
-    assert "37.25 GiB must fit one box" in small.reasons[0] and "32 GiB" in small.reasons[0]
+    reason = str(small.reasons[0])
+    assert "37.25 GiB must fit one box" in reason and "32 GiB" in reason
 
 
 def test_a_working_set_that_may_be_split_takes_as_many_boxes_as_its_memory_needs():
@@ -134,20 +136,20 @@ def test_a_tier_with_no_measurement_gets_no_number_and_the_reason():
     result = one([GBM], {("extreme", "gbm"): NoMeasurement(reason)})
     assert result.status == "no_number"
     assert result.servers is None
-    assert result.reasons == [f"gbm #1: {reason}"]
+    assert [str(r) for r in result.reasons] == [f"gbm #1: {reason}"]
 
 
 def test_a_callable_lookup_may_raise_no_measurement():
     def lookup(slug, cls):
         raise NoMeasurement(f"nothing for {slug}")
 
-    assert one([GBM], lookup).reasons == ["gbm #1: nothing for extreme"]
+    assert [str(r) for r in one([GBM], lookup).reasons] == ["gbm #1: nothing for extreme"]
 
 
 def test_specs_unknown_gives_no_number():
     result = one([GBM], {("x", "gbm"): measured("gbm", 1e9)}, row=("x", None, None, "on_demand"))
     assert result.status == "no_number"
-    assert "specs unknown" in result.reasons[0]
+    assert "specs unknown" in str(result.reasons[0])
 
 
 def test_a_declared_speed_factor_makes_the_figure_an_estimate_with_its_basis():
@@ -168,16 +170,16 @@ def test_a_declared_speed_factor_makes_the_figure_an_estimate_with_its_basis():
     assert basis["speed_factor"]["author"] == "staff"
     assert basis["speed_factor"]["date"] == "2026-01-05"
     assert basis["reference"]["run_id"] == "run-gbm"
-    assert "estimate: 0.5 throughput_ratio against extreme" in result.labels
+    assert "estimate: 0.5 throughput_ratio against extreme" in [str(m) for m in result.labels]
 
 
 def test_a_workload_outside_the_profiles_trusted_range_is_labelled_extrapolated():
     big = GbmWorkload("gbm", trainings_per_month=1, rows=50_000_000, features=200, trees=100)
     m = measured("gbm", 1e9, trusted_range={"param": "rows", "min": 1e4, "max": 1e7})
     result = one([big], {("extreme", "gbm"): m})
-    assert any("extrapolated: rows 5e+07 outside" in label for label in result.labels)
+    assert any("extrapolated: rows 5e+07 outside" in str(label) for label in result.labels)
     inside = one([GBM], {("extreme", "gbm"): m})
-    assert not any("extrapolated" in label for label in inside.labels)
+    assert not any("extrapolated" in str(label) for label in inside.labels)
 
 
 def test_a_figure_predicted_by_a_fit_says_so():
@@ -185,8 +187,9 @@ def test_a_figure_predicted_by_a_fit_says_so():
         "gbm", 1e9, measured=False, fit="usl", extrapolation="extrapolated: 2.0x beyond 16"
     )
     result = one([GBM], {("extreme", "gbm"): m})
-    assert "predicted by the usl fit of epyc-1" in result.labels
-    assert "extrapolated: 2.0x beyond 16" in result.labels
+    labels = [str(m) for m in result.labels]
+    assert "predicted by the usl fit of epyc-1" in labels
+    assert "extrapolated: 2.0x beyond 16" in labels
 
 
 def test_spot_tiers_carry_the_interruption_allowance():
@@ -231,7 +234,7 @@ def test_deep_learning_is_never_sized_onto_cpu_tiers():
     assert [w.kind for w in table.result(0).workloads] == ["gbm"]
     [stays] = table.stays_on_gpu
     assert stays["task"] == "llm_finetune"
-    assert "stays on GPUs" in stays["reason"]
+    assert "stays on GPUs" in str(stays["reason"])
 
 
 def test_every_tier_is_sized_at_once():

@@ -87,7 +87,7 @@ def test_c5_4xlarge_spot_at_the_quoted_150_against_advanced_at_149_99_saves_a_ce
     assert money.saving_per_month == Decimal("0.01")
     assert money.saving == Decimal("0.36")
     assert money.payback_label == "immediately"
-    notes = " ".join(result.options[0].notes)
+    notes = " ".join(str(n) for n in result.options[0].notes)
     assert "price unconfirmed" in notes  # the InMotion figure is a user quote
 
 

@@ -79,8 +79,8 @@ def test_tiers_without_a_number_are_listed_with_their_reasons():
     result = run()
     no_number = {entry["tier"]: entry for entry in result.no_number}
     assert set(no_number) == {"inmotion-advanced", "inmotion-essential", "hetzner-ax-fsn1"}
-    assert "specs unknown" in no_number["inmotion-advanced"]["reasons"][0]
-    assert no_number["hetzner-ax-fsn1"]["reasons"] == [
+    assert "specs unknown" in str(no_number["inmotion-advanced"]["reasons"][0])
+    assert [str(r) for r in no_number["hetzner-ax-fsn1"]["reasons"]] == [
         "gbm #1: no run on a target linked to this tier"
     ]
     assert all(o.parts[0].tier != "aws-p4d.24xlarge-us-east-1-on-demand" for o in result.options)
@@ -136,8 +136,8 @@ def test_a_hybrid_prices_cpu_servers_and_gpu_hours_together():
     # 120 GPU-hours × 21.957642 ÷ 8 GPUs = 329.3646 → 329.36, plus one Extreme.
     assert hybrid.money.monthly[0] == Decimal("349.99") + Decimal("329.36")
     cpu_only = next(o for o in result.options if o.key == "candidate:1")
-    assert any("stays on GPUs and is not priced" in n for n in cpu_only.notes)
-    assert not any("stays on GPUs" in n for n in hybrid.notes)
+    assert any("stays on GPUs and is not priced" in str(n) for n in cpu_only.notes)
+    assert not any("stays on GPUs" in str(n) for n in hybrid.notes)
     assert result.stays_on_gpu[0]["task"] == "llm_finetune"
 
 
@@ -176,7 +176,7 @@ def test_a_minimum_term_beyond_the_horizon_is_owed_in_the_last_month():
     assert option.money.monthly[:5] == [Decimal("40.00")] * 5
     assert option.money.monthly[5] == Decimal("280.00")  # 40 + 6 more months of a 12-month term
     assert option.one_time_items["setup_fees"] == Decimal("39.00")
-    assert any("6 more months owed" in n for n in option.notes)
+    assert any("6 more months owed" in str(n) for n in option.notes)
 
 
 def test_self_managed_servers_get_the_published_operations_default():
@@ -184,7 +184,7 @@ def test_self_managed_servers_get_the_published_operations_default():
     option = result.options[0]
     # 3 servers × (430 + 430 + 580 + 250) ÷ 12 = 422.50 a month, plus 3 × 40.
     assert option.money.monthly[0] == Decimal("542.50")
-    assert any("Azure Migrate" in n for n in option.notes)
+    assert any("Azure Migrate" in str(n) for n in option.notes)
     entered = run(
         candidates=[{"tier": "hetzner-ax-fsn1", "count": 3}],
         monthly={"ops_hours_per_server": 2, "ops_rate": "60"},
@@ -244,7 +244,7 @@ def test_when_every_option_costs_more_the_headline_says_staying_is_cheapest():
 def test_a_fixed_count_below_the_models_need_is_flagged():
     busy = GBM | {"trainings_per_month": 3000}
     result = run(candidates=[{"tier": "inmotion-extreme", "count": 1}], workloads=[busy])
-    assert any("the model needs up to 2 servers; the fixed count is 1" in n
+    assert any("the model needs up to 2 servers; the fixed count is 1" in str(n)
                for n in result.options[0].notes)  # fmt: skip
 
 
@@ -277,5 +277,6 @@ def test_a_candidate_the_frame_dropped_is_listed_with_the_frames_reason():
                     {"tier": "inmotion-extreme", "count": 1}],
     )  # fmt: skip
     assert [o.key for o in result.options] == ["candidate:1"]
+    said = [{"tier": n["tier"], "reason": n["reason"]} for n in result.to_dict()["no_number"]]
     assert {"tier": "aws-c5.4xlarge-us-east-1-on-demand",
-            "reason": "no USD→EUR rate on or before 2026-02-01"} in result.no_number  # fmt: skip
+            "reason": "no USD→EUR rate on or before 2026-02-01"} in said  # fmt: skip

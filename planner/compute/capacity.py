@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002, RUF003  (math notation: λ, μ, ρ, θ, ×, − as in the queueing texts)
+# ruff: noqa: RUF002, RUF003  (math notation: λ, μ, ρ, θ, ×, − as in the queueing texts)
 """How many servers of each tier a team's workloads need (DESIGN: the mapping table).
 
 Per candidate tier, from the measurement on a target linked to it (or a declared
@@ -43,8 +43,11 @@ import numpy as np
 import pandas as pd
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
+from common.message_texts import TEXTS
+from common.messages import Message, TierRef, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import queueing
+from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
     FeaturesWorkload,
@@ -60,7 +63,8 @@ GIB_PER_GB = 1e9 / 2**30  # dataset sizes are decimal GB; memory is GiB
 EPS = 1e-9  # keeps ⌈2.0000000001⌉ from becoming 3 after float arithmetic
 SPEED_UNITS = ("throughput_ratio", "per_thread_ratio")
 
-Measurement = BestMeasurement | NoMeasurement | str | None
+# A reason arrives as a NoMeasurement, a Message or (from older callers) a string.
+Measurement = BestMeasurement | NoMeasurement | Message | str | None
 Lookup = Mapping[tuple[str, str], Measurement] | Callable[[str, str], Measurement]
 
 
@@ -105,8 +109,10 @@ def _getter(measurements: Lookup) -> Callable[[str, str], Measurement]:
     return lambda slug, cls: measurements.get((slug, cls))
 
 
-def _no_measurement_reason(found: Measurement, cls: str) -> str:
-    return str(found) if found else f"no {cls} measurement on a target linked to this tier"
+def _no_measurement_reason(found: Measurement, cls: str) -> Message:
+    if found:
+        return as_message(found)
+    return Message("capacity.no_measurement", {"class": cls})
 
 
 @dataclass
@@ -119,7 +125,7 @@ class ClassEvidence:
     estimate: np.ndarray  # bool: from a declared speed factor
     records: list[BestMeasurement | None]  # the measurement (the reference one for estimates)
     factors: list[SpeedFactor | None]
-    reasons: list[str | None]
+    reasons: list[Message | None]
     service_scale: np.ndarray  # inference: divide service times by this
 
     def extra(self, key: str) -> np.ndarray:
@@ -137,18 +143,23 @@ class ClassEvidence:
             return measured
         return {"estimate": {"speed_factor": factor.to_dict(), "reference": measured}}
 
-    def labels(self, i: int) -> list[str]:
+    def labels(self, i: int) -> list[Message]:
         record = self.records[i]
         if record is None:
             return []
         out = []
         if self.factors[i] is not None:
             f = self.factors[i]
-            out.append(f"estimate: {f.factor:g} {f.unit} against {f.relative_to}")
+            out.append(
+                msg("capacity.label_estimate", factor=figure(f.factor), unit=f.unit,
+                    tier=TierRef(f.relative_to))
+            )  # fmt: skip
         if not record.measured:
-            out.append(f"predicted by the {record.fit or 'scaling'} fit of {record.host}")
+            out.append(
+                msg("capacity.label_predicted", fit=record.fit or "scaling", host=record.host)
+            )
         if record.extrapolation:
-            out.append(record.extrapolation)
+            out.append(as_message(record.extrapolation))
         return out
 
 
@@ -171,7 +182,7 @@ def gather_evidence(
     estimate = np.zeros(n, dtype=bool)
     records: list[BestMeasurement | None] = [None] * n
     factors: list[SpeedFactor | None] = [None] * n
-    reasons: list[str | None] = [None] * n
+    reasons: list[Message | None] = [None] * n
     for i, slug in enumerate(slugs):
         found = get(slug, cls)
         if isinstance(found, BestMeasurement):
@@ -184,7 +195,9 @@ def gather_evidence(
             records[i], factors[i], estimate[i] = ref, factor, True
             value[i], threads[i], scale[i] = _scaled(ref, factor, float(vcpus[i]))
         elif factor:
-            reasons[i] += f"; the speed factor's reference {factor.relative_to} has none either"
+            reasons[i] = msg(
+                "capacity.reference_has_none", reason=reasons[i], tier=TierRef(factor.relative_to)
+            )
     return ClassEvidence(cls, value, threads, estimate, records, factors, reasons, scale)
 
 
@@ -208,9 +221,9 @@ class WorkloadColumns:
     seconds_per_unit: np.ndarray  # one job on one server at `threads`; NaN: no number
     threads: np.ndarray
     memory_gib: np.ndarray
-    problems: list[str | None]  # a reason this workload gives the tier no number
+    problems: list[Message | None]  # a reason this workload gives the tier no number
     out_of_range: np.ndarray  # bool: workload outside the profile's trusted range
-    range_label: str = ""
+    range_label: Message | None = None
     deadline_forced: np.ndarray | None = None  # servers a divisible job's deadline forces
     deadline_missed: np.ndarray | None = None  # an indivisible job longer than its deadline
     # inference only
@@ -219,7 +232,7 @@ class WorkloadColumns:
     p99_mmc_s: np.ndarray | None = None
     p99_sim_s: np.ndarray | None = None
     provisional: np.ndarray | None = None  # bool: not yet checked by simulation
-    ruled_out: dict[int, str] = field(default_factory=dict)  # tier index → why it cannot serve
+    ruled_out: dict[int, Message] = field(default_factory=dict)  # tier index → why it cannot serve
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -227,7 +240,7 @@ def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.where(b > 0, a / b, np.nan)
 
 
-def _batch_seconds(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, np.ndarray, str | None]:
+def _batch_seconds(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, np.ndarray, Message | None]:
     """(seconds per unit, threads used, what a measurement lacks) for a batch workload."""
     x, k = ev.value, ev.threads
     if isinstance(w, GbmWorkload):
@@ -235,7 +248,7 @@ def _batch_seconds(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, np.ndarr
     if isinstance(w, SklearnWorkload):
         base = ev.extra("rows") * ev.extra("features")
         work = w.grid_size * w.folds * _ratio(np.full_like(x, float(w.rows) * w.features), base)
-        return _ratio(work, x), k, "the profile's rows and features (R₀, F₀)"
+        return _ratio(work, x), k, msg("capacity.needs_rows_features")
     if isinstance(w, FeaturesWorkload):
         return _ratio(np.full_like(x, w.dataset_gb), x), k, None
     if isinstance(w, HpoWorkload):
@@ -248,17 +261,17 @@ def _batch_seconds(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, np.ndarr
         return (
             seconds * _ratio(np.full_like(x, w.trial_hours_single_thread * 3600), t0),
             k,
-            ("the profile's single-thread trial length t₀"),
+            msg("capacity.needs_trial_length"),
         )
     if isinstance(w, NnWorkload):
         return _ratio(np.full_like(x, float(w.samples) * w.epochs), x), k, None
     raise TypeError(f"not a batch workload: {w.kind}")
 
 
-def _trusted_range(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, str]:
+def _trusted_range(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, Message | None]:
     n = len(ev.records)
     out = np.zeros(n, dtype=bool)
-    label = ""
+    label = None
     for i, record in enumerate(ev.records):
         rng = record.extra.get("trusted_range") if record else None
         if not rng or not hasattr(w, str(rng.get("param"))):
@@ -267,19 +280,20 @@ def _trusted_range(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, str]:
         low, high = _float(rng.get("min")), _float(rng.get("max"))
         if given < low or given > high:
             out[i] = True
-            label = (
-                f"extrapolated: {rng['param']} {given:g} outside the profile's trusted range "
-                f"{low:g}–{high:g}"
-            )
+            label = msg(
+                "capacity.label_out_of_range", param=rng["param"], given=figure(given),
+                low=figure(low), high=figure(high),
+            )  # fmt: skip
     return out, label
 
 
 def _batch_columns(index: int, w: Workload, ev: ClassEvidence) -> WorkloadColumns:
     seconds, threads, needs = _batch_seconds(w, ev)
     n = len(seconds)
-    problems: list[str | None] = [None] * n
+    problems: list[Message | None] = [None] * n
     for i in np.flatnonzero(~np.isfinite(seconds) | ~(threads > 0)):
-        problems[i] = ev.reasons[i] or f"the {ev.profile_class} measurement lacks {needs}"
+        lacks = Message("capacity.measurement_lacks", {"class": ev.profile_class, "what": needs})
+        problems[i] = ev.reasons[i] or lacks
     memory = np.zeros(n)
     if isinstance(w, FeaturesWorkload):
         rss = ev.extra("rss_per_input_gb")
@@ -311,8 +325,8 @@ def _inference_columns(
     own_p99 = own_p99 / ev.service_scale
     mu = _ratio(np.ones_like(mean), mean)
     n = len(mu)
-    problems: list[str | None] = [
-        ev.reasons[i] or "the inference measurement has no service times" if not mu[i] > 0 else None
+    problems: list[Message | None] = [
+        ev.reasons[i] or msg("capacity.no_service_times") if not mu[i] > 0 else None
         for i in range(n)
     ]
     lam = w.peak_rps * growth[None, :]
@@ -334,10 +348,10 @@ def _inference_columns(
         p99_sim_s=np.full(n, np.nan), provisional=provisional,
     )  # fmt: skip
     for i in np.flatnonzero(good & (own_p99 > bound)):
-        cols.ruled_out[i] = (
-            f"the measured service times' own p99 ({own_p99[i] * 1000:.3g} ms) exceeds the "
-            f"{w.p99_ms:g} ms bound: no number of workers meets it"
-        )
+        cols.ruled_out[i] = msg(
+            "capacity.own_p99_over_bound", p99=figure(own_p99[i] * 1000, ".3g"),
+            bound=figure(w.p99_ms),
+        )  # fmt: skip
     return cols
 
 
@@ -360,7 +374,7 @@ class WorkloadResult:
     kind: str
     basis: dict[str, Any]
     estimate: bool
-    labels: list[str]
+    labels: list[Message]
     seconds_per_unit: float | None
     threads_used: float | None
     thread_hours_per_month: float | None
@@ -372,14 +386,14 @@ class WorkloadResult:
     p99_ms_mmc: float | None = None
     p99_ms_sim: float | None = None
     simulated: bool | None = None
-    problem: str | None = None
+    problem: Message | None = None
 
 
 @dataclass
 class CapacityResult:
     tier: str
     status: str  # sized | estimate | no_number | ruled_out
-    reasons: list[str]
+    reasons: list[Message]
     servers: int | None  # month 1
     servers_by_month: list[int]
     threads_per_server: float | None
@@ -389,7 +403,7 @@ class CapacityResult:
     fits_in_ram: bool | None
     spare_server: bool
     workloads: list[WorkloadResult]
-    labels: list[str] = field(default_factory=list)
+    labels: list[Message] = field(default_factory=list)
 
     @property
     def has_number(self) -> bool:
@@ -511,7 +525,7 @@ class CapacityTable:
             lam[-1], samples, bound, start=int(before[-1]), seed=seed, customers=customers
         )
         if peak is None:
-            c.ruled_out[i] = f"no number of workers meets the {w.p99_ms:g} ms p99 bound"
+            c.ruled_out[i] = msg("capacity.no_workers_meet_bound", bound=figure(w.p99_ms))
             self.recompute()
             return False
         if mmc_feasible:
@@ -539,7 +553,8 @@ class CapacityTable:
         reasons = self._reasons(i)
         has_number = status in ("sized", "estimate")
         workloads = [self._workload_result(c, i) for c in self.columns]
-        labels = sorted({label for w in workloads for label in w.labels})
+        # Each label once, in the order of its English text (as the strings always were).
+        labels = sorted({str(m): m for w in workloads for m in w.labels}.items())
         ram = float(self.ram_gib[i]) if np.isfinite(self.ram_gib[i]) else None
         need = float(self.memory_need[i])
         return CapacityResult(
@@ -555,38 +570,41 @@ class CapacityTable:
             fits_in_ram=need <= ram if need and ram is not None else None,
             spare_server=any(c.workload.n_plus_one for c in self.inference),  # type: ignore[attr-defined]
             workloads=workloads,
-            labels=labels,
+            labels=[m for _text, m in labels],
         )
 
-    def _reasons(self, i: int) -> list[str]:
-        out: list[str] = []
+    def _reasons(self, i: int) -> list[Message]:
+        out: list[Message] = []
         if self.spec_missing[i]:
-            out.append("specs unknown: the tier lists no vCPU count or RAM")
+            out.append(msg("capacity.specs_unknown"))
         for c in self.columns:
-            name = _workload_name(c)
-            if c.problems[i]:
-                out.append(f"{name}: {c.problems[i]}")
-            if i in c.ruled_out:
-                out.append(f"{name}: {c.ruled_out[i]}")
+            problems = [c.problems[i], c.ruled_out.get(i)]
             if c.deadline_missed is not None and c.deadline_missed[i]:
                 hours = c.seconds_per_unit[i] / 3600
-                out.append(
-                    f"{name}: one job takes {hours:.2f} h on one server at {c.threads[i]:g} "
-                    f"threads, over its {c.workload.deadline_hours:g} h deadline, and a "  # type: ignore[attr-defined]
-                    f"{c.workload.kind} job does not split across servers"
-                )
+                problems.append(
+                    msg(
+                        "capacity.deadline_missed", hours=figure(hours, ".2f"),
+                        threads=figure(c.threads[i]),
+                        deadline=figure(c.workload.deadline_hours),  # type: ignore[attr-defined]
+                        kind=c.workload.kind,
+                    )
+                )  # fmt: skip
             must_fit = getattr(c.workload, "must_fit_one_box", False)
             if must_fit and c.memory_gib[i] > self.ram_gib[i]:
-                out.append(
-                    f"{name}: working set {c.memory_gib[i]:.2f} GiB must fit one box; "
-                    f"the tier has {self.ram_gib[i]:g} GiB"
-                )
+                problems.append(
+                    msg("capacity.must_fit_one_box", need=figure(c.memory_gib[i], ".2f"),
+                        ram=figure(self.ram_gib[i]))
+                )  # fmt: skip
+            name = _workload_name(c)
+            out += [
+                msg("capacity.workload_reason", workload=name, problem=p) for p in problems if p
+            ]
         return out
 
     def _workload_result(self, c: WorkloadColumns, i: int) -> WorkloadResult:
         w, ev = c.workload, c.evidence
         seconds = float(c.seconds_per_unit[i]) if np.isfinite(c.seconds_per_unit[i]) else None
-        labels = ev.labels(i) + ([c.range_label] if c.out_of_range[i] else [])
+        labels = ev.labels(i) + ([c.range_label] if c.out_of_range[i] and c.range_label else [])
         out = WorkloadResult(
             index=c.index, name=_workload_name(c), kind=w.kind, basis=ev.basis(i),
             estimate=bool(ev.estimate[i]), labels=labels, seconds_per_unit=seconds,
@@ -599,7 +617,7 @@ class CapacityTable:
             out.p99_ms_mmc = _ms(c.p99_mmc_s[i])
             out.p99_ms_sim = _ms(c.p99_sim_s[i])
             if c.provisional[i] and out.p99_ms_mmc is None and seconds is not None:
-                out.labels.append("provisional: workers at the stability minimum, not simulated")
+                out.labels.append(msg("capacity.label_provisional"))
             return out
         if seconds is not None:
             spot = 1 + self.spot_allowance if self.spot[i] else 1.0
@@ -680,8 +698,10 @@ def stays_on_gpu(index: int, w: DeepLearningWorkload) -> dict[str, Any]:
         "name": w.name or f"deep_learning #{index + 1}",
         "task": w.task,
         "gpu_hours_per_month": str(w.gpu_hours_per_month or 0),
-        "reason": (
-            f"{w.task.replace('_', ' ')} stays on GPUs: large-model fine-tuning, vision "
-            "transformers from scratch and diffusion models are not sized onto CPU tiers"
-        ),
+        "reason": msg("capacity.stays_on_gpu", task=_task(w.task)),
     }
+
+
+def _task(task: str) -> Message:
+    code = f"capacity.task_{task}"
+    return msg(code) if code in TEXTS else msg("common.text", text=task.replace("_", " "))

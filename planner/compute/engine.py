@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002, RUF003  (× and − in labels and notes, as a manager reads them)
+# ruff: noqa: RUF002, RUF003  (× and − in labels and notes, as a manager reads them)
 """A plan in, a comparison out: the pure orchestration of capacity and money.
 
 `compare(plan, frame, measurements, speed_factors, as_of)` takes plain data only:
@@ -36,9 +36,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import capacity, defaults, tco
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
+from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
 from planner.compute.schema import DeepLearningWorkload, Part, Plan, plan_to_dict
 
 # Raised when the same inputs can give different figures (a rule or a default changed);
@@ -87,8 +89,10 @@ class Prices:
             ]
         return self._columns[column][self.row[slug]]
 
-    def missing_reason(self, slug: str) -> str:
-        return self.dropped.get(slug, "no price in the catalog on or before the plan's date")
+    def missing_reason(self, slug: str) -> Message:
+        if slug in self.dropped:
+            return as_message(self.dropped[slug])
+        return msg("engine.no_price")
 
     def provenance(self, slug: str) -> dict[str, Any]:
         if slug not in self._provenance:
@@ -142,6 +146,9 @@ class Prices:
     def name(self, slug: str) -> str:
         return str(self.get(slug, "name") or slug)
 
+    def ref(self, slug: str) -> TierRef:
+        return TierRef(slug, self.name(slug))
+
     def monthly(self, slug: str) -> Decimal:
         return Decimal(self.get(slug, "monthly_exact"))
 
@@ -169,7 +176,7 @@ class PartResult:
     name: str
     mode: str  # sized | fixed | usage
     servers_by_month: list[int]
-    usage_hours: str | None  # usage mode: "120 GPU-hours/month"
+    usage_hours: Message | None  # usage mode: "120 GPU-hours a month of …"
     price: dict[str, Any]
     capacity: CapacityResult | None = None
 
@@ -182,41 +189,63 @@ class PartResult:
 @dataclass
 class OptionResult:
     key: str
-    label: str
+    label: Message
     figure: str  # measured | estimate | entered
     parts: list[PartResult]
     money: tco.OptionMoney
     one_time_items: dict[str, Decimal]
     break_even: tco.BreakEven | None = None
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "label": self.label,
-            "figure": self.figure,
-            "parts": [p.to_dict() for p in self.parts],
-            "money": self.money.to_dict(),
-            "one_time_items": {k: str(v) for k, v in self.one_time_items.items()},
-            "break_even_vs_best_monthly": self.break_even.to_dict() if self.break_even else None,
-            "notes": self.notes,
-        }
+        """Plain data: each sentence as its English text, and `messages` beside them."""
+        out = with_messages(
+            {
+                "key": self.key,
+                "label": self.label,
+                "figure": self.figure,
+                "parts": [p.to_dict() for p in self.parts],
+                "money": self.money.to_dict(),
+                "one_time_items": {k: str(v) for k, v in self.one_time_items.items()},
+                "break_even_vs_best_monthly": self.break_even.to_dict()
+                if self.break_even
+                else None,
+                "notes": self.notes,
+            }
+        )
+        out[MESSAGES].append({"field": "money.payback_label", **as_api(self.money.payback)})
+        return out
 
 
 @dataclass
 class Headline:
     best: str | None  # option key
-    label: str | None
+    label: Message | None
     saving_per_month: Decimal | None
     saving_per_year: Decimal | None
     payback_label: str | None
     payback_month: int | None
     payback_fraction: Decimal | None
     not_entered: list[str]
-    sentence: str
+    sentences: list[Message]  # the headline, one message a sentence
+    payback: Message | None = None  # payback_label as a message
+
+    @property
+    def sentence(self) -> str:
+        return " ".join(str(m) for m in self.sentences)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: str(v) if isinstance(v, Decimal) else v for k, v in self.__dict__.items()}
+        fields = [
+            "best", "label", "saving_per_month", "saving_per_year", "payback_label",
+            "payback_month", "payback_fraction", "not_entered",
+        ]  # fmt: skip
+        values = {k: getattr(self, k) for k in fields}
+        out = with_messages({k: str(v) if isinstance(v, Decimal) else v for k, v in values.items()})
+        out["sentence"] = self.sentence
+        said = [("sentence", m) for m in self.sentences]
+        said += [("payback_label", self.payback)] if self.payback else []
+        messages = out.pop(MESSAGES) + [{"field": f, **as_api(m)} for f, m in said]
+        return {**out, MESSAGES: messages}
 
 
 @dataclass
@@ -240,13 +269,13 @@ class Comparison:
             "plan": plan_to_dict(self.plan),
             "as_of": _iso(self.as_of),
             "currency": self.currency,
-            "baseline": self.baseline,
+            "baseline": with_messages(self.baseline),
             "headline": self.headline.to_dict(),
             "options": [o.to_dict() for o in options],
             "options_total": len(self.options),
-            "stays_on_gpu": self.stays_on_gpu,
-            "no_number": self.no_number,
-            "price_performance": self.price_performance,
+            "stays_on_gpu": [with_messages(s) for s in self.stays_on_gpu],
+            "no_number": [with_messages(n) for n in self.no_number],
+            "price_performance": [with_messages(p) for p in self.price_performance],
             "assumptions": self.assumptions,
             "fx": self.fx,
         }
@@ -264,16 +293,16 @@ def _capacity_dict(result: CapacityResult) -> dict[str, Any]:
 @dataclass
 class OptionSpec:
     key: str
-    label: str
+    label: Message
     parts: list[Part]
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
 
 
 def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dict[str, Any]]]:
     """The options to price, and the candidates that cannot be (with the reason)."""
     if not plan.candidates:
         cpu = prices.cpu_slugs()
-        options = [OptionSpec(f"tier:{s}", prices.name(s), [Part(tier=s)]) for s in cpu]
+        options = [OptionSpec(f"tier:{s}", _text(prices.ref(s)), [Part(tier=s)]) for s in cpu]
         return options, []
     options, missing = [], []
     for index, candidate in enumerate(plan.candidates):
@@ -282,33 +311,47 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dic
         if problems:
             missing += problems
             continue
-        label = candidate.name or " + ".join(_part_label(p, prices) for p in candidate.parts)
+        label = _text(candidate.name) if candidate.name else _joined(candidate.parts, prices)
         options.append(OptionSpec(f"candidate:{index}", label, list(candidate.parts)))
     return options, missing
 
 
-def _unpriceable(part: Part, prices: Prices) -> str | None:
+def _unpriceable(part: Part, prices: Prices) -> Message | None:
     """Why a candidate part cannot be priced, or None."""
     if part.tier not in prices:
         return prices.missing_reason(part.tier)
     by_gpu = part.mode == "usage" and part.instance_hours_per_month is None
     if by_gpu and not prices.get(part.tier, "gpus"):
-        return "GPU-hours need the tier's GPU count, which the catalog lacks; give instance hours"
+        return msg("engine.gpu_hours_need_gpu_count")
     return None
 
 
-def _part_label(part: Part, prices: Prices) -> str:
-    name = prices.name(part.tier)
+def _text(text: str | TierRef) -> Message:
+    """A name said as it is (a tier's, or the manager's for a candidate)."""
+    return msg("common.text", text=text)
+
+
+def _joined(parts: Sequence[Part], prices: Prices) -> Message:
+    """ "2 × A + 120 GPU-hours a month of B": the parts' labels joined by " + "."""
+    *rest, last = [_part_label(p, prices) for p in parts]
+    label = last
+    for part in reversed(rest):
+        label = msg("engine.option_plus", first=part, rest=label)
+    return label
+
+
+def _part_label(part: Part, prices: Prices) -> Message:
+    tier = prices.ref(part.tier)
     if part.mode == "fixed":
-        return f"{part.count} × {name}"
+        return msg("engine.option_fixed", count=part.count, tier=tier)
     if part.mode == "usage":
         if part.instance_hours_per_month is not None:
-            return f"{part.instance_hours_per_month} instance-hours a month of {name}"
-        hours = (
-            "the deep-learning" if part.gpu_hours_per_month is None else part.gpu_hours_per_month
-        )
-        return f"{hours} GPU-hours a month of {name}"
-    return name
+            hours = Number(part.instance_hours_per_month)
+            return msg("engine.option_instance_hours", hours=hours, tier=tier)
+        if part.gpu_hours_per_month is None:
+            return msg("engine.option_dl_gpu_hours", tier=tier)
+        return msg("engine.option_gpu_hours", hours=Number(part.gpu_hours_per_month), tier=tier)
+    return _text(tier)
 
 
 # --- money ------------------------------------------------------------------------------
@@ -320,7 +363,7 @@ class PricedOptions:
     setup_cents: np.ndarray  # per option: set-up fees of the first servers
     shared_one_time: dict[str, Decimal]  # migration, retraining, other: the same for all
     counts: list[list[np.ndarray]]  # per option, per part: servers by month
-    notes: list[list[str]]
+    notes: list[list[Message]]
 
     def one_time_items(self, i: int) -> dict[str, Decimal]:
         return {"setup_fees": tco.money(self.setup_cents[i]), **self.shared_one_time}
@@ -338,7 +381,10 @@ class Pricer:
         b, g = self.plan.baseline, self.plan.monthly_growth
         if b.monthly is not None:
             cents = tco.growth_cents(b.monthly, g, self.h)
-            return cents, {"quoted_monthly": str(b.monthly), "source": "quoted by the manager"}
+            return cents, {
+                "quoted_monthly": str(b.monthly),
+                "source": msg("engine.baseline_quoted"),
+            }
         self._require(b.tier, "baseline.tier")
         counts = np.ceil(b.count * _growth(g, self.h) - capacity.EPS).astype(np.int64)
         cents = tco.line_cents([self.prices.monthly(b.tier)], counts[None, :])[0]
@@ -430,7 +476,7 @@ class Pricer:
         added = np.maximum(np.diff(counts, axis=1, prepend=counts[:, :1]), 0)
         part_monthly += tco.line_cents(setup_units, added)
         setup = tco.line_cents(setup_units, counts[:, 0]) if flat else np.zeros(0, np.int64)
-        notes: list[list[str]] = [[] for _ in options]
+        notes: list[list[Message]] = [[] for _ in options]
         for j, (i, part) in enumerate(flat):
             if part.mode == "usage":
                 part_monthly[j] += self.usage_cents(part)
@@ -438,9 +484,9 @@ class Pricer:
             if owed:
                 part_monthly[j, -1] += tco.line_cents([monthly_units[j]], counts[j, -1:])[0] * owed
                 notes[i].append(
-                    f"{self.prices.name(part.tier)}: minimum term beyond the horizon, "
-                    f"{owed} more months owed (charged in month {self.h})"
-                )
+                    msg("engine.note_min_term", tier=self.prices.ref(part.tier), owed=owed,
+                        month=self.h)
+                )  # fmt: skip
         n = len(options)
         if len(flat) == n:  # one part each: rows already line up with options
             monthly, setup_by_option = part_monthly, setup
@@ -453,7 +499,7 @@ class Pricer:
         shared = self.shared_one_time()
         one_time = setup_by_option + sum(tco.to_cents(v) for v in shared.values())
         result = tco.compute(
-            names=[o.label for o in options],
+            names=[str(o.label) for o in options],
             baseline_cents=baseline,
             one_time_cents=one_time,
             monthly_cents=monthly,
@@ -640,39 +686,45 @@ def _break_even_of(
 
 def _notes(
     plan: Plan, prices: Prices, option: OptionSpec, parts: list[PartResult], dl_hours: Decimal
-) -> list[str]:
+) -> list[Message]:
     notes = []
     has_gpu_usage = any(p.mode == "usage" for p in option.parts)
     if any(isinstance(w, DeepLearningWorkload) for w in plan.workloads) and not has_gpu_usage:
-        notes.append(
-            f"deep-learning work ({dl_hours} GPU-hours a month) stays on GPUs and is not "
-            "priced in this option; add a usage-based GPU part to price it"
-        )
+        notes.append(msg("engine.note_deep_learning_stays", hours=Number(dl_hours)))
     for part in parts:
-        price = part.price
+        price, tier = part.price, TierRef(part.tier, part.name)
         if not price["confirmed"]:
-            notes.append(f"{part.name}: price unconfirmed (quoted, not from a dated source)")
+            notes.append(msg("engine.note_price_unconfirmed", tier=tier))
         if price["stale"]:
-            notes.append(f"{part.name}: price stale (effective {price['effective_from']})")
+            notes.append(msg("engine.note_price_stale", tier=tier, date=_date(price)))
         if prices.self_managed(part.tier) and plan.monthly.ops_hours_per_server is None:
             notes.append(
-                f"{part.name}: operations at the published default of "
-                f"{defaults.SELF_MANAGED_OPS.value} a server a year ({defaults.AZURE_MIGRATE})"
-            )
+                msg("engine.note_ops_default", tier=tier,
+                    amount=Number(defaults.SELF_MANAGED_OPS.value), source=defaults.AZURE_MIGRATE)
+            )  # fmt: skip
         if prices.get(part.tier, "pricing_model") == "spot":
-            notes.append(
-                f"{part.name}: spot, {plan.spot_interruption_allowance * 100:g} % of work "
-                "allowed for re-runs after interruptions"
-            )
+            notes.append(msg("engine.note_spot", tier=tier, share=_share(plan)))
         cap = part.capacity
         if part.mode == "fixed" and cap is not None and cap.has_number:
-            need = max(cap.servers_by_month)
-            if need > max(part.servers_by_month):
-                notes.append(
-                    f"{part.name}: the model needs up to {need} servers; the fixed count is "
-                    f"{max(part.servers_by_month)}"
-                )
+            need, count = max(cap.servers_by_month), max(part.servers_by_month)
+            if need > count:
+                notes.append(msg("engine.note_fixed_below_need", tier=tier, need=need, count=count))
     return notes
+
+
+def _date(price: Mapping[str, Any]) -> dt.date | str:
+    """The price's effective date (ISO in the provenance) as a date, so pages localise it."""
+    try:
+        return dt.date.fromisoformat(price["effective_from"])
+    except (TypeError, ValueError):
+        return str(price["effective_from"])
+
+
+def _share(plan: Plan) -> Percent:
+    """The spot allowance as a percentage with the digits the plan gave (0.10 → "10.00 %")."""
+    share = plan.spot_interruption_allowance
+    exponent = (share * 100).as_tuple().exponent
+    return Percent(share, max(0, -exponent) if isinstance(exponent, int) else None)
 
 
 def _best_monthly(
@@ -703,7 +755,7 @@ def _no_number(
     A fixed count is the manager's figure: its tier is sized only to compare, so a
     tier with no number there is not listed (the option itself is priced).
     """
-    out = [{"tier": s, "reason": r} for s, r in prices.dropped.items()]
+    out = [{"tier": s, "reason": as_message(r)} for s, r in prices.dropped.items()]
     if table is None:
         return out
     asked = {p.tier for o in specs for p in o.parts if p.mode == "sized"}
@@ -735,39 +787,58 @@ def _baseline_dict(
     }
 
 
+NOT_ENTERED = {
+    "migration": "engine.cost_migration",
+    "running both": "engine.cost_running_both",
+    "retraining": "engine.cost_retraining",
+}
+
+
 def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) -> Headline:
     missing = plan.one_time.not_entered()
-    later = f" Not entered yet: {', '.join(missing)}." if missing else ""
+    later = [_not_entered(missing)] if missing else []
     if not options:
         return Headline(None, None, None, None, None, None, None, missing,
-                        "No option could be sized or priced." + later)  # fmt: skip
+                        [msg("engine.headline_none"), *later])  # fmt: skip
     best = options[0]
     m = best.money
     if m.saving <= 0:
-        sentence = (
-            f"Staying is cheapest over {plan.horizon_months} months: the best alternative, "
-            f"{best.label}, costs {-m.saving} {plan.currency} more."
-        )
+        sentences = [
+            msg("engine.headline_stay", months=plan.horizon_months, option=best.label,
+                more=Money(-m.saving, plan.currency))
+        ]  # fmt: skip
     else:
-        fraction = f" ({m.payback_fraction} months)" if m.payback_fraction is not None else ""
-        sentence = (
-            f"{best.label} saves {m.saving_per_month} {plan.currency} a month "
-            f"({m.saving_per_year} a year) and pays back {_when(m.payback_label)}{fraction}."
-        )
+        said = {
+            "option": best.label, "monthly": Money(m.saving_per_month, plan.currency),
+            "yearly": figure(m.saving_per_year, "f"), "when": _when(m),
+        }  # fmt: skip
+        if m.payback_fraction is None:
+            sentences = [Message("engine.headline_saves", said)]
+        else:
+            fraction = figure(m.payback_fraction, "f")
+            sentences = [Message("engine.headline_saves_fraction", {**said, "fraction": fraction})]
     if best.figure == "estimate":
-        sentence += " Its capacity is an estimate from a declared speed factor, not a measurement."
+        sentences.append(msg("engine.headline_estimate"))
     if any(not part.price["confirmed"] for part in best.parts):
-        sentence += " Its price is an unconfirmed quote."
+        sentences.append(msg("engine.headline_unconfirmed"))
     return Headline(
         best=best.key, label=best.label, saving_per_month=m.saving_per_month,
         saving_per_year=m.saving_per_year, payback_label=m.payback_label,
         payback_month=m.payback_month, payback_fraction=m.payback_fraction, not_entered=missing,
-        sentence=sentence + later,
+        sentences=sentences + later, payback=m.payback,
     )  # fmt: skip
 
 
-def _when(label: str) -> str:
-    return f"in {label}" if label.startswith("month") else label
+def _not_entered(items: list[str]) -> Message:
+    said = [msg(NOT_ENTERED[i]) if i in NOT_ENTERED else _text(i) for i in items]
+    return msg("engine.headline_not_entered", items=said)
+
+
+def _when(money: tco.OptionMoney) -> Message:
+    """When it pays back, as the headline says it ("in month 4", "immediately")."""
+    if money.payback_month and money.payback_month > 1:
+        return msg("engine.payback_in_month", month=money.payback_month)
+    return money.payback
 
 
 def _price_performance(table: CapacityTable | None, prices: Prices) -> list[dict[str, Any]]:

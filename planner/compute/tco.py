@@ -35,6 +35,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from common.messages import Message, msg
 from common.units import HOURS_PER_MONTH
 
 CENT = Decimal("0.01")
@@ -197,6 +198,11 @@ class OptionMoney:
     def saving_per_year(self) -> Decimal:
         return self.saving_per_month * 12
 
+    @property
+    def payback(self) -> Message:
+        """`payback_label` as a message: the same words, said in the reader's language."""
+        return payback_message(self.payback_month, self.one_time)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "one_time": str(self.one_time),
@@ -267,6 +273,15 @@ def compute(
         payback_fraction=fraction,
         labels=labels,
     )
+
+
+def payback_message(month: int | None, one_time: Decimal | int) -> Message:
+    """The payback label's message (the labels `compute` writes: the same rule)."""
+    if not month:
+        return msg("engine.payback_never")
+    if month == 1:
+        return msg("engine.payback_immediately" if one_time == 0 else "engine.payback_first_period")
+    return msg("engine.payback_month", month=month)
 
 
 def _payback(lead: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,94 @@
+"""Messages inside the engine's results, and the plain data the API and shares keep.
+
+The engine and the capacity model put `Message`s where a sentence goes (a note, a
+reason, a label). `split(data)` turns such a tree into what JSON carries: every
+Message becomes its plain English text, byte for byte the string the field always
+held, and is listed beside as `{"field", "code", "params", "text"}`, `field` being its
+path in the tree ("notes[0]", "parts[0].capacity.reasons[1]"). So no existing field
+changes type, and a page (or an API client) finds the structured form of each sentence.
+
+Pure: no Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from common.messages import Message, Number, as_api, msg
+
+MESSAGES = "messages"  # the key each object's list of messages sits under
+
+
+def as_message(reason: Any) -> Message:
+    """A reason as a Message, whatever form it comes in.
+
+    Transitional: benchmarks_app (`NoMeasurement`, fit labels) and catalog (dropped
+    tiers) still explain themselves in English strings while they move to messages.
+    A Message passes through; an exception carrying one (as `.message` or its first
+    argument) gives it; anything else is shown as its text (`common.text`), which
+    reads the same in every language until its source says it as a message.
+    """
+    if isinstance(reason, Message):
+        return reason
+    for carried in (getattr(reason, "message", None), *getattr(reason, "args", ())[:1]):
+        if isinstance(carried, Message):
+            return carried
+    return msg("common.text", text=str(reason))
+
+
+def split(data: Any, path: str = "") -> tuple[Any, list[dict[str, Any]]]:
+    """(data with each Message as its English text, the messages with their field paths)."""
+    found: list[dict[str, Any]] = []
+    return _walk(data, path, found), found
+
+
+def _walk(value: Any, path: str, found: list[dict[str, Any]]) -> Any:
+    if isinstance(value, Message):
+        found.append({"field": path, **as_api(value)})
+        return str(value)
+    if isinstance(value, Mapping):
+        return {k: _walk(v, f"{path}.{k}" if path else str(k), found) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_walk(v, f"{path}[{i}]", found) for i, v in enumerate(value)]
+    return value
+
+
+def with_messages(data: Mapping[str, Any]) -> dict[str, Any]:
+    """An object's plain form with its `messages` list added."""
+    out, found = split(data)
+    out[MESSAGES] = found
+    return out
+
+
+def by_field(entries: Any) -> dict[str, list[Message]]:
+    """An object's `messages` (its JSON form) back as Messages, keyed by field path.
+
+    A share frozen before messages has none: the caller then shows the stored text.
+    """
+    out: dict[str, list[Message]] = {}
+    for entry in entries or []:
+        try:
+            message = Message.from_json(entry)
+        except (KeyError, TypeError, ValueError):
+            continue  # a code retired since the snapshot: the stored English stands in
+        out.setdefault(str(entry.get("field", "")), []).append(message)
+    return out
+
+
+def figure(value: Any, spec: str = "g") -> Number | str:
+    """A computed number for a message, shown in English as `format(value, spec)` always was.
+
+    A `Number` holding exactly those digits, so each page localises it ("0.28" → "0,28")
+    and its JSON form keeps them; a figure in exponent form ("5e+07") or not finite stays
+    that text, which reads the same in every language.
+    """
+    text = format(value, spec)
+    try:
+        exact = Decimal(text)
+    except InvalidOperation:
+        return text
+    if not exact.is_finite() or "e" in text.lower():
+        return text
+    return Number(exact)
