@@ -476,7 +476,9 @@ def figure_changes(then: Any, now: Any, path: str = "") -> list[dict[str, Any]]:
     """
     if isinstance(then, Mapping) and isinstance(now, Mapping):
         out = []
-        for k in sorted(set(then) | set(now), key=str):
+        # "messages" restate the sentence fields beside them: not figures (and a share
+        # frozen before they existed has none, which is no change).
+        for k in sorted((set(then) | set(now)) - {"messages"}, key=str):
             out += figure_changes(then.get(k), now.get(k), f"{path}.{k}" if path else str(k))
         return out
     if isinstance(then, list) and isinstance(now, list):

@@ -7,7 +7,7 @@ from django import template
 from django.utils import translation
 
 from common import formatting
-from planner.web import dashboard, reason_text
+from planner.web import dashboard
 
 register = template.Library()
 
@@ -47,35 +47,5 @@ def pct(value: Any, places: int = 1) -> str:
 
 
 @register.filter
-def payback(label: str | None) -> str:
-    return dashboard.payback_text(label)
-
-
-@register.filter
 def not_entered(item: str) -> str:
     return dashboard.not_entered_text(item)
-
-
-@register.filter
-def note(text: str) -> str:
-    return dashboard.note_text(text)
-
-
-@register.filter
-def source(text: str) -> str:
-    return dashboard.source_text(text)
-
-
-@register.filter
-def label(text: str) -> str:
-    return dashboard.label_text(text)
-
-
-@register.filter
-def reason(text: str) -> str:
-    return reason_text.reason_text(text)
-
-
-@register.filter
-def extrapolation(text: str | None) -> str:
-    return reason_text.extrapolation_text(text)

@@ -7,12 +7,16 @@ read the same rows, so a figure never differs between them.
 
 Money stays `Decimal` here (the engine's strings, exact to the cent); only the
 chart data turns to floats, rounded to the cent.
+
+Sentences (labels, notes, reasons, payback) come as the engine's messages, read back
+from each object's `messages` list, so the pages say them in the reader's language
+(`{{ note|message }}`). A share frozen before messages has none: its stored English
+text stands in (`common.text`), except payback, which is rebuilt from its month.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -20,8 +24,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from common.message_render import render
+from common.messages import Message, msg
 from common.units import HOURS_PER_MONTH
 from common.values import same_value
+from planner.compute.message_fields import MESSAGES, by_field
+from planner.compute.tco import payback_message
 
 CHART_OPTIONS = 5  # bars in the monthly and capacity charts besides the baseline
 
@@ -56,18 +64,19 @@ class Evidence:
     value: float | None = None
     unit: str = ""
     fit: str | None = None
-    extrapolation: str | None = None
-    reason: str = ""
+    extrapolation: Message | None = None
+    reason: Message | None = None
     factor: dict[str, Any] | None = None
 
 
 @dataclass
 class Row:
     key: str
-    label: str
+    label: str  # the engine's English (the CSV exports keep it)
+    title: Message  # the same label, said in the reader's language
     figure: str  # measured | estimate | entered
     servers: list[tuple[int, str]]  # (count in month 1, tier name) per part
-    usage: list[str]
+    usage: list[Message]
     monthly: Decimal  # month 1
     one_time: Decimal
     one_time_items: dict[str, Decimal]
@@ -76,10 +85,11 @@ class Row:
     saving_pct: Decimal | None
     payback_month: int | None
     payback_label: str
+    payback: Message
     fits_in_ram: bool | None
     prices: list[PriceSource]
     evidence: list[Evidence]
-    notes: list[str]
+    notes: list[Message]
     best: bool = False
     changed: bool = False  # the shared page: differs from the frozen figures
     retired: bool = False  # the shared page: a tier it names is no longer offered
@@ -95,18 +105,27 @@ class Row:
 
 
 @dataclass
+class NoNumber:
+    """A tier without a figure, and why."""
+
+    tier: str
+    reasons: list[Message]
+
+
+@dataclass
 class Results:
     currency: str
     as_of: dt.date | None
     horizon: int
     baseline_monthly: Decimal
     baseline_total: Decimal
-    baseline_source: str
+    baseline_quoted: bool  # the manager's own figure (else a catalog tier's price)
+    baseline_source: str  # the tier's key when priced from the catalog
     rows: list[Row]
     headline: dict[str, Any]
     not_entered: list[str]
     stays_on_gpu: list[dict[str, Any]]
-    no_number: list[dict[str, Any]]
+    no_number: list[NoNumber]
     assumptions: list[dict[str, Any]]
     charts: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -137,19 +156,35 @@ def _price(part: Mapping[str, Any]) -> PriceSource:
     )
 
 
-def _evidence(part: Mapping[str, Any]) -> list[Evidence]:
+class Said:
+    """One object's sentences as messages, by field path, with the stored text as fallback."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.messages = by_field(data.get(MESSAGES))
+
+    def __call__(self, path: str, text: Any) -> Message:
+        found = self.messages.get(path)
+        return found[0] if found else msg("common.text", text=str(text or ""))
+
+    def maybe(self, path: str, text: Any) -> Message | None:
+        return self(path, text) if text or path in self.messages else None
+
+
+def _evidence(part: Mapping[str, Any], said: Said, at: str) -> list[Evidence]:
     cap = part.get("capacity") or {}
     out = []
-    for w in cap.get("workloads") or []:
+    for k, w in enumerate(cap.get("workloads") or []):
         basis = w.get("basis") or {}
         name = w.get("name") or w.get("kind", "")
+        path = f"{at}.capacity.workloads[{k}].basis"
         if "none" in basis:
-            out.append(Evidence(name, "none", reason=str(basis["none"])))
+            out.append(Evidence(name, "none", reason=said(f"{path}.none", basis["none"])))
             continue
         factor = None
         if "estimate" in basis:
             factor = basis["estimate"].get("speed_factor")
             basis = basis["estimate"].get("reference") or {}
+            path = f"{path}.estimate.reference"
         out.append(
             Evidence(
                 workload=name,
@@ -162,7 +197,7 @@ def _evidence(part: Mapping[str, Any]) -> list[Evidence]:
                 value=basis.get("value"),
                 unit=basis.get("unit", ""),
                 fit=basis.get("fit"),
-                extrapolation=basis.get("extrapolation"),
+                extrapolation=said.maybe(f"{path}.extrapolation", basis.get("extrapolation")),
                 factor=factor,
             )
         )
@@ -179,16 +214,22 @@ def _row(option: Mapping[str, Any]) -> Row:
     money = option["money"]
     parts = option.get("parts") or []
     monthly = money.get("monthly") or ["0"]
+    said = Said(option)
     return Row(
         key=option["key"],
         label=option["label"],
+        title=said("label", option["label"]),
         figure=option.get("figure", "entered"),
         servers=[
             (int((p.get("servers_by_month") or [0])[0]), p.get("name") or p["tier"])
             for p in parts
             if p.get("mode") != "usage"
         ],
-        usage=[p["usage_hours"] for p in parts if p.get("usage_hours")],
+        usage=[
+            said(f"parts[{j}].usage_hours", p["usage_hours"])
+            for j, p in enumerate(parts)
+            if p.get("usage_hours")
+        ],
         monthly=dec(monthly[0]),
         one_time=dec(money["one_time"]),
         one_time_items={k: dec(v) for k, v in (option.get("one_time_items") or {}).items()},
@@ -197,11 +238,28 @@ def _row(option: Mapping[str, Any]) -> Row:
         saving_pct=dec(money["saving_pct"]) if money.get("saving_pct") is not None else None,
         payback_month=money.get("payback_month"),
         payback_label=money.get("payback_label") or "never",
+        payback=_payback(said, money),
         fits_in_ram=_fits(parts),
         prices=[_price(p) for p in parts if p.get("price")],
-        evidence=[e for p in parts for e in _evidence(p)],
-        notes=list(option.get("notes") or []),
+        evidence=[e for j, p in enumerate(parts) for e in _evidence(p, said, f"parts[{j}]")],
+        notes=[said(f"notes[{i}]", note) for i, note in enumerate(option.get("notes") or [])],
     )
+
+
+def _payback(said: Said, money: Mapping[str, Any]) -> Message:
+    """When the option pays back; a share frozen before messages rebuilds it from the figures."""
+    if "money.payback_label" in said.messages:
+        return said("money.payback_label", "")
+    return payback_message(money.get("payback_month"), dec(money.get("one_time")))
+
+
+def _no_number(entry: Mapping[str, Any]) -> NoNumber:
+    said = Said(entry)
+    if "reasons" in entry:
+        reasons = [said(f"reasons[{i}]", r) for i, r in enumerate(entry["reasons"] or [])]
+    else:
+        reasons = [said("reason", entry.get("reason"))]
+    return NoNumber(str(entry.get("tier", "")), reasons)
 
 
 def results(comparison: Mapping[str, Any]) -> Results:
@@ -217,21 +275,17 @@ def results(comparison: Mapping[str, Any]) -> Results:
         horizon=len(baseline.get("monthly") or []),
         baseline_monthly=dec((baseline.get("monthly") or ["0"])[0]),
         baseline_total=dec(baseline.get("total")),
-        baseline_source=baseline.get("source") or baseline.get("tier") or "",
+        baseline_quoted="quoted_monthly" in baseline,
+        baseline_source=str(baseline.get("tier") or ""),
         rows=rows,
         headline=headline,
         not_entered=list(headline.get("not_entered") or []),
         stays_on_gpu=list(comparison.get("stays_on_gpu") or []),
-        no_number=list(comparison.get("no_number") or []),
+        no_number=[_no_number(n) for n in comparison.get("no_number") or []],
         assumptions=list(comparison.get("assumptions") or []),
     )
     out.charts = chart_data(comparison, rows)
     return out
-
-
-# --- labels the engine writes in English, said in the reader's language ----------------
-
-_MONTH = re.compile(r"^month (\d+)$")
 
 
 def mark_changes(frozen: Results, today: Results, retired: set[str]) -> None:
@@ -244,112 +298,8 @@ def mark_changes(frozen: Results, today: Results, retired: set[str]) -> None:
         row.retired = any(p.tier in retired for p in row.prices)
 
 
-def payback_text(label: str | None) -> str:
-    """The engine's payback label ("immediately", "month 12", "never"…) translated."""
-    if not label:
-        return _("never")
-    if match := _MONTH.match(label):
-        return _("month %(month)s") % {"month": match.group(1)}
-    known = {
-        "immediately": _("immediately"),
-        "within the first billing period": _("within the first billing period"),
-        "never": _("never"),
-    }
-    return known.get(label, label)
-
-
-_NOTES: list[tuple[re.Pattern[str], Any]] = [
-    (
-        re.compile(r"^(.+): price unconfirmed \(quoted, not from a dated source\)$"),
-        lambda m: (
-            _("%(tier)s: price unconfirmed (quoted, not from a dated source)") % {"tier": m[1]}
-        ),
-    ),
-    (
-        re.compile(r"^(.+): price stale \(effective (.+)\)$"),
-        lambda m: _("%(tier)s: price stale (effective %(date)s)") % {"tier": m[1], "date": m[2]},
-    ),
-    (
-        re.compile(r"^(.+): operations at the published default of (\S+) a server a year"),
-        lambda m: (
-            _(
-                "%(tier)s: operations at the published default of %(amount)s a server a year "
-                "(Azure Migrate business case)"
-            )
-            % {"tier": m[1], "amount": m[2]}
-        ),
-    ),
-    (
-        re.compile(r"^(.+): spot, (\S+) % of work allowed for re-runs after interruptions$"),
-        lambda m: (
-            _("%(tier)s: spot, %(pct)s %% of the work allowed for re-runs after interruptions")
-            % {"tier": m[1], "pct": m[2]}
-        ),
-    ),
-    (
-        re.compile(r"^(.+): the model needs up to (\d+) servers; the fixed count is (\d+)$"),
-        lambda m: (
-            _("%(tier)s: the model needs up to %(need)s servers; the fixed count is %(count)s")
-            % {"tier": m[1], "need": m[2], "count": m[3]}
-        ),
-    ),
-    (
-        re.compile(
-            r"^(.+): minimum term beyond the horizon, (\d+) more months owed "
-            r"\(charged in month (\d+)\)$"
-        ),
-        lambda m: (
-            _(
-                "%(tier)s: minimum term beyond the horizon, %(owed)s more months owed "
-                "(charged in month %(month)s)"
-            )
-            % {"tier": m[1], "owed": m[2], "month": m[3]}
-        ),
-    ),
-    (
-        re.compile(r"^deep-learning work \((\S+) GPU-hours a month\) stays on GPUs"),
-        lambda m: (
-            _(
-                "Deep-learning work (%(hours)s GPU-hours a month) stays on GPUs and is not "
-                "priced in this option; add a usage-based GPU part to price it."
-            )
-            % {"hours": m[1]}
-        ),
-    ),
-]
-
-
-def note_text(note: str) -> str:
-    """One of the engine's notes in the reader's language (an unknown one as it is)."""
-    for pattern, say in _NOTES:
-        if match := pattern.match(note):
-            return say(match)
-    return note
-
-
-_USAGE = re.compile(
-    r"(the deep-learning|\S+) (GPU-hours|instance-hours) a month of (.+?)(?= \+ |$)"
-)
-
-
-def label_text(label: str) -> str:
-    """An option's label with the engine's usage wording in the reader's language."""
-
-    def say(m: re.Match[str]) -> str:
-        if m[1] == "the deep-learning":
-            return _("the deep-learning GPU-hours a month of %(tier)s") % {"tier": m[3]}
-        if m[2] == "GPU-hours":
-            return _("%(hours)s GPU-hours a month of %(tier)s") % {"hours": m[1], "tier": m[3]}
-        return _("%(hours)s instance-hours a month of %(tier)s") % {"hours": m[1], "tier": m[3]}
-
-    return _USAGE.sub(say, label)
-
-
-def source_text(source: str) -> str:
-    return _("quoted by you") if source == "quoted by the manager" else source
-
-
 def not_entered_text(item: str) -> str:
+    """A one-time cost the plan has not entered yet, by the schema's key."""
     known = {
         "migration": _("migration work"),
         "running both": _("running both systems side by side"),
@@ -387,6 +337,7 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
     cumulative = baseline.get("cumulative") or []
     by_key = {o["key"]: o for o in comparison.get("options") or []}
     ordered = [by_key[r.key] for r in rows]
+    titles = [render(r.title) for r in rows[:CHART_OPTIONS]]  # in the active language
     horizon = max(len(cumulative) - 1, 1)
     out: dict[str, dict[str, Any]] = {
         "cumulative": {
@@ -395,11 +346,11 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
             "baseline": [_cents(v) for v in cumulative],
             "options": [
                 {
-                    "label": label_text(o["label"]),
+                    "label": title,
                     "values": [_cents(v) for v in o["money"]["cumulative"]],
                     "payback_month": o["money"].get("payback_month"),
                 }
-                for o in ordered[:3]
+                for o, title in zip(ordered[:3], titles, strict=False)
             ],
         },
     }
@@ -408,19 +359,22 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
         {"label": _("Baseline (today)"), "servers": _cents(base_monthly), "operations": 0.0,
          "one_time": 0.0}
     ]  # fmt: skip
-    for o in ordered[:CHART_OPTIONS]:
+    for o, title in zip(ordered[:CHART_OPTIONS], titles, strict=False):
         monthly = dec((o["money"].get("monthly") or ["0"])[0])
         servers = min(_servers_cost(o), monthly)
         bars.append(
             {
-                "label": label_text(o["label"]),
+                "label": title,
                 "servers": _cents(servers),
                 "operations": _cents(monthly - servers),
                 "one_time": _cents(dec(o["money"]["one_time"]) / horizon),
             }
         )
     out["monthly"] = {"currency": currency, "bars": bars}
-    capacity_bars = [b for o in ordered[:CHART_OPTIONS] if (b := _capacity_bar(o))]
+    capacity_bars = [
+        b for o, title in zip(ordered[:CHART_OPTIONS], titles, strict=False)
+        if (b := _capacity_bar(o, title))
+    ]  # fmt: skip
     if capacity_bars:
         target = (comparison.get("plan") or {}).get("utilisation_target")
         out["capacity"] = {
@@ -430,7 +384,7 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
     return out
 
 
-def _capacity_bar(option: Mapping[str, Any]) -> dict[str, Any] | None:
+def _capacity_bar(option: Mapping[str, Any], title: str) -> dict[str, Any] | None:
     threads_have = threads_need = memory_have = memory_need = 0.0
     sized = False
     for part in option.get("parts") or []:
@@ -448,7 +402,7 @@ def _capacity_bar(option: Mapping[str, Any]) -> dict[str, Any] | None:
     if not sized or not threads_have:
         return None
     return {
-        "label": label_text(option["label"]),
+        "label": title,
         "threads_pct": round(100 * threads_need / threads_have, 1),
         "memory_pct": round(100 * memory_need / memory_have, 1) if memory_have else None,
     }
