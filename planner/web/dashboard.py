@@ -49,6 +49,22 @@ class PriceSource:
     fx_rate: float | None = None
     fx_date: str | None = None
 
+    @property
+    def effective_day(self) -> dt.date | None:
+        """The price's date, for the page to show in the reader's format."""
+        return _day(self.effective_from)
+
+    @property
+    def fx_day(self) -> dt.date | None:
+        return _day(self.fx_date)
+
+
+def _day(iso: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(iso) if iso else None
+    except ValueError:
+        return None
+
 
 @dataclass
 class Evidence:
