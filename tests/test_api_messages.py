@@ -5,9 +5,11 @@ the object's `messages`, the same sentence as {field, code, params, text}."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.support.api import TEST_BOX, fixed_plan, post_json
 
@@ -15,6 +17,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("one_box_catalog")]
 
 GBM = {"kind": "gbm", "trainings_per_month": 20, "rows": 2_000_000, "features": 200,
        "trees": 500}  # fmt: skip
+DOC = Path(__file__).resolve().parent.parent / "docs" / "openapi.yaml"
 STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
@@ -125,3 +128,16 @@ def test_no_sentence_field_changes_type(api):
     assert isinstance(body["headline"]["sentence"], str)
     assert isinstance(body["headline"]["label"], str)
     assert body["headline"]["sentence"].startswith("Staying is cheapest over 36 months")
+
+
+def test_the_api_document_describes_the_messages():
+    doc = yaml.safe_load(DOC.read_text())["components"]["schemas"]
+    messages = {"$ref": "#/components/schemas/Messages"}
+    comparison = doc["Comparison"]["properties"]
+    assert "messages" in doc["Option"]["required"]
+    assert doc["Option"]["properties"]["messages"] == messages
+    for name in ("baseline", "headline"):
+        assert comparison[name]["properties"]["messages"] == messages
+    for name in ("no_number", "stays_on_gpu", "price_performance"):
+        assert comparison[name]["items"]["properties"]["messages"] == messages
+    assert doc["FieldMessage"]["required"] == ["field", "code", "params", "text"]
