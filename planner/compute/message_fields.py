@@ -44,14 +44,26 @@ def split(data: Any, path: str = "") -> tuple[Any, list[dict[str, Any]]]:
     return _walk(data, path, found), found
 
 
+# Leaves that hold no message: passed over without building their path (a comparison of a
+# 2,000-tier catalog has some 200,000 of them).
+_PLAIN = frozenset({str, int, float, bool, type(None), Decimal})
+
+
 def _walk(value: Any, path: str, found: list[dict[str, Any]]) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Message):
         found.append({"field": path, **as_api(value)})
         return str(value)
-    if isinstance(value, Mapping):
-        return {k: _walk(v, f"{path}.{k}" if path else str(k), found) for k, v in value.items()}
+    if isinstance(value, dict | Mapping):
+        prefix = f"{path}." if path else ""
+        return {
+            k: v if type(v) in _PLAIN else _walk(v, f"{prefix}{k}", found) for k, v in value.items()
+        }
     if isinstance(value, list | tuple):
-        return [_walk(v, f"{path}[{i}]", found) for i, v in enumerate(value)]
+        return [
+            v if type(v) in _PLAIN else _walk(v, f"{path}[{i}]", found) for i, v in enumerate(value)
+        ]
     return value
 
 
