@@ -157,9 +157,9 @@ def test_a_saving_headline_names_the_option_the_amounts_and_when_it_pays_back():
     assert saves.code == "engine.headline_saves_fraction"
     assert saves.params["option"] == option(result, "candidate:0").label
     assert saves.params["monthly"] == Money(Decimal("130.01"), "USD")
-    assert saves.params["yearly"] == Number(Decimal("1560.12"))
+    assert saves.params["yearly"] == Number(Decimal("1560.12"), 2)
     assert saves.params["when"] == msg("engine.payback_in_month", month=4)
-    assert saves.params["fraction"] == Number(Decimal("3.85"))
+    assert saves.params["fraction"] == Number(Decimal("3.85"), 2)
     assert unconfirmed == msg("engine.headline_unconfirmed")
     items = [msg("engine.cost_running_both"), msg("engine.cost_retraining")]
     assert later == msg("engine.headline_not_entered", items=items)
@@ -273,13 +273,13 @@ def test_a_missed_deadline_and_a_working_set_too_big_carry_their_figures():
     nightly = GbmWorkload("gbm", name="nightly", trainings_per_month=30, rows=10_000_000,
                           features=100, trees=1000, deadline_hours=0.25)  # fmt: skip
     late = one([nightly], {("extreme", "gbm"): measured("gbm", 1e9)}).reasons[0].params["problem"]
-    assert late == msg("capacity.deadline_missed", hours=Number(Decimal("0.28")),
+    assert late == msg("capacity.deadline_missed", hours=Number(Decimal("0.28"), 2),
                        threads=Number(Decimal("32")), deadline=Number(Decimal("0.25")),
                        kind="gbm")  # fmt: skip
     features = FeaturesWorkload("features", runs_per_month=20, dataset_gb=40)
     big = one([features], {("c5", "features"): measured("features", 0.5)}, row=C5)
     assert big.reasons[0].params["problem"] == msg(
-        "capacity.must_fit_one_box", need=Number(Decimal("37.25")), ram=Number(Decimal("32"))
+        "capacity.must_fit_one_box", need=Number(Decimal("37.25"), 2), ram=Number(Decimal("32"))
     )
 
 
@@ -335,7 +335,7 @@ def test_as_message_takes_a_message_a_string_or_an_exception_carrying_either():
 
 def test_a_figure_keeps_the_digits_english_always_showed():
     assert figure(32.0) == Number(Decimal("32"))
-    assert figure(0.2777, ".2f") == Number(Decimal("0.28"))
+    assert figure(0.2777, ".2f") == Number(Decimal("0.28"), 2)
     assert figure(5e7) == "5e+07"  # an exponent reads the same in every language
     assert figure(float("inf")) == "inf"
 

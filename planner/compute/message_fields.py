@@ -92,9 +92,10 @@ def by_field(entries: Any) -> dict[str, list[Message]]:
 def figure(value: Any, spec: str = "g") -> Number | str:
     """A computed number for a message, shown in English as `format(value, spec)` always was.
 
-    A `Number` holding exactly those digits, so each page localises it ("0.28" → "0,28")
-    and its JSON form keeps them; a figure in exponent form ("5e+07") or not finite stays
-    that text, which reads the same in every language.
+    A `Number` holding exactly those digits, so each page localises it ("0.20" → "0,20",
+    a fixed-point spec keeping its places) and its JSON form keeps them; a figure in
+    exponent form ("5e+07") or not finite stays that text, which reads the same in every
+    language.
     """
     text = format(value, spec)
     try:
@@ -103,4 +104,5 @@ def figure(value: Any, spec: str = "g") -> Number | str:
         return text
     if not exact.is_finite() or "e" in text.lower():
         return text
-    return Number(exact)
+    places = len(text.partition(".")[2]) if spec.endswith("f") else None
+    return Number(exact, places)
