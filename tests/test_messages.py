@@ -2,6 +2,7 @@
 language and formats on a page, and the same message back from its JSON form."""
 
 import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -104,6 +105,8 @@ def test_every_registered_text_has_german_with_the_same_placeholders():
                 )
                 if set(_PLACEHOLDER.findall(german)) != set(_PLACEHOLDER.findall(english)):
                     wrong.append((code, english, german))
-                elif german == english and english != "%(text)s":
+                elif german == english and re.search(
+                    r"[A-Za-z]", re.sub(r"%\(\w+\)[a-z]", "", english)
+                ):
                     wrong.append((code, english, "untranslated"))
     assert not wrong
