@@ -135,9 +135,12 @@ QUEUE_PREFIX = os.getenv("PLANNER_QUEUE_PREFIX", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # A down Redis makes the site run uncached (logged), not answer 500.
+            "BACKEND": "common.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": f"{QUEUE_PREFIX}planner",
+            # An unreachable (not just stopped) Redis costs a request at most this long.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
