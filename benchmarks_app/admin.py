@@ -1,5 +1,6 @@
 """Staff edit profiles (each save is a new version), link targets to catalog tiers,
-and look at runs. History stays as it ran: versions and runs are never edited."""
+and look at runs. History stays as it ran: versions and runs are never edited, and
+a run is retired rather than deleted (plans and shares may rest on it)."""
 
 import json
 
@@ -7,6 +8,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from .models import Profile, ProfileVersion, Run, Summary, Target
 from .profiles_loader import EditRefused, bump, edit_profile, validate_content
@@ -150,11 +152,18 @@ class SummaryInline(admin.TabularInline):
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ["pk", "profile_version", "scale", "target", "status", "created_at"]
-    list_filter = ["status", "scale", "imported", "target"]
+    list_display = ["pk", "profile_version", "scale", "target", "status", "created_at",
+                    "retired_at"]  # fmt: skip
+    list_filter = [
+        "status",
+        "scale",
+        "imported",
+        "target",
+        ("retired_at", admin.EmptyFieldListFilter),
+    ]
     list_select_related = ["profile_version__profile", "target"]
     search_fields = ["id", "profile_version__profile__name", "target__name", "source_host"]
-    actions = ["cancel"]
+    actions = ["cancel", "retire", "restore"]
     inlines = [SummaryInline]
 
     def get_readonly_fields(self, request, obj=None) -> list[str]:
@@ -162,6 +171,26 @@ class RunAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # A plan or a share may rest on a run: retire it instead (no delete, no bulk delete).
+        return False
+
+    @admin.action(description=_("Retire the selected runs (kept, never used to size a plan)"))
+    def retire(self, request: HttpRequest, queryset) -> None:
+        count = queryset.retire()
+        messages.success(
+            request, ngettext("%(count)d run retired.", "%(count)d runs retired.", count)
+            % {"count": count},
+        )  # fmt: skip
+
+    @admin.action(description=_("Restore the selected retired runs as evidence"))
+    def restore(self, request: HttpRequest, queryset) -> None:
+        count = queryset.exclude(retired_at=None).update(retired_at=None)
+        messages.success(
+            request, ngettext("%(count)d run restored.", "%(count)d runs restored.", count)
+            % {"count": count},
+        )  # fmt: skip
 
     @admin.action(description=_("Cancel the selected queued or running runs"))
     def cancel(self, request: HttpRequest, queryset) -> None:

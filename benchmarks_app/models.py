@@ -189,6 +189,14 @@ class RunQuerySet(models.QuerySet):
     def for_listing(self) -> "RunQuerySet":
         return self.select_related("profile_version__profile", "target")
 
+    def evidence(self) -> "RunQuerySet":
+        """Runs that may size a plan: every run but the retired ones."""
+        return self.filter(retired_at__isnull=True)
+
+    def retire(self) -> int:
+        """Retire the runs not yet retired (kept as history, never evidence again)."""
+        return self.filter(retired_at__isnull=True).update(retired_at=timezone.now())
+
 
 class Run(models.Model):
     class Status(models.TextChoices):
@@ -235,6 +243,11 @@ class Run(models.Model):
     source_host = models.CharField(
         _("measured on host"), max_length=255, blank=True, help_text=_("Host of an imported run.")
     )
+    # A plan or a share may rest on a run: a run is retired (as tiers are), never deleted.
+    retired_at = models.DateTimeField(
+        _("retired at"), null=True, blank=True,
+        help_text=_("Kept as history; a retired run never sizes a plan."),
+    )  # fmt: skip
 
     objects = RunQuerySet.as_manager()
 

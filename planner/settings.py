@@ -9,9 +9,11 @@ import os
 import re
 import secrets
 import socket
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 
 from common.limits import MAX_JSON_BODY_BYTES
 
@@ -62,6 +64,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "catalog",
     "benchmarks_app",
     "planner",
@@ -69,6 +72,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "planner.middleware.PermissionsPolicy",
+    "planner.middleware.RefuseNulInPath",  # before anything reads the path (whitenoise too)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -78,6 +84,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: answers a locked-out login
 ]
 
 ROOT_URLCONF = "planner.urls"
@@ -134,9 +141,12 @@ QUEUE_PREFIX = os.getenv("PLANNER_QUEUE_PREFIX", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # A down Redis makes the site run uncached (logged), not answer 500.
+            "BACKEND": "common.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": f"{QUEUE_PREFIX}planner",
+            # An unreachable (not just stopped) Redis costs a request at most this long.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -213,6 +223,17 @@ API_RATE_LIMIT_PER_MINUTE = envint("API_RATE_LIMIT_PER_MINUTE", 120)
 # A plan is a few KiB: larger bodies are refused (413) without being read.
 API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", MAX_JSON_BODY_BYTES)
 
+# Content-Security-Policy: our own origin only, no inline script or style and no eval
+# (static/js/app.js holds what inline handlers did). No nonces: shared pages are cached
+# whole, so a page can hold nothing that differs per response.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+
 # Auth, i18n, static ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -220,6 +241,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (django-axes), on /accounts/login/ and the admin login alike: after
+# AXES_FAILURE_LIMIT failures for one username from one address, that pair is refused
+# (429) for the cool-off, even with the right password. Keyed by the pair so a guesser
+# cannot lock out everyone behind a shared address, and a user's own success resets
+# only their count. Attempts live in the database, so throttling holds with Redis down.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures are kept; successful logins are not logged
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

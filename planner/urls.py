@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from planner.web.login_view import PlannerLoginView
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/login/", PlannerLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("catalog/", include("catalog.urls")),

@@ -27,13 +27,12 @@ from catalog.io.records import (
     ParsedCatalog,
     check_records,
 )
+from common.csv_cells import neutralise  # a leading "'" too: import undoes it exactly
 
 FORMAT_NAME = "planner-catalog"
 FORMAT_VERSION = 1
 
 CSV_COLUMNS = ("record", *PRICE_RECORD_FIELDS, *RATE_FIELDS)
-# See TEXT_CELLS: a leading "'" is escaped too, so import can undo the quote exactly.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
 # Reading ---------------------------------------------------------------------------
@@ -202,11 +201,6 @@ def format_decimal(value: Decimal | None) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text or "0"
-
-
-def neutralise(value: str) -> str:
-    """Keep a spreadsheet from running a text cell as a formula."""
-    return "'" + value if value.startswith(_FORMULA_START) else value
 
 
 def csv_cell(name: str, value: Any) -> str:

@@ -13,7 +13,7 @@
    is csrf-exempt so that a valid token needs no CSRF cookie, the middleware's own
    check runs here instead;
 6. counts the call against a per-user (per-IP for anonymous) fixed-window rate
-   limit in the cache (429 with Retry-After).
+   limit in the cache (429 with Retry-After); per process while the cache is down.
 
 Every refusal is JSON: {"errors": {<field or "auth"/"body"/"rate">: [messages]}}.
 """
@@ -21,6 +21,7 @@ Every refusal is JSON: {"errors": {<field or "auth"/"body"/"rate">: [messages]}}
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -33,6 +34,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
+from common.cache import CacheUnavailable
 from planner.models import ApiToken
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -111,6 +113,32 @@ def read_body(request: HttpRequest) -> bytes | JsonResponse:
     return too_big if len(body) > limit else body
 
 
+def _count_in_cache(key: str) -> int:
+    """This call's number in the window, counted in the cache (shared by every process)."""
+    cache.add(key, 0, timeout=RATE_WINDOW_SECONDS + 5)
+    try:
+        return cache.incr(key)
+    except CacheUnavailable:
+        raise
+    except ValueError:  # expired between add and incr: this call opens a new window
+        cache.set(key, 1, timeout=RATE_WINDOW_SECONDS + 5)
+        return 1
+
+
+# When the cache is down each process counts alone: the limit then holds per process
+# (a caller spread over N processes gets up to N times it), which beats no limit at all.
+_local_counts: dict[str, int] = {}
+_local_lock = threading.Lock()
+
+
+def _count_in_process(key: str, window: int) -> int:
+    with _local_lock:
+        for old in [k for k in _local_counts if not k.endswith(f":{window}")]:
+            del _local_counts[old]
+        _local_counts[key] = _local_counts.get(key, 0) + 1
+        return _local_counts[key]
+
+
 def rate_limited(request: HttpRequest) -> JsonResponse | None:
     limit = rate_limit_per_minute()
     now = time.time()
@@ -121,12 +149,10 @@ def rate_limited(request: HttpRequest) -> JsonResponse | None:
         else f"ip:{request.META.get('REMOTE_ADDR', '')}"
     )
     key = f"api-rate:{who}:{window}"
-    cache.add(key, 0, timeout=RATE_WINDOW_SECONDS + 5)
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr: this call opens a new window
-        cache.set(key, 1, timeout=RATE_WINDOW_SECONDS + 5)
-        count = 1
+        count = _count_in_cache(key)
+    except CacheUnavailable:
+        count = _count_in_process(key, window)
     if count <= limit:
         return None
     retry = str(max(1, RATE_WINDOW_SECONDS - int(now) % RATE_WINDOW_SECONDS))

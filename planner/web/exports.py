@@ -4,6 +4,8 @@ Machine-readable whatever the page's language: comma-separated, UTF-8, a header
 row, dot decimals with exactly two places for money, ISO 8601 dates, booleans as
 `true`/`false`, empty for "not known". Column names are stable (snake_case,
 English); the tables below are their documentation, also shown on the plan page.
+Text cells that a spreadsheet would run as a formula (a candidate or tier named
+`=HYPERLINK(...)`) get a leading `'` (common.csv_cells); numbers are left alone.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from common.csv_cells import neutralise
 from planner.web.dashboard import Results, dec
 
 COMPARISON_COLUMNS: tuple[tuple[str, Any], ...] = (
@@ -47,6 +50,8 @@ CUMULATIVE_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("currency", _("ISO 4217 code")),
     ("cumulative_cost", _("one-time + the monthly costs up to and including that month")),
 )
+# Columns holding text (labels, keys, sources): the ones a spreadsheet could take for a formula.
+TEXT_COLUMNS = frozenset(("option_key", "option", "figure", "currency", "payback", "price_sources"))
 
 
 def _money(value: Decimal | None) -> str:
@@ -61,7 +66,11 @@ def _write(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    text = [name in TEXT_COLUMNS for name in header]
+    for row in rows:
+        writer.writerow(
+            [neutralise(c) if is_text else c for c, is_text in zip(row, text, strict=True)]
+        )
     return buffer.getvalue()
 
 

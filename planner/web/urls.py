@@ -5,6 +5,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     path("plans/new", views.plan_new, name="plan-new"),
     path("plans/compare", views.compare, name="plan-compare"),
     path("plans/<uuid:code>/", views.plan_edit, name="plan-edit"),

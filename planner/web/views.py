@@ -9,14 +9,17 @@ that is not the user's answers 404, exactly like one that does not exist.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -25,6 +28,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from planner.celery import app as celery_app
 from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import plans as services
@@ -39,10 +43,65 @@ EXPORT_COLUMNS = {
     "cumulative": exports.CUMULATIVE_COLUMNS,
 }
 SHARED_PAGE_SECONDS = 3600  # also keyed by the data generation: a change shows at once
+logger = logging.getLogger(__name__)
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
+    """Liveness: the process answers. Says nothing of the database, cache or broker."""
     return JsonResponse({"ok": True})
+
+
+def readyz(request: HttpRequest) -> JsonResponse:
+    """Readiness: the database, the cache and the broker, each "ok" or "down"; 503 if any is.
+
+    A down cache only slows the site (it runs uncached) but is reported all the same,
+    so an operator sees it; the details go to the log, not to whoever asks.
+    """
+    checks = {"database": _database_ready, "cache": _cache_ready, "broker": _broker_ready}
+    parts = {name: "ok" if check() else "down" for name, check in checks.items()}
+    ready = all(state == "ok" for state in parts.values())
+    return JsonResponse({"ok": ready, **parts}, status=200 if ready else 503)
+
+
+def _probe(name: str, check: Callable[[], bool]) -> bool:
+    # A probe answers "down" for whatever goes wrong: it must never be the thing that fails.
+    try:
+        return check()
+    except Exception:
+        logger.warning("readiness: %s is down", name, exc_info=True)
+        return False
+
+
+def _database_ready() -> bool:
+    def check() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+
+    return _probe("database", check)
+
+
+def _cache_ready() -> bool:
+    def check() -> bool:
+        # The cache swallows its errors (a miss), so only a round trip tells.
+        key, value = f"readyz:{uuid.uuid4().hex}", uuid.uuid4().hex
+        cache.set(key, value, 10)
+        found = cache.get(key)
+        cache.delete(key)
+        if found != value:
+            logger.warning("readiness: the cache did not keep a value")
+        return found == value
+
+    return _probe("cache", check)
+
+
+def _broker_ready() -> bool:
+    def check() -> bool:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, timeout=3)
+        return True
+
+    return _probe("broker", check)
 
 
 def _language() -> str:

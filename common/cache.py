@@ -1,0 +1,115 @@
+"""Redis as a cache and never as a dependency: when Redis is down, the site runs uncached.
+
+Django's RedisCache lets redis-py's ConnectionError (and timeouts) through, so a
+stopped Redis turned every page that reads the cache into an HTML 500. Here a read
+that fails is a miss, a write that fails is dropped, and each is logged (at most
+once a minute a process, so an outage does not flood the log). `incr` raises
+`CacheUnavailable`, a ValueError as Django's contract has for a missing key, so
+code written for that contract carries on, while code that must know (the API's
+rate limiter, which then counts in the process) can tell the two apart.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+WARN_EVERY_SECONDS = 60.0
+
+
+class CacheUnavailable(ValueError):
+    """The cache could not be reached: the value was neither read nor changed."""
+
+
+class TolerantRedisCache(RedisCache):
+    """RedisCache whose failures degrade to misses and dropped writes, logged."""
+
+    _last_warning = 0.0
+
+    def _failed(self, operation: str, exc: Exception) -> None:
+        now = time.monotonic()
+        if now - TolerantRedisCache._last_warning >= WARN_EVERY_SECONDS:
+            TolerantRedisCache._last_warning = now
+            logger.warning("cache unavailable, running uncached (%s): %s", operation, exc)
+        else:
+            logger.debug("cache unavailable (%s): %s", operation, exc)
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        try:
+            return super().get(key, default, version)
+        except RedisError as exc:
+            self._failed("get", exc)
+            return default
+
+    def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        try:
+            return super().get_many(keys, version)
+        except RedisError as exc:
+            self._failed("get_many", exc)
+            return {}
+
+    def has_key(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return super().has_key(key, version)
+        except RedisError as exc:
+            self._failed("has_key", exc)
+            return False
+
+    def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version=None) -> bool:
+        try:
+            return super().add(key, value, timeout, version)
+        except RedisError as exc:
+            self._failed("add", exc)
+            return False
+
+    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version=None) -> None:
+        try:
+            super().set(key, value, timeout, version)
+        except RedisError as exc:
+            self._failed("set", exc)
+
+    def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version=None) -> list:
+        try:
+            return super().set_many(data, timeout, version)
+        except RedisError as exc:
+            self._failed("set_many", exc)
+            return list(data)  # Django's contract: the keys that were not stored
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version=None) -> bool:
+        try:
+            return super().touch(key, timeout, version)
+        except RedisError as exc:
+            self._failed("touch", exc)
+            return False
+
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return super().delete(key, version)
+        except RedisError as exc:
+            self._failed("delete", exc)
+            return False
+
+    def delete_many(self, keys: Any, version: int | None = None) -> None:
+        try:
+            super().delete_many(keys, version)
+        except RedisError as exc:
+            self._failed("delete_many", exc)
+
+    def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
+        try:
+            return super().incr(key, delta, version)
+        except RedisError as exc:
+            self._failed("incr", exc)
+            raise CacheUnavailable(str(exc)) from exc
+
+    def clear(self) -> None:
+        try:
+            super().clear()
+        except RedisError as exc:
+            self._failed("clear", exc)

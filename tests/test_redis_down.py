@@ -1,0 +1,166 @@
+"""With Redis stopped the site answers uncached, never an HTML 500; /readyz says what is down.
+
+Each test starts its own redis-server on a free port as the cache (and, for /readyz,
+the broker), then stops it: the shared Redis of the other tests is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from planner.celery import app as celery_app
+from planner.services import plans as services
+from planner.web import data as web_data
+from planner.web import views
+from tests.support.api import token_client
+from tests.support.dashboard import charts_in, edit_url, form_data, login, saved_plan, small_catalog
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class RedisServer:
+    """A throwaway redis-server: no persistence, so a restart starts empty."""
+
+    def __init__(self, log: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            message = "redis-server is not installed (Debian: apt-get install redis-server)"
+            pytest.fail(message) if os.getenv("CI") == "true" else pytest.skip(message)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        cmd = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--daemonize", "no"]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        self._wait(up=True)
+
+    def _wait(self, *, up: bool) -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                if up:
+                    return
+            except OSError:
+                if not up:
+                    return
+            time.sleep(0.05)
+        raise TimeoutError(f"redis-server on {self.port} did not come {'up' if up else 'down'}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=20)
+        self._wait(up=False)
+
+
+@pytest.fixture
+def redis_cache(settings, tmp_path) -> Iterator[RedisServer]:
+    """The cache as production configures it (REDIS_URL set), on a Redis of this test."""
+    server = RedisServer(tmp_path / "redis.log")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "common.cache.TolerantRedisCache",
+            "LOCATION": server.url,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex[:8]}",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+        }
+    }
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    web_data.forget()
+    views.forget()
+    small_catalog()
+    yield server
+    server.stop()
+
+
+def test_settings_with_a_redis_url_use_the_cache_that_survives_a_redis_outage():
+    code = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
+    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0", "PYTHONPATH": str(ROOT),
+           "DJANGO_SETTINGS_MODULE": "planner.settings"}  # fmt: skip
+    setup = "import django; django.setup(); "
+    out = subprocess.run([sys.executable, "-c", setup + code], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert out.stdout.strip() == "common.cache.TolerantRedisCache"
+
+
+def test_pages_charts_and_the_api_answer_while_redis_is_down(redis_cache, owner):
+    plan = saved_plan(owner)
+    share = services.share_create(plan=plan, user=owner)
+    client = login(owner)
+    page = client.get(edit_url(plan))  # cached while Redis is up: charts' data is stored
+    assert page.status_code == 200
+    chart = next(iter(charts_in(page.content.decode()).values()))
+    assert client.get(chart).status_code == 200
+
+    redis_cache.stop()
+    views.forget()
+    web_data.forget()
+    assert cache.get("anything", "missing") == "missing"  # a miss, not an exception
+    api = token_client(owner)[0]
+    answers = {
+        "home": client.get("/"),
+        "editor": client.get(edit_url(plan)),
+        "recompute": client.post("/plans/new", form_data(), HTTP_HX_REQUEST="true"),
+        "new plan": client.get("/plans/new"),
+        "chart": client.get(chart),
+        "shared page": Client().get(f"/s/{share.token}/"),
+        "shared csv": Client().get(f"/s/{share.token}/comparison.csv"),
+        "api shared": Client().get(f"/api/v1/shared/{share.token}"),
+        "api plans": api.get("/api/v1/plans"),
+        "catalog": client.get("/catalog/"),
+        "benchmarks": client.get("/benchmarks/"),
+    }
+    statuses = {name: response.status_code for name, response in answers.items()}
+    assert statuses == {**dict.fromkeys(answers, 200), "chart": 404}  # its data was in Redis
+    assert "$12,599.64" in answers["shared page"].content.decode()
+    assert "$12,599.64" in answers["editor"].content.decode()
+    new_chart = next(iter(charts_in(answers["editor"].content.decode()).values()))
+    assert client.get(new_chart).status_code == 404  # no cache, no chart: the page still reads
+
+
+def test_the_api_rate_limit_holds_per_process_while_redis_is_down(redis_cache, owner, settings):
+    settings.API_RATE_LIMIT_PER_MINUTE = 3
+    redis_cache.stop()
+    api = token_client(owner)[0]
+    for _attempt in range(2):  # a minute boundary mid-test opens a new window: once more
+        statuses = [api.get("/api/v1/plans").status_code for _ in range(4)]
+        if statuses[-1] == 429:
+            break
+    assert statuses[-1] == 429 and 200 in statuses
+    assert "rate" in api.get("/api/v1/plans").json()["errors"]
+
+
+def test_healthz_is_liveness_and_readyz_names_the_part_that_is_down(redis_cache, monkeypatch):
+    monkeypatch.setitem(celery_app.conf, "broker_url", redis_cache.url)
+    monkeypatch.setitem(celery_app.conf, "broker_transport_options", {})
+    ready = Client().get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json() == {"ok": True, "database": "ok", "cache": "ok", "broker": "ok"}
+
+    redis_cache.stop()
+    assert Client().get("/healthz").json() == {"ok": True}
+    ready = Client().get("/readyz")
+    assert ready.status_code == 503
+    assert ready.json() == {"ok": False, "database": "ok", "cache": "down", "broker": "down"}
+
+
+def test_readyz_tells_a_down_cache_from_a_working_broker(redis_cache, monkeypatch):
+    redis_cache.stop()
+    ready = Client().get("/readyz")
+    assert ready.status_code == 503
+    assert (ready.json()["cache"], ready.json()["broker"]) == ("down", "ok")
