@@ -54,6 +54,9 @@ _COMMON = {
     "common.json.long_number": N_(
         "a number of more than %(limit)s digits at %(path)s (line %(line)s, column %(column)s)"
     ),
+    "common.json.big_exponent": N_(
+        "a number with an exponent beyond ±%(limit)s at %(path)s (line %(line)s, column %(column)s)"
+    ),
     "common.json.constant": N_(
         "%(name)s is not a number this format accepts, at %(path)s "
         "(line %(line)s, column %(column)s)"

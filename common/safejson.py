@@ -8,7 +8,9 @@ files and benchmark profiles.
 - a NUL character or a lone UTF-16 surrogate in a string or a key (PostgreSQL refuses
   NUL in text, and a lone surrogate cannot be encoded as UTF-8 when stored);
 - number literals of more than `max_digits` digits (10^400 overflows a float, and
-  Python's `int()` of a long digit string is slow enough to be an attack);
+  Python's `int()` of a long digit string is slow enough to be an attack), or with an
+  exponent beyond ±`MAX_EXPONENT` (`Decimal("1e9999999999999999999")` raises, and
+  `int(Decimal("0e999999999"))` would build a billion-digit number);
 - NaN and Infinity, unless the caller says what they become (`constants=`).
 
 Numbers with a fraction or an exponent become exact `Decimal`s (so 0.1 stays 0.1), or
@@ -36,6 +38,7 @@ from common.messages import Message, msg, plain
 
 MAX_DEPTH = 64
 MAX_DIGITS = 40
+MAX_EXPONENT = 1000
 
 _WS = re.compile(r"[ \t\n\r]*")
 # A string token as JSON writes it, except that a raw NUL is let through here so that the
@@ -52,6 +55,7 @@ _SUSPECT = re.compile(
     r"|\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
+_BIG_EXPONENT = re.compile(rf"[eE][-+]?[0-9]{{{len(str(MAX_EXPONENT))},}}")
 _ANY_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -105,8 +109,8 @@ def loads(
         return out
 
     try:
-        # No number reaching int() or Decimal() here is longer than max_digits: _suspect
-        # sent any longer run of digits to the walk, which refused it.
+        # No number reaching int() or Decimal() here is longer than max_digits or has an
+        # exponent beyond MAX_EXPONENT: _suspect sent those to the walk, which refused them.
         return json.loads(
             text,
             parse_float=Decimal if decimals else float,
@@ -152,6 +156,7 @@ def _suspect(text: str, data: bytes | bytearray | str, limits: _Limits) -> bool:
         _too_deep(text, limits.max_depth)
         or _SUSPECT.search(text)
         or _long_digits(limits.max_digits).search(text)
+        or _BIG_EXPONENT.search(text)
         or (isinstance(data, str) and _SURROGATE.search(text))  # UTF-8 never decodes to one
     )
 
@@ -168,6 +173,11 @@ def _too_deep(text: str, max_depth: int) -> bool:
         return False
     steps = (1 if c in "[{" else -1 for c in brackets)
     return max(itertools.accumulate(steps)) > max_depth
+
+
+def _exponent(token: str) -> int:
+    parts = re.split("[eE]", token, maxsplit=1)
+    return int(parts[1]) if len(parts) == 2 else 0
 
 
 def _digits(token: str) -> int:
@@ -266,6 +276,9 @@ def _value(
         if _digits(number.group()) > limits.max_digits:
             code = "common.json.long_number"
             return _refusal(text, pos, _path(stack), code, limit=limits.max_digits)
+        if abs(_exponent(number.group())) > MAX_EXPONENT:
+            code = "common.json.big_exponent"
+            return _refusal(text, pos, _path(stack), code, limit=MAX_EXPONENT)
         return number.end(), "after"
     if constant := _CONSTANT.match(text, pos):
         if not limits.constants:

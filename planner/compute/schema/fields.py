@@ -36,9 +36,9 @@ ROOT = "__all__"
 TIER_RE = re.compile(r"^[a-z0-9][a-z0-9.-]{0,199}$")
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 # A decimal written as a string: what `Decimal()` reads, less its extras (spaces,
-# underscores, NaN, Infinity, non-ASCII digits), so that the documented pattern and the
-# parser take exactly the same strings ("" included: refused).
-DECIMAL_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+# underscores, NaN, Infinity, non-ASCII digits, exponents past what it can hold), so that
+# the documented pattern and the parser take exactly the same strings ("" is refused).
+DECIMAL_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,4})?$")
 
 SCALAR_TYPES = ("int", "number", "decimal", "money", "bool", "str", "enum", "tier", "currency")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -165,16 +165,24 @@ def _exact_number(value: Any) -> Decimal:
     if not _is_number(value):
         raise refuse("schema.expected_number", got=got(value))
     number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    return _finite(number)
+
+
+def _finite(number: Decimal) -> Decimal:
     if not number.is_finite():
         raise refuse("schema.not_finite")
+    if number.is_zero() and number.as_tuple().exponent > 0:  # type: ignore[operator]
+        # "0E+999999999" is within every bound, but quantize() overflows on it and int()
+        # would build a billion-digit number: it is plain zero.
+        return Decimal(0)
     return number
 
 
 def _decimal(spec: Spec, value: Any, context: Mapping[str, Any]) -> Decimal:
     if isinstance(value, str):
-        if not DECIMAL_RE.match(value):
+        if not DECIMAL_RE.fullmatch(value):
             raise refuse("schema.expected_decimal", value=repr(value[:40]))
-        number = Decimal(value)
+        number = _finite(Decimal(value))
     else:
         number = _exact_number(value)
     spec.check_bounds(number)
@@ -217,10 +225,11 @@ def _text(spec: Spec, value: Any, context: Mapping[str, Any]) -> str:
         raise refuse("schema.expected_string", got=got(value))
     if spec.type == "enum" and value not in spec.choices:
         raise refuse("schema.unknown_value", value=repr(value[:40]), choices=list(spec.choices))
-    if spec.type == "currency" and not CURRENCY_RE.match(value):
+    # fullmatch, not match: "$" also matches before a final newline, and "USD\n" is no code.
+    if spec.type == "currency" and not CURRENCY_RE.fullmatch(value):
         raise refuse("schema.currency_code")
     if spec.type == "tier":
-        if not TIER_RE.match(value):
+        if not TIER_RE.fullmatch(value):
             raise refuse("schema.tier_key")
         known = context.get("known_tiers")
         if known is not None and value not in known:
