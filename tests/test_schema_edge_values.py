@@ -144,3 +144,8 @@ def test_workloads_read_like_the_dataclasses_the_engine_was_written_for():
     )
     with pytest.raises(ValidationError):
         work.rows = 5  # frozen, as the dataclass was
+
+
+def test_a_part_whose_count_is_refused_gets_that_message_alone():
+    data = plan(candidates=[{"tier": "a", "count": 0}])
+    assert errors_of(data).errors == {"candidates[0].count": ["must be at least 1 servers"]}

@@ -43,7 +43,10 @@ DEEP_LEARNING_TASKS = ("llm_finetune", "vit_from_scratch", "diffusion", "other_d
 MONEY_MAX = 100_000_000
 
 
-def _given(raw: Mapping[str, Any], found: Sequence[Problem]) -> dict[str, Any]:
+Given = Mapping[str, Any]
+
+
+def _given(raw: Given, found: Sequence[Problem]) -> dict[str, Any]:
     """The members given and valid: what the cross-field checks may rely on."""
     failed = {loc[0] for loc, _m, _v in found if loc}
     return {k: v for k, v in raw.items() if k not in failed}
@@ -62,9 +65,9 @@ class SchemaObject(BaseModel):
     ) -> Any:
         if not isinstance(data, Mapping):
             return handler(data)  # a model instance passes; anything else is refused
-        raw = cls._prepare({k: v for k, v in data.items() if v is not None})
+        raw = {k: v for k, v in data.items() if v is not None}
         try:
-            model = handler(raw)
+            model = handler(cls._prepare(raw))
         except ValidationError as exc:
             found = [(cls._relocate(loc), m, v) for loc, m, v in problems(exc)]
             found += cls._checks(_given(raw, found), raw, None, found, info.context or {})
@@ -75,6 +78,8 @@ class SchemaObject(BaseModel):
 
     @classmethod
     def _prepare(cls, raw: dict[str, Any]) -> dict[str, Any]:
+        """What the model is built from: `raw`, completed where a value follows from others
+        (the checks see `raw` as given)."""
         return raw
 
     @classmethod
@@ -83,12 +88,7 @@ class SchemaObject(BaseModel):
 
     @classmethod
     def _checks(
-        cls,
-        given: Mapping[str, Any],
-        raw: Mapping[str, Any],
-        model: Any,
-        found: Sequence[Problem],
-        context: Mapping[str, Any],
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
     ) -> list[Problem]:
         """Checks between fields: `given` holds the valid members, `raw` every one given,
         `model` is None when a field failed."""
@@ -118,7 +118,9 @@ class Commitment(SchemaObject):
     description: Annotated[str, Spec("str", max=200)] = ""
 
     @classmethod
-    def _checks(cls, given, raw, model, found, context):  # type: ignore[no-untyped-def]
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
         return _one_of(raw, "monthly", "tier")
 
 
@@ -139,7 +141,9 @@ class Baseline(SchemaObject):
     ] = ()
 
     @classmethod
-    def _checks(cls, given, raw, model, found, context):  # type: ignore[no-untyped-def]
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
         return _one_of(raw, "monthly", "tier")
 
 
@@ -184,7 +188,9 @@ class OneTime(SchemaObject):
         return missing
 
     @classmethod
-    def _checks(cls, given, raw, model, found, context):  # type: ignore[no-untyped-def]
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
         pair = ("migration_hours", "migration_rate")
         if (pair[0] in given) != (pair[1] in given):
             missing = pair[1] if pair[0] in given else pair[0]
@@ -212,7 +218,9 @@ class MonthlyExtras(SchemaObject):
     )
 
     @classmethod
-    def _checks(cls, given, raw, model, found, context):  # type: ignore[no-untyped-def]
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
         if "ops_hours_per_server" in given and "ops_rate" not in raw:
             return [(("ops_rate",), msg("schema.ops_rate"), None)]
         return []
@@ -262,8 +270,9 @@ class Part(SchemaObject):
         return raw if "mode" in raw else {**raw, "mode": _inferred_mode(raw)}
 
     @classmethod
-    def _checks(cls, given, raw, model, found, context):  # type: ignore[no-untyped-def]
-        # `raw` holds the inferred mode (see _prepare); `given` only a valid one.
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
         mode = given.get("mode") or _inferred_mode(given)
         usage = any(given.get(k) is not None for k in _USAGE_HOURS)
         out: list[Problem] = []
@@ -283,7 +292,9 @@ class Candidate(SchemaObject):
     parts: Annotated[tuple[Part, ...], Items(5, doc="one option may mix CPU and GPU parts")]
 
     @classmethod
-    def _checks(cls, given, raw, model, found, context):  # type: ignore[no-untyped-def]
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
         parts = given.get("parts")
         if parts is not None and len(parts) == 0:
             return [(("parts",), msg("schema.no_parts"), parts)]
@@ -551,7 +562,9 @@ class Plan(SchemaObject):
         ) or Decimal(0)
 
     @classmethod
-    def _checks(cls, given, raw, model, found, context):  # type: ignore[no-untyped-def]
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
         if model is not None:
             return _plan_checks(model.candidates, model.workloads, refused=False, failed=False)
         # Some field failed: check what did parse, item by item, as the engine would see it.
