@@ -1,7 +1,7 @@
-import json
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+from common import safejson
 
 from .models import Profile, Scale, Target
 
@@ -53,6 +53,6 @@ class ImportRunForm(forms.Form):
         if upload.size > MAX_RUN_FILE_BYTES:
             raise forms.ValidationError(_("A run file is at most 20 MB."))
         try:
-            return json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+            return safejson.loads(upload.read(), decimals=False)  # stored as JSON again
+        except ValueError as exc:
             raise forms.ValidationError(_("Not a JSON file: %(error)s") % {"error": exc}) from None

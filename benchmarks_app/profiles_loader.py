@@ -5,12 +5,13 @@ content is a no-op; the same version with other content is reported and left
 alone, so reloading never overwrites a staff edit or history a run points at.
 """
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
+
+from common import safejson
 
 from .models import (
     VERSION_RE,
@@ -98,7 +99,7 @@ def load_shipped_profiles(directory: Path = SHIPPED_DIR) -> LoadReport:
     report = LoadReport()
     for path in sorted(directory.glob("*.json")):
         try:
-            content = json.loads(path.read_text())
+            content = safejson.loads(path.read_bytes(), decimals=False)  # stored as JSON
         except (OSError, ValueError) as exc:
             report.invalid.append(f"{path.name}: {exc}")
             continue

@@ -38,10 +38,135 @@ def NP_(singular: str, plural: str, count: str) -> Text:
 # One block per area, each kept by the code that says it; TEXTS joins them.
 _COMMON = {
     "common.text": N_("%(text)s"),  # words from outside: a provider's, a user's, an OS error
+    # The safe JSON loader (common.safejson): what it refuses, and where.
+    "common.json.malformed": N_("%(reason)s (line %(line)s, column %(column)s)"),
+    "common.json.not_utf8": N_("not UTF-8 text at byte %(offset)s (line %(line)s)"),
+    "common.json.too_deep": N_(
+        "nested deeper than %(limit)s levels at %(path)s (line %(line)s, column %(column)s)"
+    ),
+    "common.json.duplicate_key": N_("%(path)s is given twice (line %(line)s, column %(column)s)"),
+    "common.json.nul": N_(
+        "a NUL character in the string at %(path)s (line %(line)s, column %(column)s)"
+    ),
+    "common.json.surrogate": N_(
+        "a lone UTF-16 surrogate in the string at %(path)s (line %(line)s, column %(column)s)"
+    ),
+    "common.json.long_number": N_(
+        "a number of more than %(limit)s digits at %(path)s (line %(line)s, column %(column)s)"
+    ),
+    "common.json.big_exponent": N_(
+        "a number with an exponent beyond ±%(limit)s at %(path)s (line %(line)s, column %(column)s)"
+    ),
+    "common.json.constant": N_(
+        "%(name)s is not a number this format accepts, at %(path)s "
+        "(line %(line)s, column %(column)s)"
+    ),
 }
 
 # Plan schema and form validation (planner.compute.schema, planner.web.forms).
-_SCHEMA: dict[str, Text] = {}
+_SCHEMA: dict[str, Text] = {
+    # What the API says (`errors`, `error_details[].text`): the JSON a program sent.
+    "schema.required": N_("required"),
+    "schema.unknown_field": N_("unknown field"),
+    "schema.expected_object": N_("expected an object, got %(got)s"),
+    "schema.expected_list": N_("expected a list, got %(got)s"),
+    "schema.expected_string": N_("expected a string, got %(got)s"),
+    "schema.expected_integer": N_("expected an integer, got %(got)s"),
+    "schema.expected_number": N_("expected a number, got %(got)s"),
+    "schema.expected_decimal": N_("expected a decimal number, got %(value)s"),
+    "schema.expected_bool": N_("expected true or false, got %(got)s"),
+    "schema.not_finite": N_("must be a finite number"),
+    "schema.at_least": N_("must be at least %(value)s %(unit)s"),
+    "schema.above": N_("must be above %(value)s %(unit)s"),
+    "schema.at_most": N_("must be at most %(value)s %(unit)s"),
+    "schema.max_places": N_("at most %(n)s decimal places"),
+    "schema.max_length": N_("at most %(n)s characters"),
+    "schema.max_items": N_("at most %(n)s items"),
+    "schema.nul": N_("must not contain a NUL character"),
+    "schema.surrogate": N_("must not contain a lone UTF-16 surrogate"),
+    "schema.unknown_tier": N_("unknown tier '%(tier)s'"),
+    "schema.tier_key": N_("a tier key: lowercase letters, digits, '.' and '-'"),
+    "schema.currency_code": N_("expected a 3-letter ISO 4217 code such as USD"),
+    "schema.unknown_value": N_("unknown value %(value)s; one of %(choices)s"),
+    "schema.one_of": N_("give exactly one of %(a)s or %(b)s"),
+    "schema.migration_pair": N_("needed with the other migration field"),
+    "schema.ops_rate": N_("needed with ops_hours_per_server"),
+    "schema.count_for_fixed": N_("required for a fixed count"),
+    "schema.count_only_fixed": N_("only for a fixed count, not mode %(mode)s"),
+    "schema.usage_only": N_("usage hours only for mode 'usage', not %(mode)s"),
+    "schema.usage_both": N_("give gpu_hours_per_month or instance_hours_per_month, not both"),
+    "schema.no_parts": N_("at least one part"),
+    "schema.cpu_workload": N_("at least one CPU workload is needed to size candidates"),
+    "schema.usage_hours": N_(
+        "a usage part with no hours takes the deep-learning workloads' GPU hours: none given"
+    ),
+    "schema.body_too_large": N_("at most %(limit)s bytes, got %(size)s"),
+    "schema.malformed_json": N_("malformed JSON: %(reason)s"),
+    # What a value was, in "expected a list, got %(got)s".
+    "schema.got.null": N_("null"),
+    "schema.got.boolean": N_("a boolean"),
+    "schema.got.string": N_("a string"),
+    "schema.got.list": N_("a list"),
+    "schema.got.object": N_("an object"),
+    "schema.got.number": N_("a number"),
+    "schema.got.fraction": N_("a fraction"),
+    # Units of the bounds ("must be at most 120 months"); "ms" reads alike in every language.
+    "schema.unit.months": N_("months"),
+    "schema.unit.per_year": N_("per year"),
+    "schema.unit.share_of_threads": N_("share of threads"),
+    "schema.unit.per_month": N_("per month"),
+    "schema.unit.share_rerun": N_("share of work re-run"),
+    "schema.unit.currency_month": N_("currency/month"),
+    "schema.unit.currency_hour": N_("currency/hour"),
+    "schema.unit.currency": N_("currency"),
+    "schema.unit.servers": N_("servers"),
+    "schema.unit.engineer_hours": N_("engineer hours"),
+    "schema.unit.hours_server_month": N_("hours/server/month"),
+    "schema.unit.gpu_hours_month": N_("GPU-hours/month"),
+    "schema.unit.instance_hours_month": N_("instance-hours/month"),
+    "schema.unit.hours": N_("hours"),
+    "schema.unit.rows": N_("rows"),
+    "schema.unit.features": N_("features"),
+    "schema.unit.trees": N_("trees"),
+    "schema.unit.combinations": N_("combinations"),
+    "schema.unit.folds": N_("folds"),
+    "schema.unit.gb_decimal": N_("GB (decimal)"),
+    "schema.unit.trials": N_("trials"),
+    "schema.unit.requests_s": N_("requests/s"),
+    "schema.unit.samples": N_("samples"),
+    "schema.unit.epochs": N_("epochs"),
+    # What the plan editor says for the same problems: a manager typing into a form
+    # (planner.web.forms.FORM_WORDING maps the codes above to these).
+    "schema.form.required": N_("Required."),
+    "schema.form.unknown_field": N_("Unknown field."),
+    "schema.form.whole_number": N_("Enter a whole number."),
+    "schema.form.number": N_("Enter a number."),
+    "schema.form.not_finite": N_("Enter a finite number."),
+    "schema.form.at_least": N_("Must be at least %(value)s %(unit)s."),
+    "schema.form.above": N_("Must be above %(value)s %(unit)s."),
+    "schema.form.at_most": N_("Must be at most %(value)s %(unit)s."),
+    "schema.form.max_places": N_("At most %(n)s decimal places."),
+    "schema.form.max_length": N_("At most %(n)s characters."),
+    "schema.form.max_items": N_("At most %(n)s rows."),
+    "schema.form.unknown_tier": N_("This tier is not offered in the catalog."),
+    "schema.form.tier_key": N_("Choose a tier from the catalog."),
+    "schema.form.currency_code": N_("A 3-letter currency code such as USD."),
+    "schema.form.unknown_value": N_("Choose one of the offered values."),
+    "schema.form.one_of": N_("Give the monthly amount or a tier, not both."),
+    "schema.form.migration_pair": N_("Needed with the other migration field."),
+    "schema.form.ops_rate": N_("Needed with the operations hours."),
+    "schema.form.count_for_fixed": N_("Required for a fixed count."),
+    "schema.form.count_only_fixed": N_("Only for a fixed count."),
+    "schema.form.usage_only": N_("Usage hours only with usage-based sizing."),
+    "schema.form.usage_both": N_("Give GPU-hours or instance-hours, not both."),
+    "schema.form.cpu_workload": N_(
+        "Describe at least one CPU workload, or give every candidate a fixed count: "
+        "the model sizes servers from the work."
+    ),
+    "schema.form.usage_hours": N_(
+        "A usage-based GPU option with no hours takes the deep-learning GPU hours: none given."
+    ),
+}
 
 # The engine: options, notes, the headline, payback (planner.compute.engine, tco).
 _ENGINE: dict[str, Text] = {

@@ -95,6 +95,15 @@ def test_invalid_files_are_reported_and_skipped(tmp_path):
     assert not ProfileVersion.objects.exists()
 
 
+def test_a_file_giving_a_key_twice_is_reported_with_where_and_skipped(tmp_path):
+    text = json.dumps(content("toy-a"), indent=1)
+    text = text.replace('"runner": "gbm"', '"runner": "gbm",\n "runner": "sklearn"')
+    (tmp_path / "toy-a.json").write_text(text)
+    report = load_shipped_profiles(tmp_path)
+    assert report.invalid == ["toy-a.json: $.runner is given twice (line 5, column 2)"]
+    assert not Profile.objects.exists()
+
+
 def test_every_shipped_profile_file_is_valid():
     files = sorted(SHIPPED.glob("*.json"))
     assert files, "no shipped profiles"

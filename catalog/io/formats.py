@@ -27,6 +27,7 @@ from catalog.io.records import (
     ParsedCatalog,
     check_records,
 )
+from common import safejson
 from common.csv_cells import neutralise  # a leading "'" too: import undoes it exactly
 
 FORMAT_NAME = "planner-catalog"
@@ -131,11 +132,9 @@ def _check_header(header: list[str]) -> None:
 
 
 def _json_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Issue]]:
-    def refuse_constant(name: str) -> None:
-        raise ValueError(f"{name} is not a number this format accepts")
-
     try:
-        document = json.loads(text, parse_constant=refuse_constant)
+        # Duplicate keys, deep nesting, NUL, lone surrogates, NaN: refused with line and path.
+        document = safejson.loads(text)
     except (json.JSONDecodeError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
         raise CatalogFileError(

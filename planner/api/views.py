@@ -25,7 +25,8 @@ def _not_found() -> JsonResponse:
 
 
 def _invalid(exc: PlanValidationError) -> JsonResponse:
-    return JsonResponse({"errors": exc.errors}, status=400)
+    # `errors` as it always was; `error_details` the same refusals as codes and parameters.
+    return JsonResponse({"errors": exc.errors, "error_details": exc.api_details()}, status=400)
 
 
 def _own_plan(request: HttpRequest, code: str) -> Plan | None:

@@ -30,6 +30,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common import formatting
+from common.message_render import render
+from common.messages import Message
 from planner.compute import schema
 from planner.compute.schema import FieldSpec
 
@@ -168,88 +170,42 @@ def _places(value: float) -> int:
 
 # --- schema errors in the reader's language --------------------------------------------
 
-_ERRORS: list[tuple[re.Pattern[str], Any]] = [
-    (re.compile(r"^required$"), lambda m: _("Required.")),
-    (
-        re.compile(r"^must be (at least|above|at most) ([-\d,.]+)(?: (.+))?$"),
-        lambda m: _bound_error(m.group(1), m.group(2), m.group(3) or ""),
-    ),
-    (re.compile(r"^expected an integer"), lambda m: _("Enter a whole number.")),
-    (re.compile(r"^expected (a|a decimal) number"), lambda m: _("Enter a number.")),
-    (re.compile(r"^must be a finite number$"), lambda m: _("Enter a finite number.")),
-    (
-        re.compile(r"^at most (\d+) decimal places$"),
-        lambda m: _("At most %(n)s decimal places.") % {"n": m.group(1)},
-    ),
-    (
-        re.compile(r"^at most (\d+) characters$"),
-        lambda m: _("At most %(n)s characters.") % {"n": m.group(1)},
-    ),
-    (re.compile(r"^at most (\d+) items$"), lambda m: _("At most %(n)s rows.") % {"n": m.group(1)}),
-    (re.compile(r"^unknown tier"), lambda m: _("This tier is not offered in the catalog.")),
-    (re.compile(r"^a tier key"), lambda m: _("Choose a tier from the catalog.")),
-    (re.compile(r"^expected a 3-letter"), lambda m: _("A 3-letter currency code such as USD.")),
-    (re.compile(r"^unknown value"), lambda m: _("Choose one of the offered values.")),
-    (
-        re.compile(r"^give exactly one of monthly or tier$"),
-        lambda m: _("Give the monthly amount or a tier, not both."),
-    ),
-    (
-        re.compile(r"^needed with the other migration field$"),
-        lambda m: _("Needed with the other migration field."),
-    ),
-    (
-        re.compile(r"^needed with ops_hours_per_server$"),
-        lambda m: _("Needed with the operations hours."),
-    ),
-    (re.compile(r"^required for a fixed count$"), lambda m: _("Required for a fixed count.")),
-    (re.compile(r"^only for a fixed count"), lambda m: _("Only for a fixed count.")),
-    (
-        re.compile(r"^usage hours only for mode"),
-        lambda m: _("Usage hours only with usage-based sizing."),
-    ),
-    (
-        re.compile(r"^give gpu_hours_per_month or instance_hours_per_month"),
-        lambda m: _("Give GPU-hours or instance-hours, not both."),
-    ),
-    (
-        re.compile(r"^at least one CPU workload"),
-        lambda m: _(
-            "Describe at least one CPU workload, or give every candidate a fixed count: "
-            "the model sizes servers from the work."
-        ),
-    ),
-    (
-        re.compile(r"^a usage part with no hours"),
-        lambda m: _(
-            "A usage-based GPU option with no hours takes the deep-learning GPU hours: none given."
-        ),
-    ),
-    (re.compile(r"^unknown field$"), lambda m: _("Unknown field.")),
-]
+# The editor's wording for the schema's refusals: the same codes and parameters, said to a
+# manager at a form rather than to a program sending JSON ("Enter a number." where the API
+# says "expected a number, got a string"). A code not listed is shown as the API words it.
+FORM_WORDING: dict[str, str] = {
+    "schema.required": "schema.form.required",
+    "schema.unknown_field": "schema.form.unknown_field",
+    "schema.expected_integer": "schema.form.whole_number",
+    "schema.expected_number": "schema.form.number",
+    "schema.expected_decimal": "schema.form.number",
+    "schema.not_finite": "schema.form.not_finite",
+    "schema.at_least": "schema.form.at_least",
+    "schema.above": "schema.form.above",
+    "schema.at_most": "schema.form.at_most",
+    "schema.max_places": "schema.form.max_places",
+    "schema.max_length": "schema.form.max_length",
+    "schema.max_items": "schema.form.max_items",
+    "schema.unknown_tier": "schema.form.unknown_tier",
+    "schema.tier_key": "schema.form.tier_key",
+    "schema.currency_code": "schema.form.currency_code",
+    "schema.unknown_value": "schema.form.unknown_value",
+    "schema.one_of": "schema.form.one_of",
+    "schema.migration_pair": "schema.form.migration_pair",
+    "schema.ops_rate": "schema.form.ops_rate",
+    "schema.count_for_fixed": "schema.form.count_for_fixed",
+    "schema.count_only_fixed": "schema.form.count_only_fixed",
+    "schema.usage_only": "schema.form.usage_only",
+    "schema.usage_both": "schema.form.usage_both",
+    "schema.cpu_workload": "schema.form.cpu_workload",
+    "schema.usage_hours": "schema.form.usage_hours",
+}
 
 
-def _bound_error(word: str, number: str, unit: str) -> str:
-    value = Decimal(number.replace(",", ""))
-    shown = formatting.number(value, max(-value.normalize().as_tuple().exponent, 0), _lang())
-    unit = unit_text(unit)
-    if word == "at least":
-        return _("Must be at least %(value)s %(unit)s.") % {"value": shown, "unit": unit}
-    if word == "above":
-        return _("Must be above %(value)s %(unit)s.") % {"value": shown, "unit": unit}
-    return _("Must be at most %(value)s %(unit)s.") % {"value": shown, "unit": unit}
-
-
-def _lang() -> str:
-    return translation.get_language() or "en"
-
-
-def error_text(message: str) -> str:
-    """A schema error message said in the active language (unknown ones pass unchanged)."""
-    for pattern, say in _ERRORS:
-        if match := pattern.match(message):
-            return say(match).replace(" .", ".")
-    return message
+def error_text(message: Message, language: str | None = None) -> str:
+    """A schema refusal in the editor's words and the reader's language."""
+    code = FORM_WORDING.get(message.code, message.code)
+    return render(Message(code, message.params), language)
 
 
 # --- the field layout -----------------------------------------------------------------
@@ -610,7 +566,7 @@ class PlanForm(forms.Form):
             self.parsed = self.parse(self.plan_data)
         except schema.PlanValidationError as exc:
             self.parsed = None
-            for path, messages in exc.errors.items():
+            for path, messages in exc.details.items():
                 self._place(path, [error_text(m) for m in messages])
         return cleaned
 

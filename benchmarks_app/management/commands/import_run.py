@@ -1,9 +1,9 @@
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from benchmarks_app.exchange import ImportRefused, import_run
+from common import safejson
 
 
 class Command(BaseCommand):
@@ -14,7 +14,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: str, **options) -> None:
         try:
-            data = json.loads(Path(file).read_text())
+            # Floats, not decimals: the run is stored as JSON again.
+            data = safejson.loads(Path(file).read_bytes(), decimals=False)
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read {file}: {exc}") from None
         try:
