@@ -50,7 +50,27 @@ _ENGINE: dict[str, Text] = {}
 _CAPACITY: dict[str, Text] = {}
 
 # Benchmarks: evidence and its absence, fits, runs, profiles (benchmarks_app).
-_BENCHMARKS: dict[str, Text] = {}
+_BENCHMARKS: dict[str, Text] = {
+    # Scaling fits and their predictions (benchmarks_app.scaling).
+    "benchmarks.fit_too_few_points": N_(
+        "not enough points: %(model)s needs ≥ %(need)s distinct thread counts, got %(got)s"
+    ),
+    "benchmarks.fit_interpolated": N_(
+        "interpolated within the measured %(lo)s–%(hi)s threads"  # noqa: RUF001
+    ),
+    "benchmarks.fit_extrapolated_beyond": N_(
+        "extrapolated %(factor)s× beyond the largest measured %(hi)s threads"  # noqa: RUF001
+    ),
+    "benchmarks.fit_extrapolated_below": N_(
+        "extrapolated %(factor)s× below the smallest measured %(lo)s threads"  # noqa: RUF001
+    ),
+    "benchmarks.fit_unequal_points": N_("threads and throughput must be equal-length sequences"),
+    "benchmarks.fit_bad_points": N_("threads must be ≥ 1 and throughput positive and finite"),
+    "benchmarks.fit_other_host": N_(
+        "a fit on %(fit_host)s never predicts another machine (%(host)s)"
+    ),
+    "benchmarks.fit_threads_below_one": N_("threads must be ≥ 1"),
+}
 
 # The catalog: imports, prices, exchange rates (catalog).
 _CATALOG: dict[str, Text] = {}
