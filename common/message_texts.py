@@ -228,7 +228,85 @@ _BENCHMARKS: dict[str, Text] = {
 }
 
 # The catalog: imports, prices, exchange rates (catalog).
-_CATALOG: dict[str, Text] = {}
+_CATALOG: dict[str, Text] = {
+    # Where a problem is in a catalog file, and the problem (catalog.io.records, formats).
+    "catalog.at_line": N_("line %(line)s"),
+    "catalog.at_header": N_("header"),
+    "catalog.at_file": N_("file"),
+    "catalog.issue_line": N_("line %(line)s: %(why)s"),
+    "catalog.issue_line_field": N_("line %(line)s, field %(field)s: %(why)s"),
+    "catalog.issue_header": N_("header: %(why)s"),
+    "catalog.issue_file": N_("file: %(why)s"),
+    "catalog.issue_file_field": N_("file, field %(field)s: %(why)s"),
+    "catalog.issue_record": N_("%(where)s: %(why)s"),
+    "catalog.issue_record_field": N_("%(where)s, field %(field)s: %(why)s"),
+    "catalog.duplicate_price": N_(
+        "duplicate of %(first)s: one price per (slug, effective_from) (%(slug)s, %(date)s)"
+    ),
+    "catalog.duplicate_rate": N_("duplicate of %(first)s: one %(source)s→%(target)s rate per date"),
+    "catalog.bad_record_kind": N_("%(value)s is neither 'price' nor 'rate'"),
+    "catalog.tier_differs": N_("differs from %(first)s for the same tier %(slug)s"),
+    "catalog.nul_byte": N_("contains a NUL byte"),
+    "catalog.required": N_("required"),
+    "catalog.too_long": N_("%(length)s characters, at most %(limit)s"),
+    "catalog.unknown_pricing_model": N_("unknown pricing model %(value)s (one of %(choices)s)"),
+    "catalog.unknown_kind": N_("unknown kind %(value)s (one of %(choices)s)"),
+    "catalog.unknown_unit": N_("unknown unit %(value)s (one of %(choices)s)"),
+    "catalog.unknown_currency": N_("unknown currency %(value)s (one of %(choices)s)"),
+    "catalog.not_a_number": N_("%(value)s is not a number"),
+    "catalog.not_finite": N_("%(value)s is not a finite number"),
+    "catalog.negative": N_("%(value)s is negative"),
+    "catalog.not_plain_digits": N_("%(value)s: write plain digits with an optional '.'"),
+    "catalog.too_many_places": N_("%(value)s: more than %(places)s decimal places"),
+    "catalog.too_many_digits": N_("%(value)s: more than %(digits)s digits before the point"),
+    "catalog.not_whole": N_("%(value)s is not a whole number"),
+    "catalog.not_boolean": N_("%(value)s: write true or false"),
+    "catalog.not_boolean_or_empty": N_("%(value)s: write true or false (or leave empty)"),
+    "catalog.not_a_date": N_("%(value)s is not a date written YYYY-MM-DD"),
+    "catalog.not_a_real_date": N_("%(value)s is not a real date"),
+    "catalog.not_a_url": N_("%(value)s is not a URL"),
+    "catalog.empty_on_price": N_("must be empty on a price record"),
+    "catalog.empty_on_rate": N_("must be empty on a rate record"),
+    "catalog.bad_slug": N_("%(value)s: use lowercase letters, digits, '.' and '-'"),
+    "catalog.rate_not_above_zero": N_("must be above 0"),
+    "catalog.same_currencies": N_("must differ from rate_from"),
+    "catalog.file_too_big": N_("%(size)s bytes is over the limit of %(limit)s bytes"),
+    "catalog.file_empty": N_("the file is empty"),
+    "catalog.not_utf8": N_("not UTF-8 text"),
+    "catalog.row_short": N_(
+        "has %(fields)s fields, the header has %(header)s (no %(first_missing)s onwards)"
+    ),
+    "catalog.row_long": N_("has %(fields)s fields, the header has %(header)s"),
+    "catalog.unreadable_csv": N_("unreadable CSV: %(error)s"),
+    "catalog.no_rows": N_("the file has a header but no rows"),
+    "catalog.columns_missing": N_("missing column(s): %(columns)s"),
+    "catalog.columns_unknown": N_("unknown column(s): %(columns)s"),
+    "catalog.columns_repeated": N_("repeated column(s): %(columns)s"),
+    "catalog.not_json_object": N_("expected a JSON object"),
+    "catalog.must_be": N_("must be %(value)s"),
+    "catalog.keys_unknown": N_("unknown key(s): %(keys)s"),
+    "catalog.not_a_list": N_("must be a list"),
+    "catalog.not_an_object": N_("must be an object"),
+    "catalog.field_missing": N_("missing"),
+    "catalog.field_unknown": N_("unknown field"),
+    "catalog.not_a_scalar": N_("must be a string, number, boolean or null"),
+    "catalog.nothing_in_file": N_("the file holds no prices or exchange rates"),
+    # What an import holds and changes (catalog.io.changes, catalog.defaults).
+    "catalog.import_summary": N_(
+        "%(tiers)s tiers, %(prices)s prices, %(rates)s exchange rates: %(new_tiers)s new tiers, "
+        "%(changed_tiers)s changed tiers, %(new_prices)s new prices, "
+        "%(new_rates)s new exchange rates"
+    ),
+    "catalog.default_summary": N_(
+        "%(tiers)s tiers, %(prices)s prices, %(rates)s exchange rates: %(new)s new"
+    ),
+    "catalog.default_summary_updated": N_(
+        "%(tiers)s tiers, %(prices)s prices, %(rates)s exchange rates: %(new)s new, "
+        "%(updated)s tiers updated"
+    ),
+    # Prices in another currency (catalog.pricing).
+    "catalog.no_rate": N_("no %(source)s→%(target)s rate on or before %(date)s"),
+}
 
 # Plans and shares as stored (planner.services).
 _SERVICES: dict[str, Text] = {}
