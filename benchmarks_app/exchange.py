@@ -70,6 +70,7 @@ def export_run(run: Run) -> dict:
             "scale": run.scale,
             "status": run.status,
             "reason": run.reason,
+            "reason_message": run.reason_message,  # read by installations that know it
             "threads": run.threads,
             "content_hash": run.content_hash,
             "executed_by": run.executed_by,
@@ -233,6 +234,8 @@ def import_run(data: dict) -> Run:
         threads=[s["threads"] for s in data["summaries"]] or run_data.get("threads") or [],
         status=run_data["status"],
         reason=str(run_data.get("reason") or ""),
+        # Shown only when this installation knows its code (Run.reason_shown), else the text.
+        reason_message=_object_or_none(run_data.get("reason_message")),
         progress=1.0 if run_data["status"] == Run.Status.SUCCEEDED else 0.0,
         executed_by=str(run_data.get("executed_by") or "")[:255],
         fingerprint=run_data["fingerprint"],
@@ -272,6 +275,10 @@ def import_run(data: dict) -> Run:
         for m in data["measurements"]
     )
     return run
+
+
+def _object_or_none(value: object) -> dict | None:
+    return value if isinstance(value, dict) else None
 
 
 def _when(value: str | None) -> datetime | None:
