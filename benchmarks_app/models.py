@@ -297,7 +297,7 @@ def reason_fields(reason: Message | None) -> dict[str, Any]:
 def step_fields(step: Message | None) -> dict[str, Any]:
     if step is None:
         return {"step": "", "step_message": None}
-    return {"step": plain(step)[:200], "step_message": step.to_json()}
+    return {"step": plain(step).strip()[:200], "step_message": step.to_json()}
 
 
 class Measurement(models.Model):
