@@ -24,6 +24,7 @@ from .models import (
     Run,
     Summary,
     Target,
+    as_message,
     content_hash,
 )
 from .profiles_loader import content_problems
@@ -36,9 +37,9 @@ MAX_ROWS = 100_000
 class ImportRefused(ValueError):
     """Nothing was imported: `messages` says why, `problems` the same in English."""
 
-    def __init__(self, messages: list[Message]) -> None:
-        self.messages = messages
-        self.problems = [plain(m) for m in messages]
+    def __init__(self, messages: list[Message | str]) -> None:
+        self.messages = [as_message(m) for m in messages]
+        self.problems = [plain(m) for m in self.messages]
         super().__init__("; ".join(self.problems))
 
 

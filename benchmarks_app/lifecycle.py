@@ -35,7 +35,7 @@ logger = logging.getLogger(__name__)
 PROGRESS_EVERY_S = 0.5
 
 
-def finish(run_id, status: str, reason: Message | None = None) -> bool:
+def finish(run_id, status: str, reason: Message | str | None = None) -> bool:
     """End a running run; False when someone else ended it first."""
     fields = {"status": status, **reason_fields(reason), "finished_at": timezone.now()}
     fields |= {"current_threads": None, **step_fields(None)}

@@ -287,10 +287,16 @@ def _shown(stored: dict | None, text: str) -> Message | None:
     return msg("common.text", text=text) if text else None
 
 
-def reason_fields(reason: Message | None) -> dict[str, Any]:
+def as_message(said: Message | str) -> Message:
+    """A message as it is; a text (from code not yet saying messages) as words shown as is."""
+    return said if isinstance(said, Message) else msg("common.text", text=said)
+
+
+def reason_fields(reason: Message | str | None) -> dict[str, Any]:
     """`reason` and `reason_message` for an update(): the English and the message."""
-    if reason is None:
+    if not reason:
         return {"reason": "", "reason_message": None}
+    reason = as_message(reason)
     return {"reason": plain(reason), "reason_message": reason.to_json()}
 
 

@@ -21,6 +21,7 @@ from .models import (
     ProfileVersion,
     Scale,
     WorkloadClass,
+    as_message,
     content_hash,
     parse_version,
 )
@@ -180,9 +181,9 @@ def bump(version: str, part: str) -> str:
 class EditRefused(ValueError):
     """No new version: `messages` says why (str(): the same in English)."""
 
-    def __init__(self, messages: list[Message]) -> None:
-        self.messages = messages
-        super().__init__("; ".join(plain(m) for m in messages))
+    def __init__(self, messages: list[Message | str]) -> None:
+        self.messages = [as_message(m) for m in messages]
+        super().__init__("; ".join(plain(m) for m in self.messages))
 
 
 @transaction.atomic

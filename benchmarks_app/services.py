@@ -14,7 +14,16 @@ from django.utils import timezone
 
 from common.messages import Message, ProfileRef, msg, plain
 
-from .models import Profile, ProfileVersion, Run, Scale, Suite, Target, reason_fields
+from .models import (
+    Profile,
+    ProfileVersion,
+    Run,
+    Scale,
+    Suite,
+    Target,
+    as_message,
+    reason_fields,
+)
 from .profiles_loader import content_problems
 
 logger = logging.getLogger(__name__)
@@ -24,9 +33,9 @@ class RunRefused(ValueError):
     """Nothing was started; `messages` says why (pages say them in the reader's language),
     `problems` the same in English (the commands)."""
 
-    def __init__(self, messages: list[Message]) -> None:
-        self.messages = messages
-        self.problems = [plain(m) for m in messages]
+    def __init__(self, messages: list[Message | str]) -> None:
+        self.messages = [as_message(m) for m in messages]
+        self.problems = [plain(m) for m in self.messages]
         super().__init__("; ".join(self.problems))
 
 
