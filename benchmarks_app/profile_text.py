@@ -51,7 +51,9 @@ def shown(content: dict, path: str, language: str | None) -> Shown:
     return Shown(translated, False) if translated else Shown(source, fallback=True)
 
 
-def words(content: dict, language: str | None, paths=TRANSLATABLE) -> dict[str, Shown]:
+def words(
+    content: dict, language: str | None, paths: tuple[str, ...] = TRANSLATABLE
+) -> dict[str, Shown]:
     """Each field as shown, keyed for a template: "metric.unit" → "metric_unit"."""
     return {path.replace(".", "_"): shown(content, path, language) for path in paths}
 
