@@ -10,8 +10,10 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from common.message_render import render
+
 from .models import Profile, ProfileVersion, Run, Summary, Target
-from .profiles_loader import EditRefused, bump, edit_profile, validate_content
+from .profiles_loader import EditRefused, bump, content_problems, edit_profile
 from .services import cancel_run
 
 
@@ -80,8 +82,8 @@ class ProfileEditForm(forms.ModelForm):
             "name": self.instance.profile.name,
             "version": bump(newest.version, data.get("bump", "patch")),
         }
-        if problems := validate_content(candidate):
-            raise forms.ValidationError(problems)
+        if problems := content_problems(candidate):
+            raise forms.ValidationError([render(problem) for problem in problems])
         return data
 
 
@@ -110,7 +112,8 @@ class ProfileVersionAdmin(admin.ModelAdmin):
             new = edit_profile(base, form.cleaned_data["content"],
                                part=form.cleaned_data["bump"], user=request.user)  # fmt: skip
         except EditRefused as exc:
-            messages.warning(request, _("No new version: %(why)s") % {"why": exc})
+            why = "; ".join(render(m) for m in exc.messages)
+            messages.warning(request, _("No new version: %(why)s") % {"why": why})
             obj.refresh_from_db()
             return
         # The admin goes on to log and redirect: point it at the new version.

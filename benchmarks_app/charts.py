@@ -17,10 +17,12 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator
 
 from common import chart_style
+from common.message_render import render
+from common.messages import Message, msg
 
 from . import scaling
 
-CHART_VERSION = "2"
+CHART_VERSION = "3"  # 3: fit notes stored as messages, said in the chart's language
 COLOURS = {"amdahl": "#1f77b4", "usl": "#d62728"}
 MODEL_NAMES = {"amdahl": "Amdahl", "usl": "USL"}
 
@@ -43,9 +45,14 @@ def chart_data(
             for f in fits
             if f.enough
         ],
-        "not_fitted": [f.reason for f in fits if not f.enough],
+        # Messages in their JSON form: the drawing says them in the chart's language.
+        "not_fitted": [_why(f).to_json() for f in fits if not f.enough],
         "usable": int(usable or 1),
     }
+
+
+def _why(fit: scaling.Fit) -> Message:
+    return fit.reason_message or msg("common.text", text=fit.reason)
 
 
 def content_key(data: dict, language: str) -> str:
@@ -90,7 +97,8 @@ def _draw(figure: Figure, data: dict) -> None:
     ax.set_title(data["title"], fontsize=10, loc="left")
     if data["not_fitted"]:
         # supxlabel, unlike figure.text, takes part in the constrained layout: no overlap.
-        figure.supxlabel("; ".join(data["not_fitted"]), fontsize=7, color="#666666")
+        notes = "; ".join(render(note, translation.get_language()) for note in data["not_fitted"])
+        figure.supxlabel(notes, fontsize=7, color="#666666")
     if points or data["fits"]:
         ax.legend(fontsize=8, loc="upper left", **chart_style.LEGEND)
 

@@ -15,6 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from common.messages import Message, ProfileRef, msg, plain
+
 from .models import (
     Measurement,
     Profile,
@@ -22,9 +24,10 @@ from .models import (
     Run,
     Summary,
     Target,
+    as_message,
     content_hash,
 )
-from .profiles_loader import validate_content
+from .profiles_loader import content_problems
 
 FORMAT, FORMAT_VERSION = "planner-run", 1
 SUMMARY_NUMBERS = ("median", "min", "max", "mean", "cv")
@@ -32,9 +35,12 @@ MAX_ROWS = 100_000
 
 
 class ImportRefused(ValueError):
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+    """Nothing was imported: `messages` says why, `problems` the same in English."""
+
+    def __init__(self, messages: list[Message | str]) -> None:
+        self.messages = [as_message(m) for m in messages]
+        self.problems = [plain(m) for m in self.messages]
+        super().__init__("; ".join(self.problems))
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -65,6 +71,7 @@ def export_run(run: Run) -> dict:
             "scale": run.scale,
             "status": run.status,
             "reason": run.reason,
+            "reason_message": run.reason_message,  # read by installations that know it
             "threads": run.threads,
             "content_hash": run.content_hash,
             "executed_by": run.executed_by,
@@ -112,78 +119,99 @@ def _count(value) -> bool:
 
 
 def problems_in(data: object) -> list[str]:
-    """Everything wrong with a run file's shape, in words (no database needed)."""
+    """Everything wrong with a run file's shape, in English (no database needed)."""
+    return [plain(problem) for problem in run_file_problems(data)]
+
+
+def run_file_problems(data: object) -> list[Message]:
+    """Everything wrong with a run file's shape, as messages naming the place in the file."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return [f"not a run file (expected format {FORMAT!r})"]
+        return [msg("benchmarks.runfile_not_a_run_file", format=repr(FORMAT))]
     if data.get("version") != FORMAT_VERSION:
-        return [
-            f"unsupported run file version {data.get('version')!r} (this reads {FORMAT_VERSION})"
-        ]
-    problems = []
-    for key in ("profile", "target", "run"):
-        if not isinstance(data.get(key), dict):
-            problems.append(f"missing {key!r}")
+        version = repr(data.get("version"))
+        return [msg("benchmarks.runfile_version", version=version, reads=FORMAT_VERSION)]
+    problems = [
+        msg("benchmarks.runfile_missing", key=repr(key))
+        for key in ("profile", "target", "run")
+        if not isinstance(data.get(key), dict)
+    ]
     for key in ("summaries", "measurements"):
         if not isinstance(data.get(key), list) or len(data[key]) > MAX_ROWS:
-            problems.append(f"{key!r} must be a list of at most {MAX_ROWS} rows")
+            problems.append(msg("benchmarks.runfile_rows", key=repr(key), most=MAX_ROWS))
     if problems:
         return problems
     profile, target, run = data["profile"], data["target"], data["run"]
     content = profile.get("content")
-    if not isinstance(content, dict) or (issues := validate_content(content)):
-        return [f"profile content: {'; '.join(issues) if content else 'missing'}"]
-    actual = content_hash(content)
-    if profile.get("content_hash") != actual or run.get("content_hash") != actual:
-        problems.append("the profile content does not match its hash: the file was altered")
-    if (profile.get("name"), profile.get("version")) != (content["name"], content["version"]):
-        problems.append("profile name/version disagree with the content")
-    if not isinstance(target.get("name"), str) or not target["name"].strip():
-        problems.append("target name missing")
-    if not isinstance(target.get("hostname"), str) or not target["hostname"].strip():
-        problems.append("target host name missing")
+    if not content:
+        return [msg("benchmarks.runfile_no_content")]
+    if issues := content_problems(content):
+        return [msg("benchmarks.runfile_bad_content", problems=_semicolons(issues))]
+    problems += _file_problems(profile, target, run, content)
     problems += _run_problems(run, content)
     problems += _row_problems(data["summaries"], data["measurements"])
     return problems
 
 
-def _run_problems(run: dict, content: dict) -> list[str]:
+def _semicolons(messages: list[Message]) -> Message:
+    """`a; b; c` as one message, each part still in the reader's language."""
+    joined = messages[-1]
+    for message in reversed(messages[:-1]):
+        joined = msg("benchmarks.semicolon_list", first=message, rest=joined)
+    return joined
+
+
+def _file_problems(profile: dict, target: dict, run: dict, content: dict) -> list[Message]:
+    problems = []
+    actual = content_hash(content)
+    if profile.get("content_hash") != actual or run.get("content_hash") != actual:
+        problems.append(msg("benchmarks.runfile_hash_mismatch"))
+    if (profile.get("name"), profile.get("version")) != (content["name"], content["version"]):
+        problems.append(msg("benchmarks.runfile_profile_disagrees"))
+    if not isinstance(target.get("name"), str) or not target["name"].strip():
+        problems.append(msg("benchmarks.runfile_no_target_name"))
+    if not isinstance(target.get("hostname"), str) or not target["hostname"].strip():
+        problems.append(msg("benchmarks.runfile_no_host_name"))
+    return problems
+
+
+def _run_problems(run: dict, content: dict) -> list[Message]:
     problems = []
     try:
         uuid.UUID(str(run.get("id")))
     except ValueError:
-        problems.append("run id is not a UUID")
+        problems.append(msg("benchmarks.runfile_bad_id"))
     if run.get("scale") not in content["scales"]:
-        problems.append(f"run scale {run.get('scale')!r} is not one of the profile's scales")
+        problems.append(msg("benchmarks.runfile_bad_scale", scale=repr(run.get("scale"))))
     if run.get("status") not in (Run.Status.SUCCEEDED, Run.Status.FAILED, Run.Status.CANCELLED):
-        problems.append("only ended runs (succeeded, failed, cancelled) can be imported")
+        problems.append(msg("benchmarks.runfile_not_ended"))
     if not isinstance(run.get("fingerprint"), dict):
-        problems.append("run fingerprint missing")
+        problems.append(msg("benchmarks.runfile_no_fingerprint"))
     for key in ("created_at", "started_at", "finished_at"):
         if run.get(key) is not None and parse_datetime(str(run[key])) is None:
-            problems.append(f"run {key} is not a date-time")
+            problems.append(msg("benchmarks.runfile_bad_time", key=key))
     if run.get("created_at") is None:
-        problems.append("run created_at missing")
+        problems.append(msg("benchmarks.runfile_no_created_at"))
     return problems
 
 
-def _row_problems(summaries: list, measurements: list) -> list[str]:
+def _row_problems(summaries: list, measurements: list) -> list[Message]:
     problems = []
     seen = set()
     for i, s in enumerate(summaries):
         if not isinstance(s, dict) or not (_count(s.get("threads")) and s["threads"] >= 1):
-            problems.append(f"summary {i}: threads must be a positive whole number")
+            problems.append(msg("benchmarks.runfile_summary_threads", index=str(i)))
             continue
         if s["threads"] in seen:
-            problems.append(f"summary {i}: {s['threads']} threads appear twice")
+            problems.append(
+                msg("benchmarks.runfile_summary_twice", index=str(i), threads=s["threads"])
+            )
         seen.add(s["threads"])
         if not _count(s.get("n")) or not all(_number(s.get(k)) for k in SUMMARY_NUMBERS):
-            problems.append(f"summary {i}: n, median, min, max, mean and cv must be finite numbers")
+            problems.append(msg("benchmarks.runfile_summary_numbers", index=str(i)))
     for i, m in enumerate(measurements):
         ok = isinstance(m, dict) and m.get("threads") in seen and _count(m.get("repetition"))
         if not (ok and _number(m.get("value")) and _number(m.get("seconds"))):
-            problems.append(
-                f"measurement {i}: needs threads of a summary, repetition, value, seconds"
-            )
+            problems.append(msg("benchmarks.runfile_measurement", index=str(i)))
             if len(problems) > 20:
                 break
     return problems
@@ -191,11 +219,11 @@ def _row_problems(summaries: list, measurements: list) -> list[str]:
 
 @transaction.atomic
 def import_run(data: dict) -> Run:
-    if problems := problems_in(data):
+    if problems := run_file_problems(data):
         raise ImportRefused(problems)
     run_data = data["run"]
     if Run.objects.filter(pk=run_data["id"]).exists():
-        raise ImportRefused([f"run {run_data['id']} is already here"])
+        raise ImportRefused([msg("benchmarks.runfile_already_here", run=str(run_data["id"]))])
     version = _profile_version(data["profile"])
     target = _target(data["target"])
     run = Run.objects.create(
@@ -207,6 +235,8 @@ def import_run(data: dict) -> Run:
         threads=[s["threads"] for s in data["summaries"]] or run_data.get("threads") or [],
         status=run_data["status"],
         reason=str(run_data.get("reason") or ""),
+        # Shown only when this installation knows its code (Run.reason_shown), else the text.
+        reason_message=_object_or_none(run_data.get("reason_message")),
         progress=1.0 if run_data["status"] == Run.Status.SUCCEEDED else 0.0,
         executed_by=str(run_data.get("executed_by") or "")[:255],
         fingerprint=run_data["fingerprint"],
@@ -248,6 +278,10 @@ def import_run(data: dict) -> Run:
     return run
 
 
+def _object_or_none(value: object) -> dict | None:
+    return value if isinstance(value, dict) else None
+
+
 def _when(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
 
@@ -264,10 +298,8 @@ def _profile_version(profile: dict) -> ProfileVersion:
         defaults={"workload_class": content["workload_class"], "title": content.get("title", "")},
     )
     if owner.versions.filter(version=content["version"]).exists():
-        raise ImportRefused([
-            f"profile {content['name']} {content['version']} here has other content than the "
-            "run's: the two installations edited it differently"
-        ])  # fmt: skip
+        profile = ProfileRef(content["name"], content["version"])
+        raise ImportRefused([msg("benchmarks.runfile_profile_differs", profile=profile)])
     return ProfileVersion.objects.create(
         profile=owner, version=content["version"], content=content,
         source=ProfileVersion.Source.IMPORTED,

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from common.messages import Message, Number, msg, plain
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # A measurement's hard limit, from its budget: repetitions stop at the budget, but
 # the last one may overrun it and data generation comes on top.
@@ -39,16 +41,22 @@ class ChildOutcome:
         return self.stopped is None and bool(self.result and self.result.get("ok"))
 
     def failure(self, limit_s: float) -> tuple[str, str]:
-        """(kind, message) for an outcome that is not ok; kind: skipped|cancelled|failed."""
+        """(kind, why in English) for an outcome that is not ok: skipped|cancelled|failed."""
+        kind, why = self.failure_message(limit_s)
+        return kind, plain(why)
+
+    def failure_message(self, limit_s: float) -> tuple[str, Message]:
+        """(kind, why) for an outcome that is not ok; kind: skipped|cancelled|failed."""
         if self.stopped == "cancelled":
-            return "cancelled", "cancelled"
+            return "cancelled", msg("benchmarks.run_cancelled")
         if self.stopped == "time_limit":
-            return "failed", f"over its time limit of {limit_s:g} s (process group killed)"
+            return "failed", msg("benchmarks.child_time_limit", limit=Number(limit_s))
         if self.result and not self.result.get("ok"):
             kind = "skipped" if self.result.get("kind") == "skipped" else "failed"
-            return kind, str(self.result.get("error") or "runner failed")
-        tail = self.stderr_tail.strip().splitlines()[-1:] or ["no output"]
-        return "failed", f"runner exited with code {self.returncode}: {tail[0]}"
+            return kind, _child_message(self.result, "error") or msg("benchmarks.child_failed")
+        tail = self.stderr_tail.strip().splitlines()[-1:]
+        last = tail[0] if tail else msg("benchmarks.child_no_output")
+        return "failed", msg("benchmarks.child_exit", exit_code=self.returncode, line=last)
 
 
 def time_limit(budget_s: float, override_s: float | None = None) -> float:
@@ -82,7 +90,7 @@ def run_child(
     workdir: Path,
     *,
     limit_s: float,
-    on_progress: Callable[[float, str], None] = lambda progress, step: None,
+    on_progress: Callable[[float, Message | str], None] = lambda progress, step: None,
     should_cancel: Callable[[], bool] = lambda: False,
     cancel_every_s: float = 1.0,
 ) -> ChildOutcome:
@@ -120,7 +128,7 @@ def _child_env() -> dict[str, str]:
 def _follow(
     proc: subprocess.Popen,
     deadline: float,
-    on_progress: Callable[[float, str], None],
+    on_progress: Callable[[float, Message | str], None],
     should_cancel: Callable[[], bool],
     cancel_every_s: float,
 ) -> str | None:
@@ -173,7 +181,7 @@ def _pump(stream, lines: queue.Queue) -> None:
     lines.put(None)
 
 
-def _report(line: str, on_progress: Callable[[float, str], None]) -> None:
+def _report(line: str, on_progress: Callable[[float, Message | str], None]) -> None:
     try:
         message = json.loads(line)
     except ValueError:
@@ -183,7 +191,22 @@ def _report(line: str, on_progress: Callable[[float, str], None]) -> None:
             progress = min(1.0, max(0.0, float(message["progress"])))
         except (TypeError, ValueError):
             return
-        on_progress(progress, str(message.get("step", ""))[:150])
+        on_progress(progress, _message_in(message) or str(message.get("step", ""))[:150])
+
+
+def _message_in(data: dict) -> Message | None:
+    """The message (code and parameters) a child sent beside its English text, if any."""
+    try:
+        return Message.from_json(data["message"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None  # an older child, or a code this side does not know
+
+
+def _child_message(data: dict, text_key: str) -> Message | None:
+    """What a child said: its message, else its text as words from outside; None when it
+    said nothing."""
+    text = str(data.get(text_key) or "")
+    return _message_in(data) or (msg("common.text", text=text) if text else None)
 
 
 def _kill_group(pgid: int) -> None:

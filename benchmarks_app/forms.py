@@ -6,6 +6,8 @@ from common import safejson
 from .models import Profile, Scale, Target
 
 MAX_RUN_FILE_BYTES = 20 * 1024 * 1024
+# Django 6.1's own "- Select an option -" has no German yet.
+CHOOSE = _("— choose —")
 
 
 def _targets():
@@ -13,9 +15,9 @@ def _targets():
 
 
 class StartRunForm(forms.Form):
-    profile = forms.ModelChoiceField(Profile.objects.all(), label=_("Profile"))
+    profile = forms.ModelChoiceField(Profile.objects.all(), label=_("Profile"), empty_label=CHOOSE)
     scale = forms.ChoiceField(choices=Scale.choices, initial=Scale.SMOKE, label=_("Scale"))
-    target = forms.ModelChoiceField(_targets(), label=_("Target"))
+    target = forms.ModelChoiceField(_targets(), label=_("Target"), empty_label=CHOOSE)
     threads = forms.CharField(
         required=False,
         label=_("Threads"),
@@ -37,7 +39,7 @@ class StartRunForm(forms.Form):
 
 
 class StartSuiteForm(forms.Form):
-    target = forms.ModelChoiceField(_targets(), label=_("Target"))
+    target = forms.ModelChoiceField(_targets(), label=_("Target"), empty_label=CHOOSE)
     scale = forms.ChoiceField(choices=Scale.choices, initial=Scale.SMOKE, label=_("Scale"))
 
     def __init__(self, *args, **kwargs) -> None:

@@ -18,17 +18,27 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common.messages import Message, msg
+
 from .execution import run_child, runner_command, time_limit
-from .models import Measurement, Run, Summary, Target, heartbeat_grace
+from .models import (
+    Measurement,
+    Run,
+    Summary,
+    Target,
+    heartbeat_grace,
+    reason_fields,
+    step_fields,
+)
 
 logger = logging.getLogger(__name__)
 PROGRESS_EVERY_S = 0.5
 
 
-def finish(run_id, status: str, reason: str = "") -> bool:
+def finish(run_id, status: str, reason: Message | str | None = None) -> bool:
     """End a running run; False when someone else ended it first."""
-    fields = {"status": status, "reason": reason, "finished_at": timezone.now()}
-    fields |= {"current_threads": None, "step": ""}
+    fields = {"status": status, **reason_fields(reason), "finished_at": timezone.now()}
+    fields |= {"current_threads": None, **step_fields(None)}
     if status == Run.Status.SUCCEEDED:
         fields["progress"] = 1.0
     return bool(Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(**fields))
@@ -40,7 +50,7 @@ def execute_run(run_id: str, *, executed_by: str) -> str | None:
         status=Run.Status.RUNNING,
         started_at=timezone.now(),
         executed_by=executed_by,
-        step="collecting the hardware fingerprint",
+        **step_fields(msg("benchmarks.step_fingerprint")),
     )
     if not claimed:
         return None  # cancelled, expired or already run (a redelivered message)
@@ -49,7 +59,8 @@ def execute_run(run_id: str, *, executed_by: str) -> str | None:
         _execute(run)
     except Exception as exc:
         logger.exception("run %s failed inside the harness", run_id)
-        finish(run.pk, Run.Status.FAILED, f"harness error: {type(exc).__name__}: {exc}")
+        error = f"{type(exc).__name__}: {exc}"
+        finish(run.pk, Run.Status.FAILED, msg("benchmarks.run_harness_error", error=error))
     return Run.objects.values_list("status", flat=True).get(pk=run_id)
 
 
@@ -63,7 +74,8 @@ def _execute(run: Run) -> None:
     missing = [m for m in content.get("requires", []) if importlib.util.find_spec(m) is None]
     if missing:
         where = host.get("hostname") or run.target.name
-        finish(run.pk, Run.Status.FAILED, f"skipped: {', '.join(missing)} not installed on {where}")
+        skipped = msg("benchmarks.run_skipped_missing", modules=missing, host=where)
+        finish(run.pk, Run.Status.FAILED, skipped)
         return
     scale = content["scales"][run.scale]
     budget = runners.measurement_budget_s(content, run.scale, len(run.threads))
@@ -82,20 +94,27 @@ def _execute(run: Run) -> None:
                 should_cancel=lambda: _cancel_requested(run.pk),
             )
             if not outcome.ok:
-                kind, message = outcome.failure(limit)
-                if kind == "cancelled":
-                    # cancel_run wrote who cancelled it into the reason
-                    reason = Run.objects.values_list("reason", flat=True).get(pk=run.pk)
-                    finish(run.pk, Run.Status.CANCELLED, reason or "cancelled")
-                elif kind == "skipped":
-                    finish(run.pk, Run.Status.FAILED, f"skipped: {message}")
-                else:
-                    finish(run.pk, Run.Status.FAILED, f"at {threads} threads: {message}")
+                _fail(run, threads, *outcome.failure_message(limit))
                 return
             if problem := store_result(run, threads, outcome.result):
-                finish(run.pk, Run.Status.FAILED, f"at {threads} threads: {problem}")
+                finish(run.pk, Run.Status.FAILED, at_threads(threads, problem))
                 return
     finish(run.pk, Run.Status.SUCCEEDED)
+
+
+def _fail(run: Run, threads: int, kind: str, why: Message) -> None:
+    if kind == "cancelled":
+        # cancel_run wrote who cancelled it into the reason
+        asked = Run.objects.get(pk=run.pk).reason_shown
+        finish(run.pk, Run.Status.CANCELLED, asked or why)
+    elif kind == "skipped":
+        finish(run.pk, Run.Status.FAILED, msg("benchmarks.run_skipped", why=why))
+    else:
+        finish(run.pk, Run.Status.FAILED, at_threads(threads, why))
+
+
+def at_threads(threads: int, why: Message) -> Message:
+    return msg("benchmarks.run_failed_at", threads=threads, why=why)
 
 
 def _cancel_requested(run_id) -> bool:
@@ -111,19 +130,22 @@ class Progress:
 
     def start(self, index: int, threads: int) -> None:
         self.index, self.threads = index, threads
-        self._write(0.0, "starting", force=True)
+        self._write(0.0, msg("benchmarks.step_starting"), force=True)
 
-    def update(self, fraction: float, step: str) -> None:
+    def update(self, fraction: float, step: Message | str) -> None:
+        """`step` is the child's: a message, or the text of a child that sends none."""
+        if not isinstance(step, Message):
+            step = msg("common.text", text=step)
         self._write(fraction, step)
 
-    def _write(self, fraction: float, step: str, force: bool = False) -> None:
+    def _write(self, fraction: float, step: Message, force: bool = False) -> None:
         now = time.monotonic()
         if not force and now - self.last_write < PROGRESS_EVERY_S:
             return
         self.last_write = now
         Run.objects.filter(pk=self.run_id, status=Run.Status.RUNNING).update(
             progress=(self.index + fraction) / self.n,
-            step=f"threads={self.threads} {step}".strip(),
+            **step_fields(msg("benchmarks.step_at_threads", threads=self.threads, step=step)),
             current_threads=self.threads,
         )
 
@@ -133,12 +155,12 @@ def _finite(value) -> bool:
 
 
 @transaction.atomic
-def store_result(run: Run, threads: int, result: dict) -> str | None:
-    """Store one thread count's measurements and summary; a problem in words, or None."""
+def store_result(run: Run, threads: int, result: dict) -> Message | None:
+    """Store one thread count's measurements and summary; the problem, or None."""
     summary = result.get("summary") or {}
     required = ("n", "median", "min", "max", "mean", "cv")
     if not all(_finite(summary.get(key)) for key in required):
-        return f"the runner's summary is incomplete or not finite: {summary}"
+        return msg("benchmarks.run_summary_incomplete", summary=str(summary))
     rows = [
         Measurement(
             run=run,
@@ -190,7 +212,7 @@ def record_worker_start(name: str, hostname: str, host: dict) -> Target:
     )
     Run.objects.filter(target=target, status=Run.Status.RUNNING).update(
         status=Run.Status.FAILED,
-        reason="worker restarted while the run was running",
+        **reason_fields(msg("benchmarks.run_worker_restarted")),
         finished_at=now,
     )
     return target
@@ -206,10 +228,10 @@ def record_worker_stop(name: str) -> None:
     Target.objects.filter(name=name).update(online=False, offline_since=timezone.now())
 
 
-def fail_lost_task(run_id: str, reason: str) -> None:
+def fail_lost_task(run_id: str, reason: Message) -> None:
     """The task died without ending its run (e.g. its pool process was killed)."""
     Run.objects.filter(pk=run_id, status__in=Run.ACTIVE).update(
-        status=Run.Status.FAILED, reason=reason, finished_at=timezone.now()
+        status=Run.Status.FAILED, **reason_fields(reason), finished_at=timezone.now()
     )
 
 
@@ -235,11 +257,14 @@ def check_targets(now: datetime | None = None) -> CheckReport:
     for target in Target.objects.filter(runs__status=Run.Status.RUNNING).distinct():
         if target.online and target.last_seen and target.last_seen >= silent_since:
             continue
-        seen = f"{target.last_seen:%Y-%m-%d %H:%M:%S} UTC" if target.last_seen else "never"
+        seen = (
+            f"{target.last_seen:%Y-%m-%d %H:%M:%S} UTC"
+            if target.last_seen
+            else msg("benchmarks.never")
+        )
+        why = msg("benchmarks.run_worker_vanished", target=target.name, since=seen)
         vanished += Run.objects.filter(target=target, status=Run.Status.RUNNING).update(
-            status=Run.Status.FAILED,
-            reason=f"worker vanished: no heartbeat from {target.name} since {seen}",
-            finished_at=now,
+            status=Run.Status.FAILED, **reason_fields(why), finished_at=now
         )
     return CheckReport(went_offline, vanished, _expire_queued(now))
 
@@ -251,12 +276,13 @@ def _expire_queued(now: datetime) -> int:
         since = target.offline_since or target.last_seen or target.created_at
         if now - since <= expiry:
             continue
+        why = msg(
+            "benchmarks.run_expired",
+            target=target.name,
+            since=f"{since:%Y-%m-%d %H:%M} UTC",
+            limit=settings.BENCH_QUEUED_EXPIRY_SECONDS,
+        )
         expired += Run.objects.filter(target=target, status=Run.Status.QUEUED).update(
-            status=Run.Status.FAILED,
-            reason=(
-                f"expired: target {target.name} offline since {since:%Y-%m-%d %H:%M} UTC, "
-                f"longer than {settings.BENCH_QUEUED_EXPIRY_SECONDS} s"
-            ),
-            finished_at=now,
+            status=Run.Status.FAILED, **reason_fields(why), finished_at=now
         )
     return expired

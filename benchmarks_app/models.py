@@ -10,12 +10,15 @@ import json
 import re
 import uuid
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from common.messages import Message, msg, plain
 
 VERSION_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 version_validator = RegexValidator(VERSION_RE, _("A version is X.Y.Z, e.g. 1.0.0."))
@@ -223,9 +226,13 @@ class Run(models.Model):
         null=True, blank=True, help_text=_("Hard limit per measurement; empty: from the profile.")
     )
     status = models.CharField(max_length=16, choices=Status, default=Status.QUEUED)
+    # The reason and the step in English (the API, the admin, the commands) and as a
+    # message (code and parameters) that the pages say in the reader's language.
     reason = models.TextField(blank=True)
+    reason_message = models.JSONField(null=True, blank=True, editable=False)
     progress = models.FloatField(default=0.0)
     step = models.CharField(max_length=200, blank=True)
+    step_message = models.JSONField(null=True, blank=True, editable=False)
     current_threads = models.PositiveIntegerField(null=True, blank=True)
     cancel_requested = models.BooleanField(default=False)
     task_id = models.CharField(max_length=64, blank=True)
@@ -273,6 +280,43 @@ class Run(models.Model):
     @property
     def percent(self) -> int:
         return round(100 * max(0.0, min(1.0, self.progress)))
+
+    @property
+    def reason_shown(self) -> Message | None:
+        """The reason as a message; a run from before messages (or an import) has only text."""
+        return _shown(self.reason_message, self.reason)
+
+    @property
+    def step_shown(self) -> Message | None:
+        return _shown(self.step_message, self.step)
+
+
+def _shown(stored: dict | None, text: str) -> Message | None:
+    if stored:
+        try:
+            return Message.from_json(stored)
+        except (KeyError, TypeError, ValueError):
+            pass  # a code this installation does not know (an imported run): its English
+    return msg("common.text", text=text) if text else None
+
+
+def as_message(said: Message | str) -> Message:
+    """A message as it is; a text (from code not yet saying messages) as words shown as is."""
+    return said if isinstance(said, Message) else msg("common.text", text=said)
+
+
+def reason_fields(reason: Message | str | None) -> dict[str, Any]:
+    """`reason` and `reason_message` for an update(): the English and the message."""
+    if not reason:
+        return {"reason": "", "reason_message": None}
+    reason = as_message(reason)
+    return {"reason": plain(reason), "reason_message": reason.to_json()}
+
+
+def step_fields(step: Message | None) -> dict[str, Any]:
+    if step is None:
+        return {"step": "", "step_message": None}
+    return {"step": plain(step).strip()[:200], "step_message": step.to_json()}
 
 
 class Measurement(models.Model):

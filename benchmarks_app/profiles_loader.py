@@ -12,13 +12,16 @@ from pathlib import Path
 from django.db import transaction
 
 from common import safejson
+from common.messages import Message, msg, plain
 
+from . import profile_text
 from .models import (
     VERSION_RE,
     Profile,
     ProfileVersion,
     Scale,
     WorkloadClass,
+    as_message,
     content_hash,
     parse_version,
 )
@@ -28,43 +31,56 @@ RUNNER_RE = r"^[a-z][a-z0-9_]*$"
 
 
 def validate_content(content: object) -> list[str]:
-    """Problems with a profile's content, in words; empty when it is usable."""
+    """Problems with a profile's content, in English; empty when it is usable."""
+    return [plain(problem) for problem in content_problems(content)]
+
+
+def content_problems(content: object) -> list[Message]:
+    """Problems with a profile's content, as messages; empty when it is usable."""
     if not isinstance(content, dict):
-        return ["a profile is a JSON object"]
-    problems = []
-    for key in ("name", "workload_class", "runner", "version", "metric", "scales"):
-        if key not in content:
-            problems.append(f"missing {key!r}")
+        return [msg("benchmarks.profile_not_object")]
+    problems = [
+        msg("benchmarks.profile_missing_key", key=repr(key))
+        for key in ("name", "workload_class", "runner", "version", "metric", "scales")
+        if key not in content
+    ]
     if problems:
         return problems
     if not isinstance(content["name"], str) or not re.match(
         r"^[a-z0-9][a-z0-9-]*$", content["name"]
     ):
-        problems.append("name: lowercase letters, digits and '-'")
+        problems.append(msg("benchmarks.profile_bad_name"))
     if content["workload_class"] not in WorkloadClass.values:
-        problems.append(f"workload_class must be one of {', '.join(WorkloadClass.values)}")
+        choices = list(WorkloadClass.values)
+        problems.append(msg("benchmarks.profile_bad_class", choices=choices))
     if not isinstance(content["runner"], str) or not re.match(RUNNER_RE, content["runner"]):
-        problems.append("runner: a module name under benchmarks_app.runners")
+        problems.append(msg("benchmarks.profile_bad_runner"))
     if not isinstance(content["version"], str) or not VERSION_RE.match(content["version"]):
-        problems.append("version must be X.Y.Z")
-    metric = content["metric"]
-    if not isinstance(metric, dict) or not {"name", "unit"} <= metric.keys():
-        problems.append("metric needs name and unit")
+        problems.append(msg("benchmarks.profile_bad_version"))
+    problems += _metric_problems(content["metric"])
     problems += _scale_problems(content["scales"])
     for key in ("params", "repetition"):
         if not isinstance(content.get(key, {}), dict):
-            problems.append(f"{key} must be an object")
-    return problems
+            problems.append(msg("benchmarks.profile_not_an_object", key=key))
+    return problems + profile_text.problems(content.get("i18n"))
 
 
-def _scale_problems(scales: object) -> list[str]:
+def _metric_problems(metric: object) -> list[Message]:
+    if not isinstance(metric, dict) or not {"name", "unit"} <= metric.keys():
+        return [msg("benchmarks.profile_bad_metric")]
+    if not isinstance(metric.get("label", ""), str):
+        return [msg("benchmarks.profile_bad_metric_label")]
+    return []
+
+
+def _scale_problems(scales: object) -> list[Message]:
     if not isinstance(scales, dict):
-        return ["scales must be an object"]
+        return [msg("benchmarks.profile_scales_not_object")]
     problems = []
     for name in Scale.values:
         scale = scales.get(name)
         if not isinstance(scale, dict):
-            problems.append(f"scales.{name} missing")
+            problems.append(msg("benchmarks.profile_scale_missing", scale=name))
             continue
         threads = scale.get("threads")
         if not (
@@ -72,19 +88,27 @@ def _scale_problems(scales: object) -> list[str]:
             and threads
             and all(isinstance(k, int) and not isinstance(k, bool) and k > 0 for k in threads)
         ):
-            problems.append(f"scales.{name}.threads: a list of positive whole numbers")
+            problems.append(msg("benchmarks.profile_scale_threads", scale=name))
         budget = scale.get("time_budget_s")
         if not isinstance(budget, int | float) or isinstance(budget, bool) or budget <= 0:
-            problems.append(f"scales.{name}.time_budget_s: a positive number of seconds")
+            problems.append(msg("benchmarks.profile_scale_budget", scale=name))
     return problems
 
 
 @dataclass
 class LoadReport:
+    """What loading did, by "name X.Y.Z"; `invalid` in English (the commands), and the same
+    as messages in `invalid_messages` (a page in the reader's language)."""
+
     added: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     invalid: list[str] = field(default_factory=list)
+    invalid_messages: list[Message] = field(default_factory=list)
+
+    def refuse(self, problem: Message) -> None:
+        self.invalid.append(plain(problem))
+        self.invalid_messages.append(problem)
 
     def __str__(self) -> str:
         parts = [f"{len(self.added)} added", f"{len(self.unchanged)} unchanged"]
@@ -101,10 +125,10 @@ def load_shipped_profiles(directory: Path = SHIPPED_DIR) -> LoadReport:
         try:
             content = safejson.loads(path.read_bytes(), decimals=False)  # stored as JSON
         except (OSError, ValueError) as exc:
-            report.invalid.append(f"{path.name}: {exc}")
+            report.refuse(_unreadable(path, exc))
             continue
-        if problems := validate_content(content):
-            report.invalid.append(f"{path.name}: {', '.join(problems)}")
+        if problems := content_problems(content):
+            report.refuse(msg("benchmarks.profile_file_invalid", file=path.name, problems=problems))
             continue
         label = f"{content['name']} {content['version']}"
         outcome = store_version(content, source=ProfileVersion.Source.SHIPPED)
@@ -112,6 +136,14 @@ def load_shipped_profiles(directory: Path = SHIPPED_DIR) -> LoadReport:
             outcome
         ].append(label)
     return report
+
+
+def _unreadable(path: Path, exc: Exception) -> Message:
+    """The file and why: for JSON refused by the one safe loader (malformed, a duplicate
+    key, NUL, too deep...) its own message, which names the line and column."""
+    if isinstance(exc, safejson.JsonRefused):
+        return msg("benchmarks.profile_file_unreadable", file=path.name, error=exc.message)
+    return msg("benchmarks.profile_file_unreadable", file=path.name, error=str(exc))
 
 
 @transaction.atomic
@@ -147,7 +179,11 @@ def bump(version: str, part: str) -> str:
 
 
 class EditRefused(ValueError):
-    pass
+    """No new version: `messages` says why (str(): the same in English)."""
+
+    def __init__(self, messages: list[Message | str]) -> None:
+        self.messages = [as_message(m) for m in messages]
+        super().__init__("; ".join(plain(m) for m in self.messages))
 
 
 @transaction.atomic
@@ -159,9 +195,10 @@ def edit_profile(base: ProfileVersion, content: dict, *, part: str, user) -> Pro
     """
     newest = base.profile.current_version() or base
     content = {**content, "name": base.profile.name, "version": bump(newest.version, part)}
-    if problems := validate_content(content):
-        raise EditRefused("; ".join(problems))
+    content = profile_text.without_stale_translations(base.content, content)
+    if problems := content_problems(content):
+        raise EditRefused(problems)
     if content_hash({**content, "version": newest.version}) == newest.content_hash:
-        raise EditRefused("nothing changed")
+        raise EditRefused([msg("benchmarks.profile_edit_unchanged")])
     store_version(content, source=ProfileVersion.Source.STAFF, user=user)
     return base.profile.versions.get(version=content["version"])

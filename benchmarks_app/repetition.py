@@ -31,6 +31,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from common.messages import Message, msg, plain
+
 MAD_TO_SIGMA = 1.4826
 
 
@@ -90,8 +92,12 @@ def run_repetitions(
     outlier_k: float = 3.0,
     clock: Callable[[], float] = time.monotonic,
     on_progress: Callable[[float, str], None] | None = None,
+    on_step: Callable[[float, Message], None] | None = None,
 ) -> RepetitionResult:
-    """Run ``measure`` (→ (value, seconds)) under the policy in the module docstring."""
+    """Run ``measure`` (→ (value, seconds)) under the policy in the module docstring.
+
+    Progress goes to ``on_progress`` as English text ("rep 3/10") and to ``on_step`` as a
+    message, which a page says in its reader's language."""
     if min_reps < 1 or max_reps < min_reps or warmup < 0:
         raise ValueError("need 1 <= min_reps <= max_reps and warmup >= 0")
     total_steps = warmup + max_reps
@@ -99,12 +105,14 @@ def run_repetitions(
     result = RepetitionResult(warmup=[], values=[], seconds=[])
     durations: list[float] = []
 
-    def progress(done: int, step: str) -> None:
+    def progress(done: int, step: Message) -> None:
         if on_progress is not None:
-            on_progress(min(1.0, done / total_steps), step)
+            on_progress(min(1.0, done / total_steps), plain(step))
+        if on_step is not None:
+            on_step(min(1.0, done / total_steps), step)
 
     for i in range(warmup):
-        progress(i, f"warm-up {i + 1}/{warmup}")
+        progress(i, msg("benchmarks.step_warmup", done=i + 1, of=warmup))
         value, seconds = measure()
         result.warmup.append({"value": float(value), "seconds": float(seconds)})
 
@@ -117,7 +125,7 @@ def run_repetitions(
             if elapsed + statistics.fmean(durations) > time_budget_s:
                 stop_reason = "time_budget"
                 break
-        progress(warmup + n, f"rep {n + 1}/{max_reps}")
+        progress(warmup + n, msg("benchmarks.step_repetition", done=n + 1, of=max_reps))
         t0 = clock()
         value, seconds = measure()
         durations.append(clock() - t0)
@@ -128,6 +136,6 @@ def run_repetitions(
         if enough and coefficient_of_variation(result.values) <= cv_target and not outliers:
             stop_reason = "cv_met"
             break
-    progress(total_steps, f"done: {stop_reason}")
+    progress(total_steps, msg("benchmarks.step_done", stop_reason=stop_reason))
     result.summary = summarize(result.values, stop_reason=stop_reason, outliers=outliers)
     return result

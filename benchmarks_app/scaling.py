@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002, RUF003  (math notation: σ, κ, λ, ×, − read as in the papers)
+# ruff: noqa: RUF002, RUF003  (math notation: σ, κ, λ, ×, − read as in the papers)
 """Scaling fits over one host's thread sweep, and predictions for that same host.
 
 Models (N = hardware threads, or concurrent processes for process-parallel profiles):
@@ -27,6 +27,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import least_squares
 
+from common.messages import Message, Number, msg, plain
+
 AMDAHL_MIN_POINTS = 3
 USL_MIN_POINTS = 4
 # USL must cut Amdahl's RMSE by this factor to be chosen: with κ = 0 USL *is* Amdahl, so
@@ -34,12 +36,21 @@ USL_MIN_POINTS = 4
 USL_PREFERENCE = 0.9
 
 
+class FitError(ValueError):
+    """Points or a question a fit cannot take; `message` says why (str(): in English)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(plain(message))
+        self.message = message
+
+
 @dataclass(frozen=True)
 class Fit:
     model: str  # "amdahl" | "usl"
     enough: bool
     n_points: int
-    reason: str = ""
+    reason: str = ""  # English, as the API and the logs have it; pages use reason_message
+    reason_message: Message | None = None  # set whenever `reason` is
     params: dict = field(default_factory=dict)
     rmse: float | None = None
     r2: float | None = None
@@ -62,23 +73,25 @@ class Prediction:
     value: float | None
     kind: str  # "interpolation" | "extrapolation" | "unavailable"
     distance: float | None  # 1.0 inside the range; beyond it the ratio to the nearest end
-    label: str
+    label: str  # English (plain(label_message)), as the API has it
+    label_message: Message
 
 
 def _points(threads, throughput) -> tuple[np.ndarray, np.ndarray]:
     n = np.asarray(threads, dtype=float)
     x = np.asarray(throughput, dtype=float)
     if n.shape != x.shape or n.ndim != 1:
-        raise ValueError("threads and throughput must be equal-length sequences")
+        raise FitError(msg("benchmarks.fit_unequal_points"))
     if np.any(n < 1) or np.any(x <= 0) or not np.all(np.isfinite(x)):
-        raise ValueError("threads must be ≥ 1 and throughput positive and finite")
+        raise FitError(msg("benchmarks.fit_bad_points"))
     return n, x
 
 
 def _not_enough(model: str, need: int, n: np.ndarray) -> Fit:
     distinct = len(set(n.tolist()))
-    reason = f"not enough points: {model} needs ≥ {need} distinct thread counts, got {distinct}"
-    return Fit(model=model.lower(), enough=False, n_points=len(n), reason=reason)
+    reason = msg("benchmarks.fit_too_few_points", model=model, need=need, got=distinct)
+    return Fit(model=model.lower(), enough=False, n_points=len(n), reason=plain(reason),
+               reason_message=reason)  # fmt: skip
 
 
 def _quality(model_values: np.ndarray, x: np.ndarray) -> tuple[float, float | None, float]:
@@ -174,20 +187,26 @@ def best_fit(threads, throughput, *, host: str | None = None) -> Fit:
 def predict(fit: Fit, threads: int, *, host: str | None = None) -> Prediction:
     """Throughput of the fitted host at ``threads``, labelled interpolation or extrapolation."""
     if not fit.enough:
-        return Prediction(value=None, kind="unavailable", distance=None, label=fit.reason)
+        why = fit.reason_message or msg("common.text", text=fit.reason)
+        return _prediction(None, "unavailable", None, why)
     if host is not None and fit.host is not None and host != fit.host:
-        raise ValueError(f"a fit on {fit.host} never predicts another machine ({host})")
+        raise FitError(msg("benchmarks.fit_other_host", fit_host=fit.host, host=host))
     if threads < 1:
-        raise ValueError("threads must be ≥ 1")
+        raise FitError(msg("benchmarks.fit_threads_below_one"))
     value = fit.throughput(threads)
     lo, hi = fit.min_threads, fit.max_threads
     if lo <= threads <= hi:
-        label = f"interpolated within the measured {lo}–{hi} threads"
-        return Prediction(value=value, kind="interpolation", distance=1.0, label=label)
+        label = msg("benchmarks.fit_interpolated", lo=lo, hi=hi)
+        return _prediction(value, "interpolation", 1.0, label)
     if threads > hi:
         distance = threads / hi
-        label = f"extrapolated {distance:.1f}× beyond the largest measured {hi} threads"
+        label = msg("benchmarks.fit_extrapolated_beyond", factor=Number(distance, 1), hi=hi)
     else:
         distance = lo / threads
-        label = f"extrapolated {distance:.1f}× below the smallest measured {lo} threads"
-    return Prediction(value=value, kind="extrapolation", distance=distance, label=label)
+        label = msg("benchmarks.fit_extrapolated_below", factor=Number(distance, 1), lo=lo)
+    return _prediction(value, "extrapolation", distance, label)
+
+
+def _prediction(value: float | None, kind: str, distance: float | None, label: Message):
+    return Prediction(value=value, kind=kind, distance=distance, label=plain(label),
+                      label_message=label)  # fmt: skip

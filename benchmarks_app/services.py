@@ -12,35 +12,49 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Profile, ProfileVersion, Run, Scale, Suite, Target
-from .profiles_loader import validate_content
+from common.messages import Message, ProfileRef, msg, plain
+
+from .models import (
+    Profile,
+    ProfileVersion,
+    Run,
+    Scale,
+    Suite,
+    Target,
+    as_message,
+    reason_fields,
+)
+from .profiles_loader import content_problems
 
 logger = logging.getLogger(__name__)
 
 
 class RunRefused(ValueError):
-    """Nothing was started; `problems` says why, in words."""
+    """Nothing was started; `messages` says why (pages say them in the reader's language),
+    `problems` the same in English (the commands)."""
 
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+    def __init__(self, messages: list[Message | str]) -> None:
+        self.messages = [as_message(m) for m in messages]
+        self.problems = [plain(m) for m in self.messages]
+        super().__init__("; ".join(self.problems))
 
 
 def validate_run(
     version: ProfileVersion, scale: str, target: Target, threads: list[int] | None = None
-) -> list[str]:
+) -> list[Message]:
     """Everything that would make the run pointless or harmful, checked before it starts."""
     if target.imported:
-        return [f"target {target.name} is known only from imported runs: no worker serves it"]
+        return [msg("benchmarks.target_imported_only", target=target.name)]
     if not target.fingerprint:
-        return [f"target {target.name} has not reported its hardware yet (is its worker up?)"]
+        return [msg("benchmarks.target_no_hardware", target=target.name)]
     if scale not in Scale.values:
-        return [f"unknown scale {scale!r}: choose {', '.join(Scale.values)}"]
-    if problems := validate_content(version.content):
-        return [f"profile {version}: {p}" for p in problems]
+        return [msg("benchmarks.unknown_scale", scale=repr(scale), choices=list(Scale.values))]
+    if problems := content_problems(version.content):
+        profile = ProfileRef(version.profile.name, version.version)
+        return [msg("benchmarks.profile_problem", profile=profile, problem=p) for p in problems]
     from . import runners
 
-    return list(runners.validate(version.content, scale, target.fingerprint, threads=threads))
+    return runners.validation_messages(version.content, scale, target.fingerprint, threads=threads)
 
 
 def planned_threads(version: ProfileVersion, scale: str, target: Target) -> list[int]:
@@ -63,7 +77,7 @@ def create_run(
     if problems := validate_run(version, scale, target, threads):
         raise RunRefused(problems)
     if time_limit_s is not None and time_limit_s <= 0:
-        raise RunRefused(["the time limit must be positive"])
+        raise RunRefused([msg("benchmarks.time_limit_not_positive")])
     run = Run.objects.create(
         profile_version=version,
         content_hash=version.content_hash,
@@ -87,10 +101,9 @@ def enqueue(run: Run) -> None:
         execute_run.apply_async(args=[str(run.pk)], queue=run.target.queue, task_id=run.task_id)
     except Exception as exc:  # the broker is down: say so on the run, not with a 500
         logger.exception("could not enqueue run %s", run.pk)
+        why = msg("benchmarks.run_broker_unreachable", error=str(exc))
         Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
-            status=Run.Status.FAILED,
-            reason=f"could not reach the task broker: {exc}",
-            finished_at=timezone.now(),
+            status=Run.Status.FAILED, **reason_fields(why), finished_at=timezone.now()
         )
 
 
@@ -98,7 +111,7 @@ def enqueue(run: Run) -> None:
 class SuiteStarted:
     suite: Suite
     runs: list[Run]
-    refused: dict[str, list[str]] = field(default_factory=dict)
+    refused: dict[str, list[Message]] = field(default_factory=dict)
 
 
 @transaction.atomic
@@ -119,30 +132,35 @@ def create_suite(*, target: Target, scale: str, user=None) -> SuiteStarted:
                 create_run(version=version, scale=scale, target=target, user=user, suite=suite)
             )
         except RunRefused as exc:
-            started.refused[profile.name] = exc.problems
+            started.refused[profile.name] = exc.messages
     if not started.runs:
         transaction.set_rollback(True)
         raise RunRefused(
-            [f"{name}: {'; '.join(p)}" for name, p in started.refused.items()]
-            or ["no profiles loaded: run `manage.py load_profiles`"]
+            [
+                msg("benchmarks.suite_profile_refused", profile=name, problem=problem)
+                for name, problems in started.refused.items()
+                for problem in problems
+            ]
+            or [msg("benchmarks.no_profiles_loaded")]
         )
     return started
 
 
 def cancel_run(run: Run, user=None) -> str:
     """A queued run is cancelled at once; a running one is stopped by its worker."""
-    who = getattr(user, "username", "") or "a user"
+    who = getattr(user, "username", "") or msg("benchmarks.a_user")
     now = timezone.now()
     if Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
         status=Run.Status.CANCELLED,
-        reason=f"cancelled by {who} before it started",
+        **reason_fields(msg("benchmarks.run_cancelled_before_start", who=who)),
         cancel_requested=True,
         finished_at=now,
     ):
         transaction.on_commit(lambda: _revoke(run.task_id))
         return Run.Status.CANCELLED
     Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
-        cancel_requested=True, reason=f"cancelled by {who} while running"
+        cancel_requested=True,
+        **reason_fields(msg("benchmarks.run_cancelled_while_running", who=who)),
     )
     return Run.objects.values_list("status", flat=True).get(pk=run.pk)
 

@@ -19,7 +19,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import charts, selectors
+from common.message_render import render as say
+
+from . import charts, profile_text, selectors
 from .exchange import ImportRefused, export_run, import_run
 from .forms import ImportRunForm, StartRunForm, StartSuiteForm
 from .models import Profile, ProfileVersion, Run, Suite, Target
@@ -48,8 +50,11 @@ def _index(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
         "versions", ProfileVersion.objects.order_by("-major", "-minor", "-patch"), to_attr="ordered"
     )
     profiles = list(Profile.objects.prefetch_related(versions))
+    language = get_language()
     for profile in profiles:
         profile.current = profile.ordered[0] if profile.ordered else None
+        content = profile.current.content if profile.current else {}
+        profile.words = profile_text.words(content, language)
     now = timezone.now()
     targets = list(Target.objects.select_related("tier"))
     for target in targets:
@@ -79,8 +84,8 @@ def start_run(request: HttpRequest) -> HttpResponse:
                 target=data["target"], user=request.user, threads=data["threads"],
             )  # fmt: skip
         except RunRefused as exc:
-            for problem in exc.problems:
-                form.add_error(None, problem)
+            for problem in exc.messages:
+                form.add_error(None, say(problem))
         else:
             return redirect("benchmarks:run", run_id=run.pk)
     return _index(request, status=400, run_form=form)
@@ -98,11 +103,11 @@ def start_suite(request: HttpRequest) -> HttpResponse:
                 user=request.user,
             )  # fmt: skip
         except RunRefused as exc:
-            for problem in exc.problems:
-                form.add_error(None, problem)
+            for problem in exc.messages:
+                form.add_error(None, say(problem))
         else:
             for name, problems in started.refused.items():
-                messages.warning(request, f"{name}: {'; '.join(problems)}")
+                messages.warning(request, f"{name}: {'; '.join(map(say, problems))}")
             return redirect("benchmarks:suite", suite_id=started.suite.pk)
     return _index(request, status=400, suite_form=form)
 
@@ -121,8 +126,11 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
         pk=run_id,
     )
     summaries = list(run.summaries.all())
+    content = run.profile_version.content
+    language = get_language()
     context = {
         "run": run,
+        "words": profile_text.words(content, language, ("title", "metric.unit")),
         "summaries": summaries,
         "can_run": can_run(request.user),
         "fits": selectors.fits_for(run) if run.is_over else [],
@@ -149,14 +157,14 @@ def run_chart(request: HttpRequest, run_id) -> HttpResponse:
     run = get_object_or_404(
         Run.objects.select_related("profile_version__profile", "target"), pk=run_id
     )
+    language = get_language() or "en"
     data = charts.chart_data(
         title=f"{run.profile_version} · {run.scale} · {run.host_label}",
-        unit=(run.profile_version.content.get("metric") or {}).get("unit", ""),
+        unit=profile_text.shown(run.profile_version.content, "metric.unit", language).text,
         points=[(s.threads, s.median, s.min, s.max) for s in run.summaries.all()],
         fits=selectors.fits_for(run),
         usable=run.fingerprint.get("usable_cpus") or 1,
     )
-    language = get_language() or "en"
     key = f"bench-chart:{charts.content_key(data, language)}"
     svg = cache.get(key)
     if svg is None:
@@ -206,8 +214,8 @@ def run_import(request: HttpRequest) -> HttpResponse:
         try:
             run = import_run(form.cleaned_data["file"])
         except ImportRefused as exc:
-            for problem in exc.problems:
-                form.add_error("file", problem)
+            for problem in exc.messages:
+                form.add_error("file", say(problem))
         else:
             messages.success(
                 request, _("Imported a run measured on %(host)s.") % {"host": run.source_host}

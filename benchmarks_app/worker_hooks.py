@@ -86,9 +86,11 @@ def on_task_failure(sender=None, task_id=None, exception=None, args=None, **kwar
     """The run's task died without ending the run, e.g. its pool process was killed."""
     if getattr(sender, "name", "") != "benchmarks_app.execute_run" or not args:
         return
+    from common.messages import msg
+
     from .lifecycle import fail_lost_task
 
     try:
-        fail_lost_task(args[0], f"worker process lost: {exception}")
+        fail_lost_task(args[0], msg("benchmarks.run_worker_lost", error=str(exception)))
     finally:
         connection.close()

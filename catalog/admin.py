@@ -28,6 +28,7 @@ from catalog.io.records import CatalogFileError
 from catalog.models import ExchangeRate, Price, Provider, Tier
 from catalog.staleness import stale_after_days
 from common import clock
+from common.message_render import render
 
 IMPORT_DIR = Path(settings.VAR_DIR) / "catalog-imports"
 
@@ -221,7 +222,8 @@ class PriceAdmin(admin.ModelAdmin):
         except CatalogFileError as exc:
             context["issues"] = exc.issues
             return TemplateResponse(request, "admin/catalog/import.html", context)
-        messages.success(request, _("Imported: %(summary)s") % {"summary": result.summary()})
+        summary = render(result.summary_message())
+        messages.success(request, _("Imported: %(summary)s") % {"summary": summary})
         return HttpResponseRedirect(reverse("admin:catalog_price_changelist"))
 
     def export_view(self, request: HttpRequest) -> HttpResponse:

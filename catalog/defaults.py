@@ -11,17 +11,25 @@ a correction is a new row with its own date.
 from pathlib import Path
 
 from catalog.io.importer import import_catalog
+from common.messages import Message, msg, plain
 
 DEFAULT_CATALOG = Path(__file__).resolve().parent / "data" / "default_catalog.csv"
 
 
 def load_default_catalog(path: Path = DEFAULT_CATALOG) -> str:
-    """Import the default catalog; return a one-line summary of what changed."""
+    """Import the default catalog; return a one-line summary of what changed, in English."""
+    return plain(load_default_catalog_message(path))
+
+
+def load_default_catalog_message(path: Path = DEFAULT_CATALOG) -> Message:
+    """Import the default catalog; the summary as a message, for a page."""
     result = import_catalog(path.read_bytes(), "csv", update_tiers=False)
-    tiers = len(result.new_tiers) + len(result.changed_tiers) + len(result.unchanged_tiers)
-    prices = len(result.new_prices) + len(result.unchanged_prices)
-    rates = len(result.new_rates) + len(result.unchanged_rates)
-    new = len(result.new_tiers) + len(result.new_prices) + len(result.new_rates)
-    return f"{tiers} tiers, {prices} prices, {rates} exchange rates: {new} new" + (
-        f", {len(result.changed_tiers)} tiers updated" if result.changed_tiers else ""
-    )
+    counts = {
+        "tiers": len(result.new_tiers) + len(result.changed_tiers) + len(result.unchanged_tiers),
+        "prices": len(result.new_prices) + len(result.unchanged_prices),
+        "rates": len(result.new_rates) + len(result.unchanged_rates),
+        "new": len(result.new_tiers) + len(result.new_prices) + len(result.new_rates),
+    }
+    if result.changed_tiers:
+        return msg("catalog.default_summary_updated", **counts, updated=len(result.changed_tiers))
+    return msg("catalog.default_summary", **counts)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,7 @@ from django.db.models import OuterRef, Subquery
 
 from catalog.models import ExchangeRate, Price, Tier, Unit
 from catalog.staleness import is_stale
+from common.messages import msg, plain
 from common.units import HOURS_PER_MONTH
 
 FRAME_COLUMNS: list[str] = [
@@ -96,14 +98,15 @@ def catalog_frame(
     With `currency`, every money column is converted at the newest rate on or
     before `as_of` (a direct rate, or the inverse of the opposite pair's rate:
     both are the same published figure); tiers with no such rate are left out
-    and listed in `frame.attrs["dropped"]` with the reason.
+    and listed in `frame.attrs["dropped"]` with the reason in English, and in
+    `frame.attrs["dropped_messages"]` (`{"slug", "message"}`) with the reason as a message.
     """
     fields = {**_PRICE_FIELDS, "retired": "tier__retired"}
     rows = list(current_prices(as_of, include_retired).values(*fields.values()))
     records = [{key: row[field] for key, field in fields.items()} for row in rows]
     frame = pd.DataFrame.from_records(records, columns=list(fields))
     frame = _derive(frame, as_of)
-    dropped: list[dict[str, str]] = []
+    dropped: list[dict[str, Any]] = []
     if currency:
         frame, dropped = _convert(frame, currency, as_of)
     # Sorted in pandas, not SQL: database collations order "." and "-" differently.
@@ -112,7 +115,8 @@ def catalog_frame(
     frame = _typed(frame.reset_index(drop=True))
     frame.attrs["as_of"] = as_of.isoformat()
     frame.attrs["currency"] = currency
-    frame.attrs["dropped"] = dropped
+    frame.attrs["dropped"] = [{"slug": d["slug"], "reason": plain(d["message"])} for d in dropped]
+    frame.attrs["dropped_messages"] = dropped
     return frame
 
 
@@ -167,11 +171,11 @@ def _rates_to(currency: str, as_of: dt.date) -> dict[str, tuple[Decimal, dt.date
 
 def _convert(
     frame: pd.DataFrame, currency: str, as_of: dt.date
-) -> tuple[pd.DataFrame, list[dict[str, str]]]:
+) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     rates = _rates_to(currency, as_of)
     factors: list[Decimal | None] = []
     dates: list[dt.date | None] = []
-    dropped: list[dict[str, str]] = []
+    dropped: list[dict[str, Any]] = []
     for slug, source in zip(frame["slug"], frame["currency"], strict=True):
         if source == currency:
             factors.append(Decimal(1))
@@ -182,8 +186,8 @@ def _convert(
         else:
             factors.append(None)
             dates.append(None)
-            reason = f"no {source}→{currency} rate on or before {as_of.isoformat()}"
-            dropped.append({"slug": slug, "reason": reason})
+            why = msg("catalog.no_rate", source=source, target=currency, date=as_of)
+            dropped.append({"slug": slug, "message": why})
     keep = [factor is not None for factor in factors]
     kept = [factor for factor in factors if factor is not None]
     frame = frame.loc[keep]

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from catalog.forms import SORTS, TierFilterForm
 from catalog.models import Kind, PricingModel, Provider, Tier
 from catalog.pricing import TierQuery, catalog_frame, select_tiers
+from common.message_render import render as say
 
 PAGE_SIZE = 50
 
@@ -50,7 +51,10 @@ def tier_list(request: HttpRequest) -> HttpResponse:
         "matching": len(selected),
         "as_of": form.value("as_of"),
         "currency": currency,
-        "dropped": frame.attrs["dropped"],
+        "dropped": [
+            {"slug": d["slug"], "reason": say(d["message"])}
+            for d in frame.attrs["dropped_messages"]
+        ],
         "sort": query.sort,
         "descending": query.descending,
         "sort_links": _sort_links(request, query),

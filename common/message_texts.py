@@ -280,10 +280,263 @@ _CAPACITY: dict[str, Text] = {
 }
 
 # Benchmarks: evidence and its absence, fits, runs, profiles (benchmarks_app).
-_BENCHMARKS: dict[str, Text] = {}
+_BENCHMARKS: dict[str, Text] = {
+    # Scaling fits and their predictions (benchmarks_app.scaling).
+    "benchmarks.fit_too_few_points": N_(
+        "not enough points: %(model)s needs ≥ %(need)s distinct thread counts, got %(got)s"
+    ),
+    "benchmarks.fit_interpolated": N_(
+        "interpolated within the measured %(lo)s–%(hi)s threads"  # noqa: RUF001
+    ),
+    "benchmarks.fit_extrapolated_beyond": N_(
+        "extrapolated %(factor)s× beyond the largest measured %(hi)s threads"  # noqa: RUF001
+    ),
+    "benchmarks.fit_extrapolated_below": N_(
+        "extrapolated %(factor)s× below the smallest measured %(lo)s threads"  # noqa: RUF001
+    ),
+    "benchmarks.fit_unequal_points": N_("threads and throughput must be equal-length sequences"),
+    "benchmarks.fit_bad_points": N_("threads must be ≥ 1 and throughput positive and finite"),
+    "benchmarks.fit_other_host": N_(
+        "a fit on %(fit_host)s never predicts another machine (%(host)s)"
+    ),
+    "benchmarks.fit_threads_below_one": N_("threads must be ≥ 1"),
+    # Why a run failed or was cancelled (benchmarks_app.lifecycle, execution, services).
+    "benchmarks.run_harness_error": N_("harness error: %(error)s"),
+    "benchmarks.run_skipped_missing": N_("skipped: %(modules)s not installed on %(host)s"),
+    "benchmarks.run_skipped": N_("skipped: %(why)s"),
+    "benchmarks.run_failed_at": N_("at %(threads)s threads: %(why)s"),
+    "benchmarks.run_cancelled": N_("cancelled"),
+    "benchmarks.run_cancelled_before_start": N_("cancelled by %(who)s before it started"),
+    "benchmarks.run_cancelled_while_running": N_("cancelled by %(who)s while running"),
+    "benchmarks.a_user": N_("a user"),
+    "benchmarks.run_summary_incomplete": N_(
+        "the runner's summary is incomplete or not finite: %(summary)s"
+    ),
+    "benchmarks.run_worker_restarted": N_("worker restarted while the run was running"),
+    "benchmarks.run_worker_lost": N_("worker process lost: %(error)s"),
+    "benchmarks.run_worker_vanished": N_(
+        "worker vanished: no heartbeat from %(target)s since %(since)s"
+    ),
+    "benchmarks.never": N_("never"),
+    "benchmarks.run_expired": N_(
+        "expired: target %(target)s offline since %(since)s, longer than %(limit)s s"
+    ),
+    "benchmarks.run_broker_unreachable": N_("could not reach the task broker: %(error)s"),
+    "benchmarks.child_time_limit": N_("over its time limit of %(limit)s s (process group killed)"),
+    "benchmarks.child_failed": N_("runner failed"),
+    "benchmarks.child_exit": N_("runner exited with code %(exit_code)s: %(line)s"),
+    "benchmarks.child_no_output": N_("no output"),
+    # What a runner child reports (benchmarks_app.runners).
+    "benchmarks.runner_threads_below_one": N_("threads must be ≥ 1 (got %(threads)s)"),
+    "benchmarks.runner_not_installed": N_("%(modules)s not installed: profile %(profile)s skipped"),
+    "benchmarks.runner_bad_library": N_(
+        "%(runner)s library must be %(first)s or %(second)s, not %(value)s"
+    ),
+    "benchmarks.runner_bad_mode": N_("sklearn mode must be %(first)s or %(second)s, not %(value)s"),
+    "benchmarks.runner_bad_read_method": N_(
+        "method must be auto, o_direct or fadvise, not %(value)s"
+    ),
+    "benchmarks.runner_block_alignment": N_(
+        "block_kib must be a multiple of 4 (O_DIRECT alignment)"
+    ),
+    "benchmarks.runner_no_direct_io": N_("O_DIRECT refused on this filesystem: %(error)s"),
+    # A run's progress (benchmarks_app.lifecycle, repetition, the runner harness).
+    "benchmarks.step_fingerprint": N_("collecting the hardware fingerprint"),
+    "benchmarks.step_starting": N_("starting"),
+    "benchmarks.step_at_threads": N_("threads=%(threads)s %(step)s"),
+    "benchmarks.step_setup": N_("setup"),
+    "benchmarks.step_warmup": N_("warm-up %(done)s/%(of)s"),
+    "benchmarks.step_repetition": N_("rep %(done)s/%(of)s"),
+    "benchmarks.step_done": N_("done: %(stop_reason)s"),
+    "benchmarks.step_invalid": N_("invalid: %(why)s"),
+    "benchmarks.step_skipped": N_("skipped: %(why)s"),
+    "benchmarks.step_error": N_("error: %(why)s"),
+    # Why a run does not start (benchmarks_app.services, runners.validation_messages).
+    "benchmarks.target_imported_only": N_(
+        "target %(target)s is known only from imported runs: no worker serves it"
+    ),
+    "benchmarks.target_no_hardware": N_(
+        "target %(target)s has not reported its hardware yet (is its worker up?)"
+    ),
+    "benchmarks.unknown_scale": N_("unknown scale %(scale)s: choose %(choices)s"),
+    "benchmarks.profile_problem": N_("profile %(profile)s: %(problem)s"),
+    "benchmarks.time_limit_not_positive": N_("the time limit must be positive"),
+    "benchmarks.suite_profile_refused": N_("%(profile)s: %(problem)s"),
+    "benchmarks.no_profiles_loaded": N_("no profiles loaded: run `manage.py load_profiles`"),
+    "benchmarks.no_such_scale": N_("Profile %(profile)s has no %(scale)s scale."),
+    "benchmarks.param_not_positive": N_("%(param)s must be positive (got %(value)s)."),
+    "benchmarks.params_not_positive": N_(
+        "%(param)s must hold only positive numbers (got %(value)s)."
+    ),
+    "benchmarks.no_thread_counts": N_("No thread counts to run."),
+    "benchmarks.thread_count_not_whole": N_(
+        "Thread count %(value)s must be a positive whole number."
+    ),
+    "benchmarks.threads_over_cpus": N_(
+        "%(threads)s threads exceed this host's %(usable)s usable CPUs."
+    ),
+    "benchmarks.time_budget_not_positive": N_("time_budget_s must be positive (got %(value)s)."),
+    "benchmarks.dataset_over_ram": N_(
+        "The %(scale)s dataset needs about %(need)s GB of memory at %(threads)s threads, "
+        "more than %(percent)s%% of this host's %(ram)s GiB RAM."
+    ),
+    "benchmarks.data_over_disk": N_(
+        "The %(scale)s data files need %(need)s GB of disk, but %(workdir)s has %(free)s GB free."
+    ),
+    # Profile content and files (benchmarks_app.profiles_loader, profile_text).
+    "benchmarks.profile_not_object": N_("a profile is a JSON object"),
+    "benchmarks.profile_missing_key": N_("missing %(key)s"),
+    "benchmarks.profile_bad_name": N_("name: lowercase letters, digits and '-'"),
+    "benchmarks.profile_bad_class": N_("workload_class must be one of %(choices)s"),
+    "benchmarks.profile_bad_runner": N_("runner: a module name under benchmarks_app.runners"),
+    "benchmarks.profile_bad_version": N_("version must be X.Y.Z"),
+    "benchmarks.profile_bad_metric": N_("metric needs name and unit"),
+    "benchmarks.profile_bad_metric_label": N_("metric.label: a text"),
+    "benchmarks.profile_scales_not_object": N_("scales must be an object"),
+    "benchmarks.profile_scale_missing": N_("scales.%(scale)s missing"),
+    "benchmarks.profile_scale_threads": N_(
+        "scales.%(scale)s.threads: a list of positive whole numbers"
+    ),
+    "benchmarks.profile_scale_budget": N_(
+        "scales.%(scale)s.time_budget_s: a positive number of seconds"
+    ),
+    "benchmarks.profile_not_an_object": N_("%(key)s must be an object"),
+    "benchmarks.profile_i18n_not_object": N_(
+        "i18n: an object of languages, each with its translated fields"
+    ),
+    "benchmarks.profile_i18n_language": N_(
+        "%(where)s: a language code in lowercase letters, e.g. de"
+    ),
+    "benchmarks.profile_i18n_entries": N_("%(where)s: an object of translated fields"),
+    "benchmarks.profile_i18n_field": N_("%(where)s: only %(fields)s are translated"),
+    "benchmarks.profile_i18n_text": N_("%(where)s: a text that is not empty"),
+    "benchmarks.profile_file_invalid": N_("%(file)s: %(problems)s"),
+    "benchmarks.profile_file_not_json": N_(
+        "%(file)s: %(error)s: line %(line)s column %(column)s (char %(char)s)"
+    ),
+    "benchmarks.profile_file_unreadable": N_("%(file)s: %(error)s"),
+    "benchmarks.profile_edit_unchanged": N_("nothing changed"),
+    # Run files (benchmarks_app.exchange).
+    "benchmarks.runfile_not_a_run_file": N_("not a run file (expected format %(format)s)"),
+    "benchmarks.runfile_version": N_(
+        "unsupported run file version %(version)s (this reads %(reads)s)"
+    ),
+    "benchmarks.runfile_missing": N_("missing %(key)s"),
+    "benchmarks.runfile_rows": N_("%(key)s must be a list of at most %(most)s rows"),
+    "benchmarks.runfile_no_content": N_("profile content: missing"),
+    "benchmarks.runfile_bad_content": N_("profile content: %(problems)s"),
+    "benchmarks.semicolon_list": N_("%(first)s; %(rest)s"),
+    "benchmarks.runfile_hash_mismatch": N_(
+        "the profile content does not match its hash: the file was altered"
+    ),
+    "benchmarks.runfile_profile_disagrees": N_("profile name/version disagree with the content"),
+    "benchmarks.runfile_no_target_name": N_("target name missing"),
+    "benchmarks.runfile_no_host_name": N_("target host name missing"),
+    "benchmarks.runfile_bad_id": N_("run id is not a UUID"),
+    "benchmarks.runfile_bad_scale": N_("run scale %(scale)s is not one of the profile's scales"),
+    "benchmarks.runfile_not_ended": N_(
+        "only ended runs (succeeded, failed, cancelled) can be imported"
+    ),
+    "benchmarks.runfile_no_fingerprint": N_("run fingerprint missing"),
+    "benchmarks.runfile_bad_time": N_("run %(key)s is not a date-time"),
+    "benchmarks.runfile_no_created_at": N_("run created_at missing"),
+    "benchmarks.runfile_summary_threads": N_(
+        "summary %(index)s: threads must be a positive whole number"
+    ),
+    "benchmarks.runfile_summary_twice": N_("summary %(index)s: %(threads)s threads appear twice"),
+    "benchmarks.runfile_summary_numbers": N_(
+        "summary %(index)s: n, median, min, max, mean and cv must be finite numbers"
+    ),
+    "benchmarks.runfile_measurement": N_(
+        "measurement %(index)s: needs threads of a summary, repetition, value, seconds"
+    ),
+    "benchmarks.runfile_already_here": N_("run %(run)s is already here"),
+    "benchmarks.runfile_profile_differs": N_(
+        "profile %(profile)s here has other content than the run's: "
+        "the two installations edited it differently"
+    ),
+}
 
 # The catalog: imports, prices, exchange rates (catalog).
-_CATALOG: dict[str, Text] = {}
+_CATALOG: dict[str, Text] = {
+    # Where a problem is in a catalog file, and the problem (catalog.io.records, formats).
+    "catalog.at_line": N_("line %(line)s"),
+    "catalog.at_header": N_("header"),
+    "catalog.at_file": N_("file"),
+    "catalog.issue_line": N_("line %(line)s: %(why)s"),
+    "catalog.issue_line_field": N_("line %(line)s, field %(field)s: %(why)s"),
+    "catalog.issue_header": N_("header: %(why)s"),
+    "catalog.issue_file": N_("file: %(why)s"),
+    "catalog.issue_file_field": N_("file, field %(field)s: %(why)s"),
+    "catalog.issue_record": N_("%(where)s: %(why)s"),
+    "catalog.issue_record_field": N_("%(where)s, field %(field)s: %(why)s"),
+    "catalog.duplicate_price": N_(
+        "duplicate of %(first)s: one price per (slug, effective_from) (%(slug)s, %(date)s)"
+    ),
+    "catalog.duplicate_rate": N_("duplicate of %(first)s: one %(source)s→%(target)s rate per date"),
+    "catalog.bad_record_kind": N_("%(value)s is neither 'price' nor 'rate'"),
+    "catalog.tier_differs": N_("differs from %(first)s for the same tier %(slug)s"),
+    "catalog.nul_byte": N_("contains a NUL byte"),
+    "catalog.required": N_("required"),
+    "catalog.too_long": N_("%(length)s characters, at most %(limit)s"),
+    "catalog.unknown_pricing_model": N_("unknown pricing model %(value)s (one of %(choices)s)"),
+    "catalog.unknown_kind": N_("unknown kind %(value)s (one of %(choices)s)"),
+    "catalog.unknown_unit": N_("unknown unit %(value)s (one of %(choices)s)"),
+    "catalog.unknown_currency": N_("unknown currency %(value)s (one of %(choices)s)"),
+    "catalog.not_a_number": N_("%(value)s is not a number"),
+    "catalog.not_finite": N_("%(value)s is not a finite number"),
+    "catalog.negative": N_("%(value)s is negative"),
+    "catalog.not_plain_digits": N_("%(value)s: write plain digits with an optional '.'"),
+    "catalog.too_many_places": N_("%(value)s: more than %(places)s decimal places"),
+    "catalog.too_many_digits": N_("%(value)s: more than %(digits)s digits before the point"),
+    "catalog.not_whole": N_("%(value)s is not a whole number"),
+    "catalog.not_boolean": N_("%(value)s: write true or false"),
+    "catalog.not_boolean_or_empty": N_("%(value)s: write true or false (or leave empty)"),
+    "catalog.not_a_date": N_("%(value)s is not a date written YYYY-MM-DD"),
+    "catalog.not_a_real_date": N_("%(value)s is not a real date"),
+    "catalog.not_a_url": N_("%(value)s is not a URL"),
+    "catalog.empty_on_price": N_("must be empty on a price record"),
+    "catalog.empty_on_rate": N_("must be empty on a rate record"),
+    "catalog.bad_slug": N_("%(value)s: use lowercase letters, digits, '.' and '-'"),
+    "catalog.rate_not_above_zero": N_("must be above 0"),
+    "catalog.same_currencies": N_("must differ from rate_from"),
+    "catalog.file_too_big": N_("%(size)s bytes is over the limit of %(limit)s bytes"),
+    "catalog.file_empty": N_("the file is empty"),
+    "catalog.not_utf8": N_("not UTF-8 text"),
+    "catalog.row_short": N_(
+        "has %(fields)s fields, the header has %(header)s (no %(first_missing)s onwards)"
+    ),
+    "catalog.row_long": N_("has %(fields)s fields, the header has %(header)s"),
+    "catalog.unreadable_csv": N_("unreadable CSV: %(error)s"),
+    "catalog.no_rows": N_("the file has a header but no rows"),
+    "catalog.columns_missing": N_("missing column(s): %(columns)s"),
+    "catalog.columns_unknown": N_("unknown column(s): %(columns)s"),
+    "catalog.columns_repeated": N_("repeated column(s): %(columns)s"),
+    "catalog.not_json_object": N_("expected a JSON object"),
+    "catalog.must_be": N_("must be %(value)s"),
+    "catalog.keys_unknown": N_("unknown key(s): %(keys)s"),
+    "catalog.not_a_list": N_("must be a list"),
+    "catalog.not_an_object": N_("must be an object"),
+    "catalog.field_missing": N_("missing"),
+    "catalog.field_unknown": N_("unknown field"),
+    "catalog.not_a_scalar": N_("must be a string, number, boolean or null"),
+    "catalog.nothing_in_file": N_("the file holds no prices or exchange rates"),
+    # What an import holds and changes (catalog.io.changes, catalog.defaults).
+    "catalog.import_summary": N_(
+        "%(tiers)s tiers, %(prices)s prices, %(rates)s exchange rates: %(new_tiers)s new tiers, "
+        "%(changed_tiers)s changed tiers, %(new_prices)s new prices, "
+        "%(new_rates)s new exchange rates"
+    ),
+    "catalog.default_summary": N_(
+        "%(tiers)s tiers, %(prices)s prices, %(rates)s exchange rates: %(new)s new"
+    ),
+    "catalog.default_summary_updated": N_(
+        "%(tiers)s tiers, %(prices)s prices, %(rates)s exchange rates: %(new)s new, "
+        "%(updated)s tiers updated"
+    ),
+    # Prices in another currency (catalog.pricing).
+    "catalog.no_rate": N_("no %(source)s→%(target)s rate on or before %(date)s"),
+}
 
 # Plans and shares as stored (planner.services).
 _SERVICES: dict[str, Text] = {}

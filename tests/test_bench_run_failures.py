@@ -7,7 +7,7 @@ import psutil
 import pytest
 
 from benchmarks_app.lifecycle import check_targets
-from benchmarks_app.models import ProfileVersion, Target
+from benchmarks_app.models import Profile, ProfileVersion, Target
 from benchmarks_app.profiles_loader import edit_profile, load_shipped_profiles
 from benchmarks_app.services import cancel_run, create_run
 from tests.support.bench import wait_for, wait_over
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest
 @pytest.fixture
 def xgboost() -> ProfileVersion:
     load_shipped_profiles()
-    return ProfileVersion.objects.get(profile__name="gbm-xgboost", version="1.0.0")
+    return Profile.objects.get(name="gbm-xgboost").current_version()
 
 
 def runner_processes(run) -> list[psutil.Process]:

@@ -34,7 +34,7 @@ def test_wait_follows_a_real_run_to_its_end(redis_url, start_worker):
     # written at most every 0.5 s and the command looks every 0.5 s, so it may see none of
     # them. Repetitions of about half a second each keep the steps on screen long enough.
     body = shipped("gbm-xgboost")
-    body["name"] = "gbm-xgboost-slower"
+    body["name"], body["version"] = "gbm-xgboost-slower", "1.0.0"
     body["scales"]["smoke"] = {"rows": 400_000, "features": 20, "trees": 20, "threads": [1],
                                "time_budget_s": 60, "repetition": {"max_reps": 4}}  # fmt: skip
     version(body)

@@ -3,7 +3,7 @@ own queue, so a run lands on its target's worker only."""
 
 import pytest
 
-from benchmarks_app.models import ProfileVersion, Target
+from benchmarks_app.models import Profile, Target
 from benchmarks_app.profiles_loader import load_shipped_profiles
 from benchmarks_app.services import create_run
 from tests.support.bench import wait_over
@@ -23,7 +23,7 @@ def test_a_run_lands_on_its_targets_worker_only(redis_url, start_worker):
         assert target.fingerprint["usable_cpus"] >= 1 and target.fingerprint["cpu_model"]
         assert target.fingerprint["hostname"] == target.hostname
 
-    version = ProfileVersion.objects.get(profile__name="gbm-xgboost", version="1.0.0")
+    version = Profile.objects.get(name="gbm-xgboost").current_version()
     run = create_run(version=version, scale="smoke", target=targets["beta"], threads=[1])
     wait_over(run)
 

@@ -17,6 +17,8 @@ import numbers
 import shutil
 from pathlib import Path
 
+from common.messages import Message, Number, msg, plain
+
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 SCALES = ("smoke", "standard", "full")
 WORKLOAD_CLASSES = ("gbm", "sklearn", "features", "hpo", "inference", "nn", "micro")
@@ -83,22 +85,22 @@ def build_spec(profile: dict, scale: str, threads: int, workdir: str, *,
     }
 
 
-def _gb(n: float) -> str:
-    return f"{n / 1e9:.1f} GB"
+def _gb(n: float) -> Number:
+    return Number(n / 1e9, 1)
 
 
-def _size_problems(params: dict, path: str = "params") -> list[str]:
+def _size_problems(params: dict, path: str = "params") -> list[Message]:
     problems = []
     for key, value in params.items():
         where = f"{path}.{key}"
         if key == "seed" or isinstance(value, bool):
             continue
         if isinstance(value, numbers.Real) and value <= 0:
-            problems.append(f"{where} must be positive (got {value}).")
+            problems.append(msg("benchmarks.param_not_positive", param=where, value=str(value)))
         elif isinstance(value, list) and any(
             isinstance(v, numbers.Real) and not isinstance(v, bool) and v <= 0 for v in value
         ):
-            problems.append(f"{where} must hold only positive numbers (got {value}).")
+            problems.append(msg("benchmarks.params_not_positive", param=where, value=str(value)))
         elif isinstance(value, dict):
             problems.extend(_size_problems(value, where))
     return problems
@@ -106,7 +108,13 @@ def _size_problems(params: dict, path: str = "params") -> list[str]:
 
 def validate(profile: dict, scale: str, host: dict, threads: list[int] | None = None,
              workdir: str | None = None) -> list[str]:  # fmt: skip
-    """Human-readable reasons not to start; empty when the run may start.
+    """Human-readable reasons not to start, in English; empty when the run may start."""
+    return [plain(m) for m in validation_messages(profile, scale, host, threads, workdir)]
+
+
+def validation_messages(profile: dict, scale: str, host: dict, threads: list[int] | None = None,
+                        workdir: str | None = None) -> list[Message]:  # fmt: skip
+    """Reasons not to start, as messages; empty when the run may start.
 
     ``host`` is a fingerprint (``usable_cpus``, ``usable_ram_bytes`` or ``ram_bytes``).
     ``threads`` are the counts that will run (default: the scale's list through
@@ -114,22 +122,24 @@ def validate(profile: dict, scale: str, host: dict, threads: list[int] | None = 
     scratch data must also fit its free disk space.
     """
     if scale not in profile.get("scales", {}):
-        return [f"Profile {profile.get('name')} has no {scale!r} scale."]
+        return [
+            msg("benchmarks.no_such_scale", profile=str(profile.get("name")), scale=repr(scale))
+        ]
     params = merged_params(profile, scale)
     problems = _size_problems(params)
     usable = host.get("usable_cpus") or 1
     requested = profile["scales"][scale].get("threads") or []
     threads = plan_threads(requested, usable) if threads is None else list(threads)
     if not threads:
-        problems.append("No thread counts to run.")
+        problems.append(msg("benchmarks.no_thread_counts"))
     for k in threads:
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            problems.append(f"Thread count {k!r} must be a positive whole number.")
+            problems.append(msg("benchmarks.thread_count_not_whole", value=repr(k)))
         elif k > usable:
-            problems.append(f"{k} threads exceed this host's {usable} usable CPUs.")
+            problems.append(msg("benchmarks.threads_over_cpus", threads=k, usable=usable))
     budget = profile["scales"][scale].get("time_budget_s")
     if not isinstance(budget, numbers.Real) or budget <= 0:
-        problems.append(f"time_budget_s must be positive (got {budget!r}).")
+        problems.append(msg("benchmarks.time_budget_not_positive", value=repr(budget)))
     if problems:
         return problems  # sizes feed the estimates below: stop at bad ones
     runner = runner_module(profile)
@@ -137,14 +147,16 @@ def validate(profile: dict, scale: str, host: dict, threads: list[int] | None = 
     ram = host.get("usable_ram_bytes") or host.get("ram_bytes")
     need = runner.estimate_bytes(params, top)
     if ram and need > RAM_HEADROOM * ram:
-        problems.append(
-            f"The {scale} dataset needs about {_gb(need)} of memory at {top} threads, more than "
-            f"{RAM_HEADROOM:.0%} of this host's {ram / 2**30:.1f} GiB RAM."
-        )
+        problems.append(msg(
+            "benchmarks.dataset_over_ram", scale=scale, need=_gb(need), threads=top,
+            percent=round(100 * RAM_HEADROOM), ram=Number(ram / 2**30, 1),
+        ))  # fmt: skip
     disk_need = getattr(runner, "estimate_disk_bytes", lambda p: 0)(params)
     if workdir and disk_need:
         free = shutil.disk_usage(workdir).free
         if disk_need > free:
-            problems.append(f"The {scale} data files need {_gb(disk_need)} of disk, "
-                            f"but {workdir} has {_gb(free)} free.")  # fmt: skip
+            problems.append(msg(
+                "benchmarks.data_over_disk", scale=scale, need=_gb(disk_need), workdir=workdir,
+                free=_gb(free),
+            ))  # fmt: skip
     return problems

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from benchmarks_app import fingerprint
 from benchmarks_app.runners import EXIT_ERROR, EXIT_INVALID, EXIT_OK, EXIT_SKIPPED
+from common.messages import Message, msg, plain
 
 # Every knob the libraries we run read for their thread pools. Set in the child before import.
 THREAD_ENV_VARS = (
@@ -33,11 +34,17 @@ SAMPLES_CAP = 2000
 
 
 class InvalidParams(ValueError):
-    """Parameters the runner cannot use; reported as kind "invalid"."""
+    """Parameters the runner cannot use; reported as kind "invalid". Raise it with a Message
+    (or, from library code, a text)."""
 
 
 class Skipped(RuntimeError):
     """The measurement cannot run here (e.g. torch missing); reported as kind "skipped"."""
+
+
+def _said(exc: Exception) -> Message:
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Message) else msg("common.text", text=str(exc))
 
 
 class Bench(Protocol):
@@ -55,8 +62,12 @@ class Context:
     extra: dict = field(default_factory=dict)  # runner adds class-specific results here
 
 
-def emit_progress(progress: float, step: str) -> None:
-    print(json.dumps({"progress": round(progress, 4), "step": step}), flush=True)
+def emit_progress(progress: float, step: Message | str) -> None:
+    """A progress line: the step in English and, when it is one, as a message."""
+    line: dict[str, Any] = {"progress": round(progress, 4), "step": str(step)}
+    if isinstance(step, Message):
+        line["message"] = step.to_json()
+    print(json.dumps(line), flush=True)
 
 
 def set_thread_env(n: int) -> dict[str, str]:
@@ -106,9 +117,14 @@ def _write(path: Path, payload: dict) -> None:
     tmp.replace(path)  # the caller never reads half a file
 
 
-def _fail(out: Path, kind: str, message: str, code: int) -> int:
-    _write(out, {"ok": False, "kind": kind, "error": message})
-    print(json.dumps({"progress": 1.0, "step": f"{kind}: {message}"}), flush=True)
+def _fail(out: Path, kind: str, why: Message, code: int) -> int:
+    """RESULT.json says why in English ("error") and, unless it is only words from outside
+    (an exception's text), as a message the parent's pages can translate."""
+    result: dict[str, Any] = {"ok": False, "kind": kind, "error": plain(why)}
+    if why.code != "common.text":
+        result["message"] = why.to_json()
+    _write(out, result)
+    emit_progress(1.0, msg(f"benchmarks.step_{kind}", why=why))  # "invalid: ..."
     return code
 
 
@@ -117,15 +133,16 @@ def execute(spec: dict, out: Path, setup: Callable[[Context], Bench], *,
     profile = spec["profile"]
     threads = int(spec["threads"])
     if threads < 1:
-        return _fail(out, "invalid", f"threads must be ≥ 1 (got {threads})", EXIT_INVALID)
+        why = msg("benchmarks.runner_threads_below_one", threads=threads)
+        return _fail(out, "invalid", why, EXIT_INVALID)
     # Process-parallel runners (hpo, inference, membw) spread `threads` processes of one
     # thread each; the others run one process with `threads` threads.
     inner = 1 if process_parallel else threads
     env = set_thread_env(inner)
     missing = missing_modules(profile.get("requires", []))
     if missing:
-        message = f"{', '.join(missing)} not installed: profile {profile['name']} skipped"
-        return _fail(out, "skipped", message, EXIT_SKIPPED)
+        why = msg("benchmarks.runner_not_installed", modules=missing, profile=profile["name"])
+        return _fail(out, "skipped", why, EXIT_SKIPPED)
     workdir = Path(spec["workdir"])
     workdir.mkdir(parents=True, exist_ok=True)
     from threadpoolctl import threadpool_limits
@@ -138,14 +155,14 @@ def execute(spec: dict, out: Path, setup: Callable[[Context], Bench], *,
     ctx.extra["trusted_range"] = profile.get("scaling_rule", {}).get("trusted_range")
     bench = None
     try:
-        emit_progress(0.0, "setup")
+        emit_progress(0.0, msg("benchmarks.step_setup"))
         bench = setup(ctx)
         with threadpool_limits(limits=inner):
             result = run_repetitions(
                 bench.measure, warmup=rep.get("warmup", 1), min_reps=rep.get("min_reps", 3),
                 max_reps=rep.get("max_reps", 10), cv_target=rep.get("cv_target", 0.035),
                 time_budget_s=float(spec.get("time_budget_s", float("inf"))),
-                on_progress=emit_progress,
+                on_step=emit_progress,
             )  # fmt: skip
             # Process-parallel benches report their workers' pools, not this idle parent's.
             pools = bench.threadpools() if hasattr(bench, "threadpools") else threadpools()
@@ -154,9 +171,9 @@ def execute(spec: dict, out: Path, setup: Callable[[Context], Bench], *,
             if finish is not None:
                 finish(result)
     except InvalidParams as exc:
-        return _fail(out, "invalid", str(exc), EXIT_INVALID)
+        return _fail(out, "invalid", _said(exc), EXIT_INVALID)
     except Skipped as exc:
-        return _fail(out, "skipped", str(exc), EXIT_SKIPPED)
+        return _fail(out, "skipped", _said(exc), EXIT_SKIPPED)
     finally:
         if bench is not None and hasattr(bench, "close"):
             bench.close()
@@ -191,7 +208,8 @@ def run(setup: Callable[[Context], Bench], *, process_parallel: bool = False) ->
         code = execute(spec, args.out, setup, process_parallel=process_parallel)
     except Exception as exc:
         traceback.print_exc()
-        code = _fail(args.out, "error", f"{type(exc).__name__}: {exc}", EXIT_ERROR)
+        crash = msg("common.text", text=f"{type(exc).__name__}: {exc}")
+        code = _fail(args.out, "error", crash, EXIT_ERROR)
     sys.stdout.flush()
     sys.exit(code)
 

@@ -22,6 +22,7 @@ import itertools
 import os
 
 from benchmarks_app.runners._harness import Context, InvalidParams, Skipped, run
+from common.messages import msg
 
 CHUNK = 16 * 2**20
 
@@ -78,7 +79,7 @@ class DiskreadBench:
         p = ctx.params
         self.block = int(p["block_kib"]) * 1024
         if self.block % 4096:
-            raise InvalidParams("block_kib must be a multiple of 4 (O_DIRECT alignment)")
+            raise InvalidParams(msg("benchmarks.runner_block_alignment"))
         self.size = int(p["file_mib"]) * 2**20 // self.block * self.block
         self.path = ctx.workdir / "diskread.bin"
         rng = np.random.default_rng(int(p.get("seed", 0)))
@@ -105,7 +106,7 @@ class DiskreadBench:
 
     def _choose(self, method: str) -> str:
         if method not in ("auto", "o_direct", "fadvise"):
-            raise InvalidParams(f"method must be auto, o_direct or fadvise, not {method!r}")
+            raise InvalidParams(msg("benchmarks.runner_bad_read_method", value=repr(method)))
         if method == "fadvise":
             return method
         try:
@@ -113,7 +114,7 @@ class DiskreadBench:
             return "o_direct"
         except OSError as exc:
             if method == "o_direct":
-                raise Skipped(f"O_DIRECT refused on this filesystem: {exc}") from exc
+                raise Skipped(msg("benchmarks.runner_no_direct_io", error=str(exc))) from exc
             return "fadvise"
 
     def _read_segment(self, start: int, end: int, *, direct: bool) -> int:

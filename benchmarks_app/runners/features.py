@@ -19,6 +19,7 @@ pandas, whose own operations run on one thread.
 """
 
 from benchmarks_app.runners._harness import Context, InvalidParams, run
+from common.messages import msg
 
 BYTES_PER_ROW_FIXED = 4 + 8 + 4  # key int32, ts int64, dim_key int32
 # Peak working set per input byte, with headroom: this pipeline measured 5.35 GiB (pandas)
@@ -115,7 +116,14 @@ class FeaturesBench:
         p = ctx.params
         self.library = p.get("library", "pandas")
         if self.library not in ("pandas", "polars"):
-            raise InvalidParams(f"features library must be pandas or polars, not {self.library!r}")
+            why = msg(
+                "benchmarks.runner_bad_library",
+                runner="features",
+                first="pandas",
+                second="polars",
+                value=repr(self.library),
+            )
+            raise InvalidParams(why)
         self.paths = write_dataset(ctx.workdir, p)
         self.dim_path = ctx.workdir / "dim.parquet"
         self.float_cols = [f"f{c}" for c in range(int(p["float_cols"]))]

@@ -7,6 +7,7 @@ process, outside the timing: a measurement is the boosting itself.
 """
 
 from benchmarks_app.runners._harness import Context, InvalidParams, run
+from common.messages import msg
 
 # Raw float32 matrix + the libraries' binned copy, gradients and histograms.
 MEMORY_FACTOR = 2.5
@@ -51,7 +52,14 @@ class GbmBench:
             }  # fmt: skip
             self.data = lgb.Dataset(X, y, params=self.params, free_raw_data=False).construct()
         else:
-            raise InvalidParams(f"gbm library must be xgboost or lightgbm, not {self.library!r}")
+            why = msg(
+                "benchmarks.runner_bad_library",
+                runner="gbm",
+                first="xgboost",
+                second="lightgbm",
+                value=repr(self.library),
+            )
+            raise InvalidParams(why)
         self.cells = float(np.float64(self.rows) * self.features * self.trees)
         ctx.extra.update({
             "rows": self.rows, "features": self.features, "trees": self.trees,

@@ -11,6 +11,7 @@ A team's search of G candidates x K folds on R x F takes G·K·(R·F)/(R0·F0) /
 """
 
 from benchmarks_app.runners._harness import Context, InvalidParams, run
+from common.messages import msg
 
 
 def estimate_bytes(params: dict, threads: int = 1) -> int:
@@ -52,7 +53,13 @@ class SklearnBench:
         p = ctx.params
         self.mode = p.get("mode", "rf_fit")
         if self.mode not in ("rf_fit", "grid_search"):
-            raise InvalidParams(f"sklearn mode must be rf_fit or grid_search, not {self.mode!r}")
+            why = msg(
+                "benchmarks.runner_bad_mode",
+                first="rf_fit",
+                second="grid_search",
+                value=repr(self.mode),
+            )
+            raise InvalidParams(why)
         rows, features = int(p["rows"]), int(p["features"])
         self.X, self.y = classification(rows, features, int(p.get("seed", 0)))
         forest = {"n_estimators": int(p["trees"]), "max_depth": p.get("max_depth"),

@@ -4,8 +4,16 @@ import math
 
 from django import template
 from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
+
+# Why a thread count's repetitions stopped (benchmarks_app.repetition).
+STOP_REASONS = {
+    "cv_met": _("variation within target"),
+    "cap_reached": _("repetition cap reached"),
+    "time_budget": _("time budget spent"),
+}
 
 
 @register.filter
@@ -51,3 +59,9 @@ def flag_list(flags) -> str:
     if isinstance(flags, dict):
         return " ".join(name for name, present in flags.items() if present)
     return " ".join(str(f) for f in flags or [])
+
+
+@register.filter
+def stop_reason(code: str) -> str:
+    """The stop reason in the reader's language ("" for one this page does not know)."""
+    return str(STOP_REASONS.get(code, ""))

@@ -15,6 +15,7 @@ from decimal import Decimal
 from catalog.io.formats import format_decimal
 from catalog.io.records import CatalogFileError, Issue, ParsedCatalog, PriceRecord, RateRecord
 from catalog.models import ExchangeRate, Price, Provider, Tier, provider_slug
+from common.messages import Message, msg, plain
 
 
 @dataclass
@@ -42,13 +43,20 @@ class ChangeSet:
         )
 
     def summary(self) -> str:
-        tiers = len(self.new_tiers) + len(self.changed_tiers) + len(self.unchanged_tiers)
-        prices = len(self.new_prices) + len(self.unchanged_prices)
-        rates = len(self.new_rates) + len(self.unchanged_rates)
-        return (
-            f"{tiers} tiers, {prices} prices, {rates} exchange rates: "
-            f"{len(self.new_tiers)} new tiers, {len(self.changed_tiers)} changed tiers, "
-            f"{len(self.new_prices)} new prices, {len(self.new_rates)} new exchange rates"
+        """In English, as the commands print it."""
+        return plain(self.summary_message())
+
+    def summary_message(self) -> Message:
+        """What the file holds and what is new, for a page in its reader's language."""
+        return msg(
+            "catalog.import_summary",
+            tiers=len(self.new_tiers) + len(self.changed_tiers) + len(self.unchanged_tiers),
+            prices=len(self.new_prices) + len(self.unchanged_prices),
+            rates=len(self.new_rates) + len(self.unchanged_rates),
+            new_tiers=len(self.new_tiers),
+            changed_tiers=len(self.changed_tiers),
+            new_prices=len(self.new_prices),
+            new_rates=len(self.new_rates),
         )
 
 

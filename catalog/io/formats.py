@@ -29,6 +29,7 @@ from catalog.io.records import (
 )
 from common import safejson
 from common.csv_cells import neutralise  # a leading "'" too: import undoes it exactly
+from common.messages import Message, msg
 
 FORMAT_NAME = "planner-catalog"
 FORMAT_VERSION = 1
@@ -52,7 +53,7 @@ def check_size(size: int) -> None:
     limit = settings.CATALOG_IMPORT_MAX_BYTES
     if size > limit:
         raise CatalogFileError(
-            [Issue("file", None, f"{size:,} bytes is over the limit of {limit:,} bytes")]
+            [Issue("file", None, msg("catalog.file_too_big", size=size, limit=limit))]
         )
 
 
@@ -60,12 +61,12 @@ def parse(data: bytes, fmt: str) -> ParsedCatalog:
     """Check every record of a CSV or JSON catalog file; raise CatalogFileError on any problem."""
     check_size(len(data))
     if not data.strip():
-        raise CatalogFileError([Issue("file", None, "the file is empty")])
+        raise CatalogFileError([Issue("file", None, msg("catalog.file_empty"))])
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise CatalogFileError([Issue(f"line {line}", None, "not UTF-8 text")]) from None
+        raise CatalogFileError([Issue(f"line {line}", None, msg("catalog.not_utf8"))]) from None
     records, issues = _csv_records(text) if fmt == "csv" else _json_records(text)
     # Records that did parse are still checked, so one refusal names every problem.
     parsed, more = check_records(records, quoted=fmt == "csv")
@@ -99,21 +100,24 @@ def _csv_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Issu
                 _check_header(header)
                 continue
             if len(row) != len(header):
-                missing = f" (no {header[len(row)]} onwards)" if len(row) < len(header) else ""
-                issues.append(
-                    Issue(
-                        where, None, f"has {len(row)} fields, the header has {len(header)}{missing}"
-                    )
-                )
+                issues.append(Issue(where, None, _row_length(row, header)))
                 continue
             records.append((where, dict(zip(header, row, strict=True))))
     except csv.Error as exc:
-        issues.append(Issue(f"line {reader.line_num}", None, f"unreadable CSV: {exc}"))
+        unreadable = msg("catalog.unreadable_csv", error=str(exc))
+        issues.append(Issue(f"line {reader.line_num}", None, unreadable))
     if header is None:
-        raise CatalogFileError([Issue("file", None, "the file is empty")])
+        raise CatalogFileError([Issue("file", None, msg("catalog.file_empty"))])
     if not records and not issues:
-        raise CatalogFileError([Issue("file", None, "the file has a header but no rows")])
+        raise CatalogFileError([Issue("file", None, msg("catalog.no_rows"))])
     return records, issues
+
+
+def _row_length(row: list[str], header: list[str]) -> Message:
+    if len(row) < len(header):
+        return msg("catalog.row_short", fields=len(row), header=len(header),
+                   first_missing=header[len(row)])  # fmt: skip
+    return msg("catalog.row_long", fields=len(row), header=len(header))
 
 
 def _check_header(header: list[str]) -> None:
@@ -122,11 +126,11 @@ def _check_header(header: list[str]) -> None:
     unknown = [c for c in header if c not in CSV_COLUMNS]
     repeated = sorted({c for c in header if header.count(c) > 1})
     if missing:
-        issues.append(Issue("header", None, f"missing column(s): {', '.join(missing)}"))
+        issues.append(Issue("header", None, msg("catalog.columns_missing", columns=missing)))
     if unknown:
-        issues.append(Issue("header", None, f"unknown column(s): {', '.join(unknown)}"))
+        issues.append(Issue("header", None, msg("catalog.columns_unknown", columns=unknown)))
     if repeated:
-        issues.append(Issue("header", None, f"repeated column(s): {', '.join(repeated)}"))
+        issues.append(Issue("header", None, msg("catalog.columns_repeated", columns=repeated)))
     if issues:
         raise CatalogFileError(issues)
 
@@ -141,15 +145,15 @@ def _json_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Iss
             [Issue(f"line {line}" if line else "file", None, f"not valid JSON: {exc}")]
         ) from None
     if not isinstance(document, dict):
-        raise CatalogFileError([Issue("file", None, "expected a JSON object")])
+        raise CatalogFileError([Issue("file", None, msg("catalog.not_json_object"))])
     issues = []
     if document.get("format") != FORMAT_NAME:
-        issues.append(Issue("file", "format", f"must be {FORMAT_NAME!r}"))
+        issues.append(Issue("file", "format", msg("catalog.must_be", value=repr(FORMAT_NAME))))
     if document.get("version") != FORMAT_VERSION:
-        issues.append(Issue("file", "version", f"must be {FORMAT_VERSION}"))
+        issues.append(Issue("file", "version", msg("catalog.must_be", value=str(FORMAT_VERSION))))
     unknown = sorted(set(document) - {"format", "version", "prices", "exchange_rates"})
     if unknown:
-        issues.append(Issue("file", None, f"unknown key(s): {', '.join(unknown)}"))
+        issues.append(Issue("file", None, msg("catalog.keys_unknown", keys=unknown)))
     records: list[tuple[str, dict[str, str]]] = []
     for key, record_type, names in (
         ("prices", "price", PRICE_RECORD_FIELDS),
@@ -157,28 +161,28 @@ def _json_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Iss
     ):
         items = document.get(key, [])
         if not isinstance(items, list):
-            issues.append(Issue("file", key, "must be a list"))
+            issues.append(Issue("file", key, msg("catalog.not_a_list")))
             continue
         for index, item in enumerate(items):
             where = f"{key}[{index}]"
             if not isinstance(item, dict):
-                issues.append(Issue(where, None, "must be an object"))
+                issues.append(Issue(where, None, msg("catalog.not_an_object")))
                 continue
             missing = [name for name in names if name not in item]
             extra = sorted(set(item) - set(names))
-            issues += [Issue(where, name, "missing") for name in missing]
-            issues += [Issue(where, name, "unknown field") for name in extra]
+            issues += [Issue(where, name, msg("catalog.field_missing")) for name in missing]
+            issues += [Issue(where, name, msg("catalog.field_unknown")) for name in extra]
             if missing or extra:
                 continue
             cells = {"record": record_type}
             for name in names:
                 value = item[name]
                 if isinstance(value, (dict, list)):
-                    issues.append(Issue(where, name, "must be a string, number, boolean or null"))
+                    issues.append(Issue(where, name, msg("catalog.not_a_scalar")))
                 cells[name] = _json_cell(value)
             records.append((where, cells))
     if not records and not issues:
-        raise CatalogFileError([Issue("file", None, "the file holds no prices or exchange rates")])
+        raise CatalogFileError([Issue("file", None, msg("catalog.nothing_in_file"))])
     return records, issues
 
 

@@ -2,7 +2,8 @@
 
 `check_records` turns each record's cells into a `PriceRecord` or `RateRecord`,
 collecting every problem as an `Issue` ("line N, field X: why") rather than stopping
-at the first.
+at the first. An issue's why is a message (a code and parameters): the admin says it in
+its reader's language, the commands in English.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from catalog.models import (
     Unit,
     slug_validator,
 )
+from common.message_render import render
+from common.messages import Message, msg
 
 TIER_TEXT = ("name", "region", "cpu_model", "cpu_flags", "storage_type", "gpu_model", "network")
 TIER_INT = ("vcpus", "cores", "gpus", "min_term_months")
@@ -85,18 +88,51 @@ DECIMAL_SHAPE: dict[str, tuple[int, int]] = {
 }
 
 
+_LINE = re.compile(r"^line ([0-9]+)$")
+
+
+def location(where: str) -> Message:
+    """A record's place, said in the reader's language: the keys this package writes are
+    "line N" (CSV), "header", "file", and a JSON path ("prices[3]") shown as it is."""
+    if match := _LINE.match(where):
+        return msg("catalog.at_line", line=match[1])
+    if where in ("header", "file"):
+        return msg(f"catalog.at_{where}")
+    return msg("common.text", text=where)
+
+
 @dataclass(frozen=True)
 class Issue:
-    where: str  # "line 4", "prices[3]", "header", "file"
+    where: str  # "line 4", "prices[3]", "header", "file": the place, also the sort key
     field: str | None
-    message: str
+    message: Message | str  # why; a plain str is shown as it is (words from outside)
+
+    @property
+    def why(self) -> Message:
+        return self.message if isinstance(self.message, Message) else _words(self.message)
+
+    def as_message(self) -> Message:
+        """ "line 4, field amount: why" as one message, for a page in its reader's language."""
+        if match := _LINE.match(self.where):
+            line = match[1]
+            if self.field:
+                return msg("catalog.issue_line_field", line=line, field=self.field, why=self.why)
+            return msg("catalog.issue_line", line=line, why=self.why)
+        if self.where in ("header", "file"):
+            code = f"catalog.issue_{self.where}" + ("_field" if self.field else "")
+            return msg(code, why=self.why, **({"field": self.field} if self.field else {}))
+        if self.field:
+            return msg("catalog.issue_record_field", where=self.where, field=self.field,
+                       why=self.why)  # fmt: skip
+        return msg("catalog.issue_record", where=self.where, why=self.why)
 
     def __str__(self) -> str:
-        return (
-            f"{self.where}, field {self.field}: {self.message}"
-            if self.field
-            else (f"{self.where}: {self.message}")
-        )
+        # English as a page writes it (grouped numbers: "52,428,800 bytes"), for the commands.
+        return render(self.as_message(), "en")
+
+
+def _words(text: str) -> Message:
+    return msg("common.text", text=text)
 
 
 class CatalogFileError(Exception):
@@ -154,9 +190,9 @@ def check_records(
                 if key in price_keys:
                     row.issue(
                         "effective_from",
-                        f"duplicate of {price_keys[key]}: one price per "
-                        f"(slug, effective_from) ({record.slug}, {key[1].isoformat()})",
-                    )
+                        msg("catalog.duplicate_price", first=location(price_keys[key]),
+                            slug=record.slug, date=key[1].isoformat()),
+                    )  # fmt: skip
                 price_keys.setdefault(key, where)
                 prices.append(record)
         elif kind == "rate":
@@ -166,13 +202,13 @@ def check_records(
                 if key3 in rate_keys:
                     row.issue(
                         "effective_from",
-                        f"duplicate of {rate_keys[key3]}: one "
-                        f"{rate.from_currency}→{rate.to_currency} rate per date",
-                    )
+                        msg("catalog.duplicate_rate", first=location(rate_keys[key3]),
+                            source=rate.from_currency, target=rate.to_currency),
+                    )  # fmt: skip
                 rate_keys.setdefault(key3, where)
                 rates.append(rate)
         else:
-            row.issue("record", f"{kind!r} is neither 'price' nor 'rate'")
+            row.issue("record", msg("catalog.bad_record_kind", value=repr(kind)))
         issues.extend(row.issues)
     return ParsedCatalog(prices=prices, rates=rates), issues
 
@@ -184,11 +220,12 @@ def _check_tier_consistency(
         seen[record.slug] = (row.where, record.provider, record.tier)
         return
     first_where, provider, tier = seen[record.slug]
+    differs = msg("catalog.tier_differs", first=location(first_where), slug=record.slug)
     if provider != record.provider:
-        row.issue("provider", f"differs from {first_where} for the same tier {record.slug}")
+        row.issue("provider", differs)
     for name in TIER_FIELDS:
         if tier.get(name) != record.tier.get(name):
-            row.issue(name, f"differs from {first_where} for the same tier {record.slug}")
+            row.issue(name, differs)
 
 
 class _Row:
@@ -200,30 +237,31 @@ class _Row:
         self.quoted = quoted
         self.issues: list[Issue] = []
 
-    def issue(self, name: str | None, message: str) -> None:
+    def issue(self, name: str | None, message: Message) -> None:
         self.issues.append(Issue(self.where, name, message))
 
     def text(self, name: str, required: bool = False) -> str:
         value = self.cells.get(name, "")
         if "\x00" in value:
-            self.issue(name, "contains a NUL byte")
+            self.issue(name, msg("catalog.nul_byte"))
             return ""
         if name in TEXT_CELLS and self.quoted and value.startswith("'"):
             value = value[1:]
         else:
             value = value.strip()
         if required and not value:
-            self.issue(name, "required")
+            self.issue(name, msg("catalog.required"))
         limit = MAX_LENGTH.get(name)
         if limit and len(value) > limit:
-            self.issue(name, f"{len(value)} characters, at most {limit}")
+            self.issue(name, msg("catalog.too_long", length=len(value), limit=limit))
         return value
 
     def choice(self, name: str, choices: Iterable[str], what: str) -> str:
+        """`what` names the list in the message's code: "pricing_model", "kind", "unit"..."""
         value = self.text(name)
         allowed = list(choices)
         if value not in allowed:
-            self.issue(name, f"unknown {what} {value!r} (one of {', '.join(allowed)})")
+            self.issue(name, msg(f"catalog.unknown_{what}", value=repr(value), choices=allowed))
         return value
 
     def decimal(
@@ -232,29 +270,30 @@ class _Row:
         value = self.text(name)
         if value == "":
             if required:
-                self.issue(name, "required")
+                self.issue(name, msg("catalog.required"))
             return default
         try:
             number = Decimal(value)
         except InvalidOperation:
-            self.issue(name, f"{value!r} is not a number")
+            self.issue(name, msg("catalog.not_a_number", value=repr(value)))
             return None
         if number.is_nan() or number.is_infinite():
-            self.issue(name, f"{value!r} is not a finite number")
+            self.issue(name, msg("catalog.not_finite", value=repr(value)))
             return None
         if number < 0:
-            self.issue(name, f"{value} is negative")
+            self.issue(name, msg("catalog.negative", value=value))
             return None
         if not _PLAIN_DECIMAL.match(value):
-            self.issue(name, f"{value!r}: write plain digits with an optional '.'")
+            self.issue(name, msg("catalog.not_plain_digits", value=repr(value)))
             return None
         digits, places = DECIMAL_SHAPE[name]
         whole, _, fraction = value.partition(".")
         if len(fraction) > places:
-            self.issue(name, f"{value}: more than {places} decimal places")
+            self.issue(name, msg("catalog.too_many_places", value=value, places=places))
             return None
         if len(whole.lstrip("0")) > digits - places:
-            self.issue(name, f"{value}: more than {digits - places} digits before the point")
+            whole_digits = digits - places
+            self.issue(name, msg("catalog.too_many_digits", value=value, digits=whole_digits))
             return None
         return number
 
@@ -263,10 +302,10 @@ class _Row:
         if value == "":
             return None
         if value.startswith("-") and _PLAIN_INT.match(value[1:]):
-            self.issue(name, f"{value} is negative")
+            self.issue(name, msg("catalog.negative", value=value))
             return None
         if not _PLAIN_INT.match(value) or len(value) > 9:
-            self.issue(name, f"{value!r} is not a whole number")
+            self.issue(name, msg("catalog.not_whole", value=repr(value)))
             return None
         return int(value)
 
@@ -276,18 +315,19 @@ class _Row:
             return None
         if value in ("true", "false"):
             return value == "true"
-        self.issue(name, f"{value!r}: write true or false" + (" (or leave empty)" * allow_empty))
+        code = "catalog.not_boolean_or_empty" if allow_empty else "catalog.not_boolean"
+        self.issue(name, msg(code, value=repr(value)))
         return None
 
     def date(self, name: str) -> dt.date | None:
         value = self.text(name)
         if not _ISO_DATE.match(value):
-            self.issue(name, f"{value!r} is not a date written YYYY-MM-DD")
+            self.issue(name, msg("catalog.not_a_date", value=repr(value)))
             return None
         try:
             return dt.date.fromisoformat(value)
         except ValueError:
-            self.issue(name, f"{value} is not a real date")
+            self.issue(name, msg("catalog.not_a_real_date", value=value))
             return None
 
     def url(self, name: str) -> str:
@@ -296,13 +336,13 @@ class _Row:
             try:
                 URLValidator()(value)
             except ValidationError:
-                self.issue(name, f"{value!r} is not a URL")
+                self.issue(name, msg("catalog.not_a_url", value=repr(value)))
         return value
 
     def must_be_empty(self, names: Iterable[str], record: str) -> None:
         for name in names:
             if self.cells.get(name, "").strip():
-                self.issue(name, f"must be empty on a {record} record")
+                self.issue(name, msg(f"catalog.empty_on_{record}"))
 
 
 def _price_record(row: _Row) -> PriceRecord | None:
@@ -311,11 +351,11 @@ def _price_record(row: _Row) -> PriceRecord | None:
         try:
             slug_validator(slug)
         except ValidationError:
-            row.issue("slug", f"{slug!r}: use lowercase letters, digits, '.' and '-'")
+            row.issue("slug", msg("catalog.bad_slug", value=repr(slug)))
     tier = {
         "name": row.text("name", required=True),
         "region": row.text("region"),
-        "pricing_model": row.choice("pricing_model", PricingModel.values, "pricing model"),
+        "pricing_model": row.choice("pricing_model", PricingModel.values, "pricing_model"),
         "kind": row.choice("kind", Kind.values, "kind"),
         **{name: row.integer(name) for name in TIER_INT},
         **{name: row.decimal(name) for name in TIER_DECIMAL},
@@ -350,9 +390,9 @@ def _rate_record(row: _Row) -> RateRecord | None:
     to_currency = row.choice("rate_to", CURRENCIES, "currency")
     rate = row.decimal("rate", required=True)
     if rate is not None and rate == 0:
-        row.issue("rate", "must be above 0")
+        row.issue("rate", msg("catalog.rate_not_above_zero"))
     if from_currency == to_currency:
-        row.issue("rate_to", "must differ from rate_from")
+        row.issue("rate_to", msg("catalog.same_currencies"))
     source = row.text("source", required=True)
     source_url = row.url("source_url")
     row.must_be_empty(

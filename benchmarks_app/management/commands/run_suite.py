@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from benchmarks_app.models import Scale
 from benchmarks_app.services import RunRefused, create_suite
+from common.messages import plain
 
 from ._follow import follow
 from .run_profile import get_target
@@ -23,7 +24,7 @@ class Command(BaseCommand):
             raise CommandError("refused:\n  - " + "\n  - ".join(exc.problems)) from None
         self.stdout.write(f"suite {started.suite.pk}: {len(started.runs)} runs queued on {target}")
         for name, problems in started.refused.items():
-            self.stderr.write(f"  {name} not queued: {'; '.join(problems)}")
+            self.stderr.write(f"  {name} not queued: {'; '.join(map(plain, problems))}")
         if not wait:
             return
         failed = [run for run in started.runs if follow(run, self.stdout).status != "succeeded"]
