@@ -15,6 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from changes.services import quiet, record
+
 from .models import (
     Measurement,
     Profile,
@@ -196,6 +198,13 @@ def import_run(data: dict) -> Run:
     run_data = data["run"]
     if Run.objects.filter(pk=run_data["id"]).exists():
         raise ImportRefused([f"run {run_data['id']} is already here"])
+    with quiet():  # its version, target and run are one change, recorded below
+        run = _import(data, run_data)
+    record("run.imported", run, label=f"run {run.pk}")
+    return run
+
+
+def _import(data: dict, run_data: dict) -> Run:
     version = _profile_version(data["profile"])
     target = _target(data["target"])
     run = Run.objects.create(

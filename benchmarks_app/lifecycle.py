@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from . import signals
 from .execution import run_child, runner_command, time_limit
 from .models import Measurement, Run, Summary, Target, heartbeat_grace
 
@@ -31,7 +32,10 @@ def finish(run_id, status: str, reason: str = "") -> bool:
     fields |= {"current_threads": None, "step": ""}
     if status == Run.Status.SUCCEEDED:
         fields["progress"] = 1.0
-    return bool(Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(**fields))
+    ended = bool(Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(**fields))
+    if ended:
+        signals.run_ended(run_id, status)  # an update sends no signal
+    return ended
 
 
 def execute_run(run_id: str, *, executed_by: str) -> str | None:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from . import signals
 from .models import Profile, ProfileVersion, Run, Scale, Suite, Target
 from .profiles_loader import validate_content
 
@@ -139,6 +140,7 @@ def cancel_run(run: Run, user=None) -> str:
         cancel_requested=True,
         finished_at=now,
     ):
+        signals.run_ended(run.pk, Run.Status.CANCELLED)  # an update sends no signal
         transaction.on_commit(lambda: _revoke(run.task_id))
         return Run.Status.CANCELLED
     Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(

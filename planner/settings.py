@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "changes",
     "catalog",
     "benchmarks_app",
     "planner",
