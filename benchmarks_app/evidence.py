@@ -80,7 +80,11 @@ class NoMeasurement(LookupError):
         if isinstance(message, str):
             message = msg("common.text", text=message)
         self.message = message
-        super().__init__(plain(message))
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        # Said when asked: a plan sized over every tier gathers thousands of reasons.
+        return plain(self.message)
 
     def __reduce__(self) -> tuple:  # keeps the message (not only its text) through pickle
         return (type(self), (self.message,))

@@ -18,10 +18,12 @@ with its quality.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, TextField
+from django.db.models.functions import Cast
 
 from catalog.models import Tier
 from common.messages import Message, ProfileRef, TierRef, msg
@@ -68,14 +70,14 @@ def best_measurements(
     selection = _Selection(classes, linked, {s for s in slugs if counts.get(s)}, by_tier=True)
     for slug in slugs:
         tier = TierRef(slug)
+        if slug not in counts or not counts[slug]:
+            code = "tier_not_in_catalog" if slug not in counts else "tier_without_vcpus"
+            reason = NoMeasurement(Message(f"benchmarks.{code}", {"tier": tier}))
+            found.update(((slug, cls), reason) for cls in classes)
+            continue
+        where = Message("benchmarks.on_tier", {"tier": tier})
         for cls in classes:
-            if slug not in counts:
-                found[slug, cls] = NoMeasurement(msg("benchmarks.tier_not_in_catalog", tier=tier))
-            elif not counts[slug]:
-                found[slug, cls] = NoMeasurement(msg("benchmarks.tier_without_vcpus", tier=tier))
-            else:
-                where = msg("benchmarks.on_tier", tier=tier)
-                found[slug, cls] = selection.answer(slug, cls, int(counts[slug]), where)
+            found[slug, cls] = selection.answer(slug, cls, int(counts[slug]), where)
     return found
 
 
@@ -133,7 +135,17 @@ class _Loaded:
         self.sweep = Sweep(str(run.pk), run.target.name, medians, repetitions)
 
     def evidence(self, summary: Summary, threads: int, value: float, **fit) -> BestMeasurement:
-        return _evidence(self.run, summary, threads, value, sweep=self.sweep, **fit)
+        extra = self.extra(summary)
+        return _evidence(self.run, summary, extra, threads, value, sweep=self.sweep, **fit)
+
+    def extra(self, summary: Summary) -> dict:
+        """The summary's `extra`, decoded when a figure first needs it: an inference run's
+        service-time samples are most of the bytes a selection reads, and a run that
+        sizes none of its tiers (no thread count of theirs measured, no fit) never needs
+        them."""
+        if not hasattr(summary, "extra_decoded"):
+            summary.extra_decoded = json.loads(summary.extra_text) if summary.extra_text else {}
+        return summary.extra_decoded
 
 
 class _Selection:
@@ -160,6 +172,7 @@ class _Selection:
             if row.group in groups:
                 self._rank(row)
         self.loaded = _load(set(self.winners.values()))
+        self._refs: dict[str, list[ProfileRef]] = {}
 
     def _rank(self, row: _RunRow) -> None:
         """Rows come newest first: the first qualifying one of a (group, class) wins."""
@@ -180,9 +193,10 @@ class _Selection:
         return None if run_id is None else self.loaded[run_id]
 
     def answer(self, group: str, profile_class: str, threads: int, where: Message) -> Found:
-        loaded = self.winner(group, profile_class)
-        if loaded is None:
+        run_id = self.winners.get((group, profile_class))
+        if run_id is None:
             return NoMeasurement(self._why_none(group, profile_class, where))
+        loaded = self.loaded[run_id]
         summary = loaded.by_threads.get(threads)
         if summary is not None:
             return loaded.evidence(summary, threads, summary.median)
@@ -192,15 +206,18 @@ class _Selection:
         versions = self.series[profile_class]
         if not versions:
             return msg("benchmarks.no_profile", **{"class": repr(profile_class)})
-        series = [ProfileRef(v.profile.name, v.series) for v in versions]
+        series = self._refs.get(profile_class)
+        if series is None:  # one list for every tier's reason
+            series = self._refs[profile_class] = [
+                ProfileRef(v.profile.name, v.series) for v in versions
+            ]
         key = (group, profile_class)
         if key in self.smoke:
-            return msg("benchmarks.only_smoke_runs", series=series, where=where)
+            return Message("benchmarks.only_smoke_runs", {"series": series, "where": where})
         if key in self.older:
-            return msg("benchmarks.only_older_versions", series=series, where=where)
-        return msg(
-            "benchmarks.no_sizing_run", series=series, where=where, **{"class": profile_class}
-        )
+            return Message("benchmarks.only_older_versions", {"series": series, "where": where})
+        params = {"class": profile_class, "series": series, "where": where}
+        return Message("benchmarks.no_sizing_run", params)
 
 
 def _current_series(classes: list[str]) -> dict[str, list[ProfileVersion]]:
@@ -248,6 +265,9 @@ def _load(run_ids: set) -> dict[object, _Loaded]:
     summaries = (
         Summary.objects.filter(run_id__in=run_ids)
         .select_related("run__profile_version__profile", "run__target")
+        # JSON no answer reads, and `extra` as text (`_Loaded.extra` decodes it when needed).
+        .defer("extra", "runtime", "outliers", "run__threads", "run__target__fingerprint")
+        .annotate(extra_text=Cast("extra", output_field=TextField()))
         .order_by("threads")
     )
     runs: dict[object, Run] = {}
@@ -300,6 +320,7 @@ def _as_message(reason: Message | str) -> Message:
 def _evidence(
     run: Run,
     summary: Summary,
+    summary_extra: dict,
     threads: int,
     value: float,
     *,
@@ -312,7 +333,7 @@ def _evidence(
     profile = run.profile_version.profile
     metric_name, unit = METRICS.get(profile.workload_class, ("", ""))
     metric = content.get("metric") or {}
-    extra = dict(summary.extra)
+    extra = dict(summary_extra)
     rule = content.get("scaling_rule") or {}
     if "trusted_range" in rule:
         extra.setdefault("trusted_range", rule["trusted_range"])
