@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 
@@ -48,22 +50,27 @@ def current_generation() -> Generation:
     The row count is in the key beside the newest id: a write that committed after a
     later-numbered one (a long import) still changes it.
     """
-    with connection.cursor() as cursor:
-        cursor.execute(_generation_sql())
-        row = cursor.fetchone()
-    if row is None:
-        return Generation(0, _EMPTY)
-    number, token, count = row
-    return Generation(number, f"{number}.{count}.{token}")
+    return generation_with(None)[0]
 
 
-def _generation_sql() -> str:
+def generation_with(sql: str | None, params: Sequence[Any] = ()) -> tuple[Generation, Any]:
+    """The data generation and the value of one more scalar query, in one round trip
+    (a cached page checks its link is live in the same query)."""
     q = connection.ops.quote_name
     table, pk = q(Change._meta.db_table), q("id")
-    return (
-        f"SELECT {pk}, {q('token')}, (SELECT COUNT(*) FROM {table}) FROM {table} "
-        f"ORDER BY {pk} DESC LIMIT 1"
-    )
+    newest = f"FROM {table} ORDER BY {pk} DESC LIMIT 1"
+    columns = [
+        f"(SELECT {pk} {newest})",
+        f"(SELECT {q('token')} {newest})",
+        f"(SELECT COUNT(*) FROM {table})",
+        f"({sql})" if sql else "NULL",
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(columns)}", list(params))
+        number, token, count, value = cursor.fetchone()
+    if number is None:
+        return Generation(0, _EMPTY), value
+    return Generation(number, f"{number}.{count}.{token}"), value
 
 
 def changes_since(generation: int, *, limit: int = 50) -> list[ChangeRow]:

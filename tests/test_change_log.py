@@ -73,3 +73,17 @@ def test_a_change_committed_after_a_later_numbered_one_still_moves_the_generatio
     after = current_generation()
     assert after.number == before.number == last.pk
     assert after.key != before.key
+
+
+def test_a_live_share_check_rides_on_the_generation_query(django_assert_num_queries, owner):
+    from planner.models import Plan, Share
+    from planner.web.data import live_share_generation
+
+    plan = Plan.objects.create(owner=owner, name="p", inputs={})
+    share = Share.objects.create(plan=plan, snapshot={}, created_by=owner)
+    with django_assert_num_queries(1):
+        found = live_share_generation(share.token)
+    assert found == current_generation()
+    share.revoke()
+    assert live_share_generation(share.token) is None
+    assert live_share_generation("no-such-token") is None

@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from benchmarks_app.models import Run, Target
 from catalog.models import ExchangeRate, PricingModel
 from catalog.pricing import catalog_frame
-from changes.selectors import Generation, current_generation
+from changes.selectors import Generation, current_generation, generation_with
 from common import formatting
 from common.clock import today
 from planner.compute import schema
@@ -32,15 +33,20 @@ FORM_OPTIONS_SECONDS = 600
 
 
 def live_share_generation(token: str) -> Generation | None:
-    """The data generation if `token` names a live share link, else None.
+    """The data generation if `token` names a live share link, else None: one query.
 
     The same answer as `services.shared(token) is not None`, without loading the
-    snapshot: a cached shared page costs this check, the generation read and a cache
-    lookup.
+    snapshot: a cached shared page costs this query and a cache lookup.
     """
-    if not token or len(token) > 64 or not Share.objects.live().filter(token=token).exists():
+    if not token or len(token) > 64:
         return None
-    return current_generation()
+    q = connection.ops.quote_name
+    live = (
+        f"SELECT COUNT(*) FROM {q(Share._meta.db_table)} "
+        f"WHERE {q('token')} = %s AND {q('revoked_at')} IS NULL"
+    )
+    generation, found = generation_with(live, [token])
+    return generation if found else None
 
 
 def catalog_freshness() -> dict[str, Any]:
