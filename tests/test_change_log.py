@@ -7,6 +7,8 @@ from catalog.io.importer import import_catalog
 from changes.models import Change
 from changes.selectors import changes_since, current_generation
 from changes.services import record
+from planner.models import Plan, Share
+from planner.web.data import live_share_generation
 from tests.support.bench import finished_run, target, version
 from tests.support.catalog import add_price, csv_bytes, make_tier, price_record
 
@@ -76,9 +78,6 @@ def test_a_change_committed_after_a_later_numbered_one_still_moves_the_generatio
 
 
 def test_a_live_share_check_rides_on_the_generation_query(django_assert_num_queries, owner):
-    from planner.models import Plan, Share
-    from planner.web.data import live_share_generation
-
     plan = Plan.objects.create(owner=owner, name="p", inputs={})
     share = Share.objects.create(plan=plan, snapshot={}, created_by=owner)
     with django_assert_num_queries(1):
