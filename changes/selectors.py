@@ -80,6 +80,12 @@ def changes_since(generation: int, *, limit: int = 50) -> list[ChangeRow]:
     return [_row(change) for change in rows]
 
 
+def changes_after(moment: dt.datetime, *, limit: int = 50) -> list[ChangeRow]:
+    """What changed after `moment` (a share's creation), newest first."""
+    rows = Change.objects.filter(at__gt=moment).order_by("-id")[:limit]
+    return [_row(change) for change in rows]
+
+
 def recent_changes(limit: int = 20) -> list[ChangeRow]:
     """The newest changes, newest first."""
     return [_row(change) for change in Change.objects.order_by("-id")[:limit]]

@@ -2,10 +2,11 @@
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from catalog.io.importer import import_catalog
 from changes.models import Change
-from changes.selectors import changes_since, current_generation
+from changes.selectors import changes_after, changes_since, current_generation
 from changes.services import record
 from planner.models import Plan, Share
 from planner.web.data import live_share_generation
@@ -35,6 +36,15 @@ def test_the_log_says_what_changed_since_a_generation():
         ("price.saved", "test-box from 2026-01-01"),
     ]
     assert moved[0].object_type == "catalog.tier" and moved[0].object_id == str(tier.pk)
+
+
+def test_the_log_says_what_changed_after_a_moment():
+    moment = timezone.now()
+    make_tier("test-box", provider="Test")
+    assert [(c.kind, c.label) for c in changes_after(moment)] == [
+        ("tier.saved", "test-box"),
+        ("provider.saved", "Test"),
+    ]
 
 
 def test_an_import_is_one_change_however_many_rows_it_writes():

@@ -5,6 +5,12 @@ import django.utils.timezone
 from django.db import migrations, models
 
 
+def start_the_log(apps, schema_editor):
+    """A first change, so an installation has a generation (and a token) from the start."""
+    Change = apps.get_model("changes", "Change")
+    Change.objects.create(kind="log.started", token=changes.models.new_token())
+
+
 class Migration(migrations.Migration):
 
     initial = True
@@ -28,4 +34,5 @@ class Migration(migrations.Migration):
                 'ordering': ['-id'],
             },
         ),
+        migrations.RunPython(start_the_log, migrations.RunPython.noop),
     ]
