@@ -52,7 +52,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
-RESULTS = ROOT / "bench" / "results" / "web_load.json"
+RESULTS = ROOT / "bench" / "results" / "web_load.json"  # web_load_<copies>.json at scale
 EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
 RESERVED = "aws-c5.4xlarge-us-east-1-reserved-1y"
 
@@ -151,9 +151,14 @@ def manage(env: dict[str, str], *args: str) -> str:
     return subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
 
 
-def seed(env: dict[str, str]) -> dict[str, str]:
+def seed(env: dict[str, str], copies: int = 0) -> dict[str, str]:
     manage(env, "migrate", "--noinput", "-v0")
     manage(env, "bootstrap", "--no-input")
+    if copies:  # a catalog at scale: bench/api_scale.py's imported copies of the default tiers
+        grow = (f"import sys; sys.path.insert(0, {str(ROOT / 'bench')!r}); "
+                "from api_scale import copies_csv; from catalog.io.importer import import_catalog; "
+                f"import_catalog(copies_csv({copies}), 'csv')")  # fmt: skip
+        manage(env, "shell", "-c", grow)
     out = manage(env, "shell", "-c", SEED)
     return json.loads(out.split("SEED", 1)[1].strip())
 
@@ -343,12 +348,15 @@ def main() -> int:
                         help="Django cache: Redis (as in production) or file")  # fmt: skip
     parser.add_argument("--typing-duration", type=int, default=20,
                         help="seconds of the typing users' run")  # fmt: skip
+    parser.add_argument("--copies", type=int, default=0,
+                        help="also import this many copies of the default tiers (2000: the "
+                             "2,018-tier catalog of bench/api_scale.py)")  # fmt: skip
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="web-load-"))
     env, cache = environment(tmp, args.cache)
     print(f"== setting up a throwaway database in {tmp}")
-    seeded = seed(env)
+    seeded = seed(env, args.copies)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     print(f"== gunicorn, {args.workers} sync workers, on {base} (cache: {cache})")
@@ -427,7 +435,9 @@ def main() -> int:
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": {"platform": platform.platform(), "python": platform.python_version(),
                     "cpus": os.cpu_count(), "load_average_after": [round(x, 2) for x in load]},
-        "server": {"gunicorn_sync_workers": args.workers, "cache": cache, "database": "sqlite"},
+        "server": {"gunicorn_sync_workers": args.workers, "cache": cache, "database": "sqlite",
+                   "catalog": f"default + {args.copies} imported copies" if args.copies
+                   else "default"},
         "load": {"tool": tool, "connections": args.connections, "round_s": args.round,
                  "rounds": rounds, "think_time_s": 0,
                  "method": "endpoints interleaved round by round after a warm-up round; "
@@ -437,9 +447,10 @@ def main() -> int:
         "results": results,
         "targets": targets,
     }  # fmt: skip
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"== wrote {RESULTS.relative_to(ROOT)}")
+    out = RESULTS.with_name(f"web_load_{args.copies}.json") if args.copies else RESULTS
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"== wrote {out.relative_to(ROOT)}")
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
 

@@ -189,7 +189,7 @@ class RunAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Restore the selected retired runs as evidence"))
     def restore(self, request: HttpRequest, queryset) -> None:
-        count = queryset.exclude(retired_at=None).update(retired_at=None)
+        count = queryset.restore()
         messages.success(
             request, ngettext("%(count)d run restored.", "%(count)d runs restored.", count)
             % {"count": count},

@@ -7,4 +7,6 @@ class BenchmarksAppConfig(AppConfig):
 
     def ready(self) -> None:
         # Celery signal receivers; they only fire inside a worker process.
-        from . import worker_hooks  # noqa: F401
+        from . import signals, worker_hooks  # noqa: F401
+
+        signals.connect()

@@ -14,8 +14,17 @@ Metrics per workload class (DESIGN's mapping table):
 the profile's scaling rule holds; outside it a planner figure is labelled extrapolated.
 """
 
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
+
+from common.messages import Message, msg, plain
+
+from . import scaling
 
 METRICS: dict[str, tuple[str, str]] = {
     "gbm": ("cell_trees_per_s", "cell-trees/s"),
@@ -45,6 +54,9 @@ class BestMeasurement:
     fit: str | None = None  # "usl" / "amdahl" when predicted
     extrapolation: str | None = None  # e.g. "extrapolated: 2.0x beyond the largest measured 16"
     extra: dict = field(default_factory=dict)
+    # The winning run's whole sweep (repetitions, fit and its quality), shared by every
+    # tier that run sizes; None where a caller built the measurement by hand.
+    sweep: Sweep | None = field(default=None, compare=False, repr=False)
 
     @property
     def provenance(self) -> dict:
@@ -61,4 +73,59 @@ class BestMeasurement:
 
 
 class NoMeasurement(LookupError):
-    """No usable measurement; str(exc) is the reason shown to the user."""
+    """No usable measurement. `message` is the reason (a `common.messages.Message`);
+    str(exc) is its English text, as the API gives it."""
+
+    def __init__(self, message: Message | str) -> None:
+        if isinstance(message, str):
+            message = msg("common.text", text=message)
+        self.message = message
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        # Said when asked: a plan sized over every tier gathers thousands of reasons.
+        return plain(self.message)
+
+    def __reduce__(self) -> tuple:  # keeps the message (not only its text) through pickle
+        return (type(self), (self.message,))
+
+
+class Sweep:
+    """One run's measured points on its host: each thread count's median and its
+    repetitions, and the scaling fit over the medians with its quality.
+
+    The fit is computed when first asked (most plans read a measured thread count and
+    never need it), once for every tier the run sizes.
+    """
+
+    def __init__(
+        self,
+        run_id: str,
+        host: str,
+        medians: Mapping[int, float],
+        repetitions: Mapping[int, Sequence[float]],
+    ) -> None:
+        self.run_id = run_id
+        self.host = host
+        self.medians = dict(sorted(medians.items()))
+        self.repetitions = {k: list(v) for k, v in sorted(repetitions.items())}
+
+    def __repr__(self) -> str:
+        return f"Sweep(run {self.run_id} on {self.host}: {sorted(self.medians)} threads)"
+
+    @functools.cached_property
+    def fit(self) -> scaling.Fit:
+        """`scaling.best_fit` over the medians: USL or Amdahl, with `r2`, `rmse`,
+        `rel_error` and `params`; `enough` is False (with the reason) below 3 points."""
+        return scaling.best_fit(list(self.medians), list(self.medians.values()), host=self.host)
+
+    def fit_quality(self) -> dict[str, Any]:
+        """The fit's model, parameters and quality as plain data (for pages and the API)."""
+        fit = self.fit
+        return {
+            "model": fit.model if fit.enough else None,
+            "params": dict(fit.params),
+            "r2": fit.r2,
+            "rmse": fit.rmse,
+            "rel_error": fit.rel_error,
+        }

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from changes.services import quiet, record
 from common.messages import Message, ProfileRef, msg, plain
 
 from .models import (
@@ -224,6 +225,13 @@ def import_run(data: dict) -> Run:
     run_data = data["run"]
     if Run.objects.filter(pk=run_data["id"]).exists():
         raise ImportRefused([msg("benchmarks.runfile_already_here", run=str(run_data["id"]))])
+    with quiet():  # its version, target and run are one change, recorded below
+        run = _import(data, run_data)
+    record("run.imported", run, label=f"run {run.pk}")
+    return run
+
+
+def _import(data: dict, run_data: dict) -> Run:
     version = _profile_version(data["profile"])
     target = _target(data["target"])
     run = Run.objects.create(

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from common.messages import Message, msg
 
+from . import signals
 from .execution import run_child, runner_command, time_limit
 from .models import (
     Measurement,
@@ -41,7 +42,10 @@ def finish(run_id, status: str, reason: Message | str | None = None) -> bool:
     fields |= {"current_threads": None, **step_fields(None)}
     if status == Run.Status.SUCCEEDED:
         fields["progress"] = 1.0
-    return bool(Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(**fields))
+    ended = bool(Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(**fields))
+    if ended:
+        signals.run_ended(run_id, status)  # an update sends no signal
+    return ended
 
 
 def execute_run(run_id: str, *, executed_by: str) -> str | None:

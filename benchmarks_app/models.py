@@ -14,10 +14,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.validators import RegexValidator
-from django.db import models
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from changes.services import record
 from common.messages import Message, msg, plain
 
 VERSION_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
@@ -197,8 +198,22 @@ class RunQuerySet(models.QuerySet):
         return self.filter(retired_at__isnull=True)
 
     def retire(self) -> int:
-        """Retire the runs not yet retired (kept as history, never evidence again)."""
-        return self.filter(retired_at__isnull=True).update(retired_at=timezone.now())
+        """Retire the runs not yet retired (kept as history, never evidence again).
+
+        A queryset update sends no signal: the change log is written here, once per
+        run, in the same transaction, so cached figures that rested on a run move."""
+        return self._set_retired(timezone.now(), "run.retired")
+
+    def restore(self) -> int:
+        """Make retired runs evidence again."""
+        return self._set_retired(None, "run.restored")
+
+    def _set_retired(self, when, kind: str) -> int:
+        with transaction.atomic():
+            runs = list(self.filter(retired_at__isnull=when is not None))
+            for run in runs:
+                record(kind, run)
+            return self.model.objects.filter(pk__in=[r.pk for r in runs]).update(retired_at=when)
 
 
 class Run(models.Model):

@@ -4,16 +4,37 @@ Rules (DESIGN): the latest succeeded run at `standard` or `full` scale of the
 profile's newest X.Y on the target (or on any target linked to the tier) wins;
 `smoke` never sizes anything. The value at the asked thread count is the measured
 median when that count was measured, else the same host's scaling fit's
-prediction, labelled with the fit and how far it extrapolates.
+prediction, labelled with the fit and how far it extrapolates. Where nothing
+qualifies, `NoMeasurement` says why, as a message.
+
+`best_measurements(tiers, classes)` answers every (tier, class) a plan needs at once,
+in a fixed number of queries however large the catalog: the profiles' current
+versions, the succeeded runs on linked targets (slim rows, the winners picked here),
+then the winners' summaries and repetitions. Each answer carries its run's whole
+sweep (`BestMeasurement.sweep`): the repetitions per thread count and the scaling fit
+with its quality.
 """
 
-from django.db.models import Q, QuerySet
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q, TextField
+from django.db.models.functions import Cast
+
+from catalog.models import Tier
+from common.messages import Message, ProfileRef, TierRef, msg
 
 from . import scaling
-from .evidence import METRICS, BestMeasurement, NoMeasurement
-from .models import Profile, ProfileVersion, Run, Scale, Summary, Target
+from .evidence import METRICS, BestMeasurement, NoMeasurement, Sweep
+from .models import Measurement, Profile, ProfileVersion, Run, Scale, Summary, Target
 
 SIZING_SCALES = (Scale.STANDARD, Scale.FULL)
+Found = BestMeasurement | NoMeasurement
+_NEVER = dt.datetime.min.replace(tzinfo=dt.UTC)
 
 
 def best_measurement(profile_class: str, target_or_tier, threads: int) -> BestMeasurement:
@@ -21,25 +42,267 @@ def best_measurement(profile_class: str, target_or_tier, threads: int) -> BestMe
     one library, a profile name ("gbm-lightgbm"); among a class's profiles the most
     recent qualifying run wins. Raises NoMeasurement with the reason."""
     if threads < 1:
-        raise NoMeasurement("thread count must be at least 1")
-    targets, where = _targets(target_or_tier)
-    run = winning_run(profile_class, targets, where)
-    summaries = list(run.summaries.all())
-    by_threads = {s.threads: s for s in summaries}
-    if threads in by_threads:
-        return _evidence(run, by_threads[threads], threads, by_threads[threads].median)
-    host = run.target.name
-    fit = scaling.best_fit([s.threads for s in summaries], [s.median for s in summaries], host=host)
-    measured = ", ".join(str(s.threads) for s in summaries)
-    if not fit.enough:
-        raise NoMeasurement(
-            f"{threads} threads were not measured on {host} (measured: {measured}) "
-            f"and no fit is possible: {fit.reason}"
+        raise NoMeasurement(msg("benchmarks.threads_below_one"))
+    runs, where = _targets(target_or_tier)
+    found = _Selection([profile_class], runs, {""}).answer("", profile_class, threads, where)
+    if isinstance(found, NoMeasurement):
+        raise found
+    return found
+
+
+def best_measurements(
+    tiers: Iterable[str], classes: Iterable[str], *, vcpus: Mapping[str, int | None] | None = None
+) -> dict[tuple[str, str], Found]:
+    """The best measurement of each (tier, class) at the tier's thread count, or the reason
+    there is none, in at most six queries whatever the number of tiers.
+
+    `vcpus`: the thread count of tiers the caller has at hand (its catalog rows); the
+    others are looked up in one query, and a tier not found is "not in the catalog".
+    """
+    slugs, classes = list(dict.fromkeys(tiers)), list(dict.fromkeys(classes))
+    found: dict[tuple[str, str], Found] = {}
+    if not slugs or not classes:
+        return found
+    counts = dict(vcpus or {})
+    if missing := [slug for slug in slugs if slug not in counts]:
+        counts.update(Tier.objects.filter(slug__in=missing).values_list("slug", "vcpus"))
+    linked = Q(target__tier__isnull=False)
+    selection = _Selection(classes, linked, {s for s in slugs if counts.get(s)}, by_tier=True)
+    for slug in slugs:
+        tier = TierRef(slug)
+        if slug not in counts or not counts[slug]:
+            code = "tier_not_in_catalog" if slug not in counts else "tier_without_vcpus"
+            reason = NoMeasurement(Message(f"benchmarks.{code}", {"tier": tier}))
+            found.update(((slug, cls), reason) for cls in classes)
+            continue
+        where = Message("benchmarks.on_tier", {"tier": tier})
+        for cls in classes:
+            found[slug, cls] = selection.answer(slug, cls, int(counts[slug]), where)
+    return found
+
+
+def measurements_on(target_or_tier) -> list[BestMeasurement]:
+    """Every measured point of each class's winning run (for the planner's evidence lists)."""
+    runs, _where = _targets(target_or_tier)
+    classes = sorted(set(Profile.objects.values_list("workload_class", flat=True)))
+    selection = _Selection(classes, runs, {""})
+    found = []
+    for profile_class in classes:
+        loaded = selection.winner("", profile_class)
+        if loaded is not None:
+            found += [loaded.evidence(s, s.threads, s.median) for s in loaded.summaries]
+    return found
+
+
+def _targets(target_or_tier) -> tuple[Q, Message]:
+    """The runs a lookup reads (as a filter) and where they are, for the reasons."""
+    if isinstance(target_or_tier, Target):
+        where = msg("benchmarks.on_target", name=target_or_tier.name)
+        return Q(target=target_or_tier), where
+    if isinstance(target_or_tier, str):
+        return Q(target__name=target_or_tier), msg("benchmarks.on_target", name=target_or_tier)
+    # A catalog tier: any target a staff member linked to it.
+    return Q(target__tier=target_or_tier), msg(
+        "benchmarks.on_tier", tier=TierRef(str(target_or_tier))
+    )
+
+
+# --- picking the winning runs ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _RunRow:
+    """A succeeded run as the selection first sees it: enough to rank, nothing more."""
+
+    pk: object
+    group: str
+    profile_id: int
+    series: tuple[int, int]
+    scale: str
+    finished_at: dt.datetime | None
+    created_at: dt.datetime
+    has_summaries: bool
+
+
+class _Loaded:
+    """A winning run with its summaries (by thread count) and its sweep."""
+
+    def __init__(self, run: Run, summaries: list[Summary], repetitions: dict) -> None:
+        self.run = run
+        self.summaries = sorted(summaries, key=lambda s: s.threads)
+        self.by_threads = {s.threads: s for s in self.summaries}
+        medians = {s.threads: s.median for s in self.summaries}
+        self.sweep = Sweep(str(run.pk), run.target.name, medians, repetitions)
+
+    def evidence(self, summary: Summary, threads: int, value: float, **fit) -> BestMeasurement:
+        extra = self.extra(summary)
+        return _evidence(self.run, summary, extra, threads, value, sweep=self.sweep, **fit)
+
+    def extra(self, summary: Summary) -> dict:
+        """The summary's `extra`, decoded when a figure first needs it: an inference run's
+        service-time samples are most of the bytes a selection reads, and a run that
+        sizes none of its tiers (no thread count of theirs measured, no fit) never needs
+        them."""
+        if not hasattr(summary, "extra_decoded"):
+            summary.extra_decoded = json.loads(summary.extra_text) if summary.extra_text else {}
+        return summary.extra_decoded
+
+
+class _Selection:
+    """The winning run of each (group, class): a group is one tier's linked targets
+    (`by_tier`) or, for a single lookup, all the runs `runs` selects (group "")."""
+
+    def __init__(
+        self, classes: list[str], runs: Q, groups: set[str], *, by_tier: bool = False
+    ) -> None:
+        self.series = _current_series(classes)
+        self._current = {
+            cls: (
+                {(v.profile_id, v.major, v.minor) for v in versions},
+                {v.profile_id for v in versions},
+            )
+            for cls, versions in self.series.items()
+        }
+        profile_ids = {v.profile_id for versions in self.series.values() for v in versions}
+        rows = _run_rows(runs, profile_ids, by_tier) if profile_ids and groups else []
+        self.winners: dict[tuple[str, str], object] = {}
+        self.smoke: set[tuple[str, str]] = set()  # only smoke runs of the current X.Y
+        self.older: set[tuple[str, str]] = set()  # sizing runs of other versions only
+        for row in rows:
+            if row.group in groups:
+                self._rank(row)
+        self.loaded = _load(set(self.winners.values()))
+        self._refs: dict[str, list[ProfileRef]] = {}
+
+    def _rank(self, row: _RunRow) -> None:
+        """Rows come newest first: the first qualifying one of a (group, class) wins."""
+        for cls, (current, profiles) in self._current.items():
+            if row.profile_id not in profiles:
+                continue
+            key = (row.group, cls)
+            same_series = (row.profile_id, *row.series) in current
+            if same_series and row.scale in SIZING_SCALES and row.has_summaries:
+                self.winners.setdefault(key, row.pk)
+            elif same_series and row.scale == Scale.SMOKE:
+                self.smoke.add(key)
+            if row.scale in SIZING_SCALES:
+                self.older.add(key)
+
+    def winner(self, group: str, profile_class: str) -> _Loaded | None:
+        run_id = self.winners.get((group, profile_class))
+        return None if run_id is None else self.loaded[run_id]
+
+    def answer(self, group: str, profile_class: str, threads: int, where: Message) -> Found:
+        run_id = self.winners.get((group, profile_class))
+        if run_id is None:
+            return NoMeasurement(self._why_none(group, profile_class, where))
+        loaded = self.loaded[run_id]
+        summary = loaded.by_threads.get(threads)
+        if summary is not None:
+            return loaded.evidence(summary, threads, summary.median)
+        return _predicted(loaded, threads)
+
+    def _why_none(self, group: str, profile_class: str, where: Message) -> Message:
+        versions = self.series[profile_class]
+        if not versions:
+            return msg("benchmarks.no_profile", **{"class": repr(profile_class)})
+        series = self._refs.get(profile_class)
+        if series is None:  # one list for every tier's reason
+            series = self._refs[profile_class] = [
+                ProfileRef(v.profile.name, v.series) for v in versions
+            ]
+        key = (group, profile_class)
+        if key in self.smoke:
+            return Message("benchmarks.only_smoke_runs", {"series": series, "where": where})
+        if key in self.older:
+            return Message("benchmarks.only_older_versions", {"series": series, "where": where})
+        params = {"class": profile_class, "series": series, "where": where}
+        return Message("benchmarks.no_sizing_run", params)
+
+
+def _current_series(classes: list[str]) -> dict[str, list[ProfileVersion]]:
+    """Each class's (or pinned profile name's) profiles at their newest version: one query."""
+    versions = (
+        ProfileVersion.objects.filter(
+            Q(profile__workload_class__in=classes) | Q(profile__name__in=classes)
         )
+        .select_related("profile")
+        .order_by("profile_id", "-major", "-minor", "-patch")
+    )
+    newest: dict[int, ProfileVersion] = {}
+    for version in versions:
+        newest.setdefault(version.profile_id, version)
+    return {
+        cls: [v for v in newest.values() if cls in (v.profile.workload_class, v.profile.name)]
+        for cls in classes
+    }
+
+
+def _run_rows(runs: Q, profile_ids: set[int], by_tier: bool) -> list[_RunRow]:
+    """The succeeded runs of these profiles that `runs` selects, newest first: one query."""
+    succeeded = Run.objects.evidence().filter(runs, status=Run.Status.SUCCEEDED)
+    rows = (
+        succeeded.filter(profile_version__profile_id__in=profile_ids)
+        .annotate(has_summaries=Exists(Summary.objects.filter(run=OuterRef("pk"))))
+        .values_list(
+            "pk", "target__tier__slug", "profile_version__profile_id", "profile_version__major",
+            "profile_version__minor", "scale", "finished_at", "created_at", "has_summaries",
+        )
+    )  # fmt: skip
+    found = [
+        _RunRow(pk, (slug or "") if by_tier else "", pid, (major, minor), scale, finished,
+                created, has)
+        for pk, slug, pid, major, minor, scale, finished, created, has in rows
+    ]  # fmt: skip
+    # The latest finished first (a run with no finish time last), then the latest created.
+    return sorted(found, key=lambda r: (r.finished_at or _NEVER, r.created_at), reverse=True)
+
+
+def _load(run_ids: set) -> dict[object, _Loaded]:
+    """The winning runs with their summaries and repetitions: two queries."""
+    if not run_ids:
+        return {}
+    summaries = (
+        Summary.objects.filter(run_id__in=run_ids)
+        .select_related("run__profile_version__profile", "run__target")
+        # JSON no answer reads, and `extra` as text (`_Loaded.extra` decodes it when needed).
+        .defer("extra", "runtime", "outliers", "run__threads", "run__target__fingerprint")
+        .annotate(extra_text=Cast("extra", output_field=TextField()))
+        .order_by("threads")
+    )
+    runs: dict[object, Run] = {}
+    by_run: dict[object, list[Summary]] = {}
+    for summary in summaries:
+        run = runs.setdefault(summary.run_id, summary.run)
+        summary.run = run  # one Run object per run, shared by its summaries
+        by_run.setdefault(summary.run_id, []).append(summary)
+    repetitions: dict[object, dict[int, list[float]]] = {}
+    measured = (
+        Measurement.objects.filter(run_id__in=run_ids, warmup=False)
+        .order_by("threads", "repetition")
+        .values_list("run_id", "threads", "value")
+    )
+    for run_id, threads, value in measured:
+        repetitions.setdefault(run_id, {}).setdefault(threads, []).append(value)
+    return {
+        run_id: _Loaded(runs[run_id], by_run[run_id], repetitions.get(run_id, {}))
+        for run_id in runs
+    }
+
+
+def _predicted(loaded: _Loaded, threads: int) -> Found:
+    """The same host's fit at an unmeasured thread count, or why there is none."""
+    fit = loaded.sweep.fit
+    host = loaded.run.target.name
+    if not fit.enough:
+        measured = [s.threads for s in loaded.summaries]
+        return NoMeasurement(
+            msg("benchmarks.not_measured_no_fit", threads=threads, host=host, measured=measured,
+                reason=_as_message(fit.reason))
+        )  # fmt: skip
     prediction = scaling.predict(fit, threads, host=host)
-    nearest = min(summaries, key=lambda s: abs(s.threads - threads))
-    return _evidence(
-        run,
+    nearest = min(loaded.summaries, key=lambda s: abs(s.threads - threads))
+    return loaded.evidence(
         nearest,
         threads,
         prediction.value,
@@ -49,93 +312,28 @@ def best_measurement(profile_class: str, target_or_tier, threads: int) -> BestMe
     )
 
 
-def measurements_on(target_or_tier) -> list[BestMeasurement]:
-    """Every measured point of each class's winning run (for the planner's evidence lists)."""
-    targets, where = _targets(target_or_tier)
-    found = []
-    classes = Profile.objects.values_list("workload_class", flat=True).distinct()
-    for profile_class in sorted(set(classes)):
-        try:
-            run = winning_run(profile_class, targets, where)
-        except NoMeasurement:
-            continue
-        found += [_evidence(run, s, s.threads, s.median) for s in run.summaries.all()]
-    return found
-
-
-def winning_run(profile_class: str, targets: QuerySet, where: str) -> Run:
-    versions = list(
-        ProfileVersion.objects.filter(
-            Q(profile__workload_class=profile_class) | Q(profile__name=profile_class)
-        )
-        .select_related("profile")
-        .order_by("profile_id", "-major", "-minor", "-patch")
-    )
-    if not versions:
-        raise NoMeasurement(f"no benchmark profile of class {profile_class!r}")
-    newest: dict[int, ProfileVersion] = {}
-    for version in versions:
-        newest.setdefault(version.profile_id, version)
-    same_series = Q()
-    for version in newest.values():
-        same_series |= Q(
-            profile_version__profile_id=version.profile_id,
-            profile_version__major=version.major,
-            profile_version__minor=version.minor,
-        )
-    runs = Run.objects.filter(status=Run.Status.SUCCEEDED, target__in=targets)
-    run = (
-        runs.filter(same_series, scale__in=SIZING_SCALES, summaries__isnull=False)
-        .select_related("profile_version__profile", "target")
-        .prefetch_related("summaries")
-        .order_by("-finished_at", "-created_at")
-        .first()
-    )
-    if run is None:
-        raise NoMeasurement(_why_none(profile_class, runs, same_series, newest, where))
-    return run
-
-
-def _why_none(profile_class: str, runs: QuerySet, same_series: Q, newest: dict, where: str) -> str:
-    series = ", ".join(f"{v.profile.name} {v.series}" for v in newest.values())
-    classes = Q(profile_version__profile_id__in=list(newest))
-    if runs.filter(same_series, scale=Scale.SMOKE).exists():
-        return (
-            f"only smoke runs of {series} on {where}: smoke results never size a plan; "
-            "run the standard or full scale"
-        )
-    if runs.filter(classes, scale__in=SIZING_SCALES).exists():
-        return (
-            f"runs on {where} are of older profile versions; the current {series} has none "
-            "(results compare only within the same X.Y)"
-        )
-    return f"no succeeded standard or full run of {profile_class} ({series}) on {where}"
-
-
-def _targets(target_or_tier) -> tuple[QuerySet, str]:
-    if isinstance(target_or_tier, Target):
-        return Target.objects.filter(pk=target_or_tier.pk), f"target {target_or_tier.name}"
-    if isinstance(target_or_tier, str):
-        return Target.objects.filter(name=target_or_tier), f"target {target_or_tier}"
-    # A catalog tier: any target a staff member linked to it.
-    return Target.objects.filter(tier=target_or_tier), f"tier {target_or_tier}"
+def _as_message(reason: Message | str) -> Message:
+    """A fit's reason, a message already or (until the fits say messages) English words."""
+    return reason if isinstance(reason, Message) else msg("common.text", text=str(reason))
 
 
 def _evidence(
     run: Run,
     summary: Summary,
+    summary_extra: dict,
     threads: int,
     value: float,
     *,
     fit: str | None = None,
     extrapolation: str | None = None,
     fit_extra: dict | None = None,
+    sweep: Sweep | None = None,
 ) -> BestMeasurement:
     content = run.profile_version.content
     profile = run.profile_version.profile
     metric_name, unit = METRICS.get(profile.workload_class, ("", ""))
     metric = content.get("metric") or {}
-    extra = dict(summary.extra)
+    extra = dict(summary_extra)
     rule = content.get("scaling_rule") or {}
     if "trusted_range" in rule:
         extra.setdefault("trusted_range", rule["trusted_range"])
@@ -159,7 +357,11 @@ def _evidence(
         fit=fit,
         extrapolation=extrapolation,
         extra=extra,
+        sweep=sweep,
     )
+
+
+# --- a run's sweep and fits (the run page) -----------------------------------------------
 
 
 def sweep(run: Run) -> tuple[list[int], list[float]]:

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from common.messages import Message, ProfileRef, msg, plain
 
+from . import signals
 from .models import (
     Profile,
     ProfileVersion,
@@ -156,6 +157,7 @@ def cancel_run(run: Run, user=None) -> str:
         cancel_requested=True,
         finished_at=now,
     ):
+        signals.run_ended(run.pk, Run.Status.CANCELLED)  # an update sends no signal
         transaction.on_commit(lambda: _revoke(run.task_id))
         return Run.Status.CANCELLED
     Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(

@@ -455,6 +455,30 @@ _BENCHMARKS: dict[str, Text] = {
         "profile %(profile)s here has other content than the run's: "
         "the two installations edited it differently"
     ),
+    # benchmarks_app.selectors: why a tier gets no measurement (the English is the API's)
+    "benchmarks.tier_not_in_catalog": N_("tier %(tier)s is not in the catalog"),
+    "benchmarks.tier_without_vcpus": N_(
+        "specs unknown: tier %(tier)s lists no vCPU count to measure at"
+    ),
+    "benchmarks.threads_below_one": N_("thread count must be at least 1"),
+    "benchmarks.no_profile": N_("no benchmark profile of class %(class)s"),
+    "benchmarks.only_smoke_runs": N_(
+        "only smoke runs of %(series)s on %(where)s: smoke results never size a plan; "
+        "run the standard or full scale"
+    ),
+    "benchmarks.only_older_versions": N_(
+        "runs on %(where)s are of older profile versions; the current %(series)s has "
+        "none (results compare only within the same X.Y)"
+    ),
+    "benchmarks.no_sizing_run": N_(
+        "no succeeded standard or full run of %(class)s (%(series)s) on %(where)s"
+    ),
+    "benchmarks.not_measured_no_fit": N_(
+        "%(threads)s threads were not measured on %(host)s (measured: %(measured)s) "
+        "and no fit is possible: %(reason)s"
+    ),
+    "benchmarks.on_target": N_("target %(name)s"),
+    "benchmarks.on_tier": N_("tier %(tier)s"),
 }
 
 # The catalog: imports, prices, exchange rates (catalog).

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "changes",
     "catalog",
     "benchmarks_app",
     "planner",

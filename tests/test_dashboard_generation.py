@@ -1,6 +1,6 @@
 """The data generation changes with any edit of a speed factor, even one of the same length.
 
-A recompute's speed-factor rows are memoised per data generation, so an edited factor
+A recompute's speed-factor rows are kept per data generation, so an edited factor
 that left the generation unchanged would keep showing its old source.
 """
 
@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 
 from catalog.models import Tier
+from changes.selectors import current_generation
 from planner.models import SpeedFactor
-from planner.web import data as web_data
 from tests.support.bench import finished_run, target, version
 from tests.support.catalog import add_price, make_tier
 from tests.support.dashboard import DEDICATED, form_data, login
@@ -58,7 +58,7 @@ def recompute(owner) -> str:
 def test_editing_a_factors_source_to_one_of_the_same_length_changes_the_generation(
     owner, speed_factor
 ):
-    before = web_data.data_generation()
+    before = current_generation()
     html = recompute(owner)
     assert "badge figure-estimate" in html
     assert "source: vendor sheet A." in html
@@ -66,7 +66,7 @@ def test_editing_a_factors_source_to_one_of_the_same_length_changes_the_generati
     speed_factor.source = "vendor sheet B"  # the same length as before
     speed_factor.save()
 
-    assert web_data.data_generation() != before
+    assert current_generation() != before
     html = recompute(owner)
     assert "source: vendor sheet B." in html
     assert "vendor sheet A" not in html

@@ -12,9 +12,11 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 
+from changes.selectors import current_generation
 from planner.api.auth import api_endpoint, error
 from planner.compute.schema import PlanValidationError
 from planner.models import Plan, Share
+from planner.services import evaluation
 from planner.services import plans as services
 
 NOT_FOUND = "not found"
@@ -68,11 +70,12 @@ def _share_summary(request: HttpRequest, share: Share) -> dict[str, Any]:
 @api_endpoint("POST")
 def evaluate_plan(request: HttpRequest) -> HttpResponse:
     """A plan in, the comparison out; nothing is stored."""
+    generation = current_generation()  # read once: the tiers a plan may name, and the figures
     try:
-        plan = services.parse_body(request.api_body)
+        plan = services.parse_body(request.api_body, generation=generation)
     except PlanValidationError as exc:
         return _invalid(exc)
-    return JsonResponse(services.evaluate(plan).to_dict())
+    return JsonResponse(evaluation.comparison(plan, generation=generation))
 
 
 @api_endpoint("GET", "POST")
@@ -96,10 +99,9 @@ def plan_detail(request: HttpRequest, code: str) -> HttpResponse:
     plan = _own_plan(request, code)
     if plan is None:
         return _not_found()
-    evaluation = services.evaluate(services.stored_plan(plan))
     body = _plan_summary(request, plan) | {
         "inputs": plan.inputs,
-        "comparison": evaluation.to_dict(),
+        "comparison": evaluation.comparison(services.stored_plan(plan)),
     }
     return JsonResponse(body)
 

@@ -28,9 +28,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from changes.selectors import Generation, current_generation
+from common import clock
 from planner.celery import app as celery_app
 from planner.compute import schema
 from planner.models import Plan, Share
+from planner.services import evaluation
 from planner.services import plans as services
 from planner.web import charts, dashboard, exports
 from planner.web import data as web_data
@@ -133,12 +136,10 @@ def _own_plan(request: HttpRequest, code: Any) -> Plan:
     return plan
 
 
-def _form(
-    request: HttpRequest, plan: dict[str, Any] | None = None, generation: str | None = None
-) -> PlanForm:
+def _form(request: HttpRequest, plan: dict[str, Any] | None, generation: Generation) -> PlanForm:
     options = web_data.form_options(generation)
     data = request.POST if request.method == "POST" else None
-    parse = web_data.parser(generation or web_data.data_generation())
+    parse = web_data.parser(generation)
     return PlanForm(data, plan=plan, parse=parse, language=_language(), **options)
 
 
@@ -160,7 +161,7 @@ def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
 
 
 def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
-    generation = web_data.data_generation()
+    generation = current_generation()  # read once: the form, its choices and the figures
     form = _form(request, plan.inputs if plan else None, generation)
     context: dict[str, Any] = {"form": form, "plan": plan}
     status = 200
@@ -168,7 +169,8 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
         if form.is_valid():
             if request.POST.get("action") == "save" and not request.htmx:
                 return _save(request, plan, form.parsed)
-            context.update(results_context(web_data.cached_comparison(form.parsed, generation)))
+            figures = evaluation.comparison(form.parsed, generation=generation)
+            context.update(results_context(figures))
         else:
             status = 400 if not request.htmx else 200
     elif plan is not None:
@@ -184,12 +186,12 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
     return render(request, "planner/plan_edit.html", context, status=status)
 
 
-def _stored_results(plan: Plan, generation: str) -> dict[str, Any]:
+def _stored_results(plan: Plan, generation: Generation) -> dict[str, Any]:
     try:
         parsed = services.stored_plan(plan)
     except schema.PlanValidationError:
         return {"stored_invalid": True}
-    return results_context(web_data.cached_comparison(parsed, generation))
+    return results_context(evaluation.comparison(parsed, generation=generation))
 
 
 def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpResponse:
@@ -304,7 +306,7 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     chosen = request.GET.get("lang")
     if chosen in dict(settings.LANGUAGES):
         translation.activate(chosen)
-    key = f"shared-page:{token}:{_language()}:{generation}"
+    key = f"shared-page:{token}:{_language()}:{generation.key}:{clock.today().isoformat()}"
     html = _pages.get(key) or cache.get(key)
     if html is None:
         share = _live_share(token)
@@ -377,7 +379,7 @@ def _csv(text: str, filename: str) -> HttpResponse:
 @require_GET
 def plan_export(request: HttpRequest, code: Any, what: str) -> HttpResponse:
     plan = _own_plan(request, code)
-    comparison = services.evaluate(services.stored_plan(plan)).to_dict()
+    comparison = evaluation.comparison(services.stored_plan(plan))
     return _export(comparison, what, f"plan-{plan.code}")
 
 
@@ -405,8 +407,9 @@ def compare(request: HttpRequest) -> HttpResponse:
     left = _own_plan(request, request.GET.get("a") or "")
     right = _own_plan(request, request.GET.get("b") or "")
     sides = []
+    generation = current_generation()
     for plan in (left, right):
-        comparison = services.evaluate(services.stored_plan(plan)).to_dict()
+        comparison = evaluation.comparison(services.stored_plan(plan), generation=generation)
         sides.append({"plan": plan, "results": dashboard.results(comparison)})
     context = {
         "left": sides[0],

@@ -1,0 +1,102 @@
+"""Reading the change log: the data generation, and what changed since one.
+
+`current_generation()` is one cheap query. Its `key` changes with every recorded write
+(and when rows are pruned): cache keys of figures, pages and memos hold it, so nothing
+cached is served once the data under it changed. Its `number` is the newest change's
+id: a page that kept the number its figures were computed at can list what changed
+since (`changes_since`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from changes.models import Change
+
+# A database with no change recorded yet has no token to tell it from another one in
+# the same state (a test's, after a rollback): keys then hold this process's own token,
+# so such a state is never shared through a cache that outlives it.
+_EMPTY = f"empty-{secrets.token_hex(8)}"
+
+
+@dataclass(frozen=True)
+class Generation:
+    number: int  # the newest change's id; 0 before any
+    key: str  # for cache keys: changes with every recorded write
+
+    def __str__(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    generation: int
+    kind: str
+    object_type: str
+    object_id: str
+    label: str
+    at: dt.datetime
+
+
+def current_generation() -> Generation:
+    """The data generation: one query over the change log's primary key.
+
+    The row count is in the key beside the newest id: a write that committed after a
+    later-numbered one (a long import) still changes it.
+    """
+    return generation_with(None)[0]
+
+
+def generation_with(sql: str | None, params: Sequence[Any] = ()) -> tuple[Generation, Any]:
+    """The data generation and the value of one more scalar query, in one round trip
+    (a cached page checks its link is live in the same query)."""
+    q = connection.ops.quote_name
+    table, pk = q(Change._meta.db_table), q("id")
+    newest = f"FROM {table} ORDER BY {pk} DESC LIMIT 1"
+    columns = [
+        f"(SELECT {pk} {newest})",
+        f"(SELECT {q('token')} {newest})",
+        f"(SELECT COUNT(*) FROM {table})",
+        f"({sql})" if sql else "NULL",
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(columns)}", list(params))
+        number, token, count, value = cursor.fetchone()
+    if number is None:
+        return Generation(0, _EMPTY), value
+    return Generation(number, f"{number}.{count}.{token}"), value
+
+
+def changes_since(generation: int, *, limit: int = 50) -> list[ChangeRow]:
+    """What changed after `generation` (a `Generation.number` kept with some figures),
+    newest first: why a figure computed then may differ now."""
+    rows = Change.objects.filter(id__gt=generation).order_by("-id")[:limit]
+    return [_row(change) for change in rows]
+
+
+def changes_after(moment: dt.datetime, *, limit: int = 50) -> list[ChangeRow]:
+    """What changed after `moment` (a share's creation), newest first."""
+    rows = Change.objects.filter(at__gt=moment).order_by("-id")[:limit]
+    return [_row(change) for change in rows]
+
+
+def recent_changes(limit: int = 20) -> list[ChangeRow]:
+    """The newest changes, newest first."""
+    return [_row(change) for change in Change.objects.order_by("-id")[:limit]]
+
+
+def _row(change: Change) -> ChangeRow:
+    return ChangeRow(
+        generation=change.pk,
+        kind=change.kind,
+        object_type=change.object_type,
+        object_id=change.object_id,
+        label=change.label,
+        at=change.at,
+    )

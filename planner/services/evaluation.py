@@ -1,0 +1,192 @@
+"""The one evaluate path: a plan in, its comparison (and a share's snapshot) out, cached.
+
+The dashboard's editor, the API, the CSV exports, share links, scenario compare and the
+shared page's "today" all call `comparison` (or `snapshot`). The answer is cached under
+everything it rests on:
+
+- the data generation (`changes.selectors.current_generation`): every write that can
+  change a figure records a change, so no answer outlives the data it was computed on;
+- the calendar date: a price dated tomorrow, and a price growing stale, change figures
+  without any write;
+- the plan's currency and its canonical content (`schema.plan_to_dict`, the form a
+  stored plan keeps), so two ways of writing the same plan share one answer.
+
+Uncached, an evaluation reads the engine's inputs through `inputs.gather` in a bounded
+number of queries (at most ten with the generation read, whatever the catalog's size),
+and keeps each read in this process for the generation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+
+from benchmarks_app.evidence import BestMeasurement
+from catalog.models import Price
+from changes.selectors import Generation
+from common import clock
+from planner.compute import engine, schema
+from planner.services import inputs as engine_inputs
+from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
+from planner.services.provenance import with_provenance
+
+SNAPSHOT_VERSION = 1
+# A response lists the cheapest options only; "options_total" says how many there were.
+OPTIONS_LIMIT = 50
+# Raised when the shape of a cached answer changes, so a deploy never serves the old one.
+CACHE_VERSION = 1
+CACHE_SECONDS = 24 * 3600  # the key holds the date: a day is as long as an answer can live
+
+
+@dataclass
+class Evaluation:
+    inputs: EngineInputs
+    comparison: Any  # planner.compute.engine.Comparison
+
+    def to_dict(self) -> dict[str, Any]:
+        return with_provenance(plain(self.comparison.to_dict(limit=OPTIONS_LIMIT)))
+
+
+def evaluate(
+    plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
+) -> Evaluation:
+    """The plan evaluated now (uncached): the engine's inputs and its comparison."""
+    inputs = engine_inputs.gather(plan, as_of=as_of, generation=generation)
+    comparison = engine.compare(
+        inputs.plan,
+        inputs.frame,
+        inputs.measurements,
+        speed_factors=inputs.speed_factors,
+        as_of=inputs.as_of,
+        prices=inputs.prices,
+    )
+    return Evaluation(inputs, comparison)
+
+
+def comparison(
+    plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
+) -> dict[str, Any]:
+    """`evaluate(plan).to_dict()`, cached by generation, date, currency and plan content."""
+    generation = engine_inputs.generation_or_current(generation)
+    as_of = as_of or clock.today()
+    return _cached(
+        cache_key("comparison", plan, as_of, generation),
+        lambda: evaluate(plan, as_of=as_of, generation=generation).to_dict(),
+    )
+
+
+def snapshot(
+    plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
+) -> dict[str, Any]:
+    """What a share freezes (inputs, price rows, measurements, results), cached like
+    `comparison`; its results are the comparison's, which it caches on the way."""
+    generation = engine_inputs.generation_or_current(generation)
+    as_of = as_of or clock.today()
+
+    def compute() -> dict[str, Any]:
+        frozen = snapshot_of(evaluate(plan, as_of=as_of, generation=generation))
+        results_key = cache_key("comparison", plan, as_of, generation)
+        cache.add(results_key, frozen["results"], CACHE_SECONDS)
+        return frozen
+
+    return _cached(cache_key("snapshot", plan, as_of, generation), compute)
+
+
+def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generation) -> str:
+    canonical = json.dumps(plain(schema.plan_to_dict(plan)), sort_keys=True, separators=(",", ":"))
+    # sha256, not hash(): every worker process must compute the same key.
+    content = hashlib.sha256(canonical.encode()).hexdigest()
+    parts = [f"{CACHE_VERSION}.{engine.ENGINE_VERSION}", kind, generation.key]
+    return ":".join(["evaluation", *parts, as_of.isoformat(), plan.currency, content])
+
+
+def _cached(key: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def forget() -> None:
+    """Drop this process's memos of the engine's inputs (the cache is the caller's)."""
+    engine_inputs.forget()
+
+
+# --- what a share freezes -------------------------------------------------------------------
+
+
+def price_rows(evaluation: Evaluation) -> list[dict[str, Any]]:
+    """The price rows the plan used, by id and value, in their own currency."""
+    plan = evaluation.inputs.plan
+    frame = evaluation.inputs.frame
+    used = set(plan_tiers(plan)) | set(candidate_tiers(plan, frame))
+    rows = frame.loc[frame["slug"].isin(used)]
+    fx = dict(zip(rows["price_id"], rows["fx_rate"], strict=True)) if "fx_rate" in rows else {}
+    out = []
+    for price in Price.objects.filter(pk__in=[int(i) for i in rows["price_id"]]).select_related(
+        "tier"
+    ):
+        out.append(
+            {
+                "id": price.pk,
+                "tier": price.tier.slug,
+                "amount": str(price.amount),
+                "unit": price.unit,
+                "currency": price.currency,
+                "setup_fee": str(price.setup_fee),
+                "effective_from": price.effective_from.isoformat(),
+                "source": price.source,
+                "source_url": price.source_url,
+                "confirmed": price.confirmed,
+                "fx_rate": fx.get(price.pk),
+            }
+        )
+    return sorted(out, key=lambda row: row["tier"])
+
+
+def measurement_rows(evaluation: Evaluation) -> list[dict[str, Any]]:
+    """The measurements the plan was sized from, with their runs, by id and value."""
+    out = []
+    for (slug, cls), found in sorted(evaluation.inputs.measurements.items()):
+        if isinstance(found, BestMeasurement):
+            out.append(
+                {
+                    "tier": slug,
+                    "profile_class": cls,
+                    "run_id": found.run_id,
+                    "host": found.host,
+                    "profile": found.profile_name,
+                    "profile_version": found.profile_version,
+                    "scale": found.scale,
+                    "threads": found.threads,
+                    "value": found.value,
+                    "metric": found.metric,
+                    "unit": found.unit,
+                    "measured": found.measured,
+                    "fit": found.fit,
+                    "extrapolation": found.extrapolation,
+                }
+            )
+        else:
+            out.append({"tier": slug, "profile_class": cls, "none": str(found)})
+    return out
+
+
+def snapshot_of(evaluation: Evaluation) -> dict[str, Any]:
+    return {
+        "snapshot_version": SNAPSHOT_VERSION,
+        "engine_version": engine.ENGINE_VERSION,
+        "as_of": evaluation.inputs.as_of.isoformat(),
+        "inputs": schema.plan_to_dict(evaluation.inputs.plan),
+        "prices": price_rows(evaluation),
+        "measurements": measurement_rows(evaluation),
+        "speed_factors": evaluation.inputs.speed_factor_rows,
+        "results": evaluation.to_dict(),
+    }

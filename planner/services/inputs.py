@@ -1,0 +1,253 @@
+"""The engine's inputs, read from the catalog and the runs in a bounded number of queries.
+
+- prices: `catalog.pricing.catalog_frame(as_of, plan.currency)` (two queries), with the
+  engine's `Prices` view of it;
+- the offered tiers, each with its thread count and its declared speed factor (one query:
+  plan validation reads the same index);
+- measurements: `benchmarks_app.selectors.best_measurements` for every (tier, workload
+  class) the plan needs, at the tier's thread count, in one batch (at most six queries);
+  a `NoMeasurement` is kept as the reason the tier gets no number.
+
+Each read is kept in this process for the data generation it was made at (and the
+date, for prices): the generation changes with every write that can change a figure,
+so a kept read is never out of date. `forget()` drops them all.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+from django.core.serializers.json import DjangoJSONEncoder
+
+from benchmarks_app.evidence import BestMeasurement, NoMeasurement
+from benchmarks_app.selectors import best_measurements as select_measurements
+from catalog.models import Tier
+from catalog.pricing import catalog_frame
+from changes.selectors import Generation, current_generation
+from common.clock import today
+from planner.compute import capacity, engine, schema
+from planner.models import SpeedFactor
+
+Found = BestMeasurement | NoMeasurement
+
+
+def plain(value: Any) -> Any:
+    """JSON-able plain data (Decimal → str, dates → ISO) from whatever the engine returns."""
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+# --- process memos, keyed by the data generation ------------------------------------------
+
+
+class Memo:
+    """At most `kept` entries, the oldest dropped first; every key starts with a data
+    generation's key, and storing drops the entries of any other generation."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self.store: OrderedDict[tuple, Any] = OrderedDict()
+
+    def get(self, key: tuple[Hashable, ...], compute: Callable[[], Any]) -> Any:
+        found = self.store.get(key)
+        if found is None:
+            found = compute()
+            for old in [k for k in self.store if k[0] != key[0]]:
+                del self.store[old]
+            while len(self.store) >= self.kept:
+                self.store.popitem(last=False)
+            self.store[key] = found
+        return found
+
+    def clear(self) -> None:
+        self.store.clear()
+
+
+_indexes = Memo(2)
+_frames = Memo(4)
+_measured = Memo(32)
+
+
+def forget() -> None:
+    """Drop this process's memos (tests: rolled-back data can repeat a database state)."""
+    for memo in (_indexes, _frames, _measured):
+        memo.clear()
+
+
+def generation_or_current(generation: Generation | None) -> Generation:
+    return generation if generation is not None else current_generation()
+
+
+# --- the offered tiers ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TierIndex:
+    """The offered (not retired) tiers: each one's thread count and declared speed factor."""
+
+    vcpus: dict[str, int | None]
+    factors: dict[str, dict[str, Any]]  # tier → its SpeedFactor as plain data (`to_plain`)
+
+
+_FACTOR_FIELDS = {
+    "relative_to": "speed_factor__relative_to__slug",
+    "factor": "speed_factor__factor",
+    "unit": "speed_factor__unit",
+    "source": "speed_factor__source",
+    "author": "speed_factor__author",
+    "date": "speed_factor__date",
+}
+
+
+def tier_index(generation: Generation | None = None) -> TierIndex:
+    """The offered tiers, read once per data generation: one query."""
+    generation = generation_or_current(generation)
+    return _indexes.get((generation.key,), _read_index)
+
+
+def _read_index() -> TierIndex:
+    rows = Tier.objects.filter(retired=False).values_list("slug", "vcpus", *_FACTOR_FIELDS.values())
+    vcpus, factors = {}, {}
+    for slug, count, *factor in rows:
+        vcpus[slug] = count
+        if factor[0] is not None:
+            factors[slug] = _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
+    return TierIndex(vcpus, factors)
+
+
+def _factor_row(slug: str, values: dict[str, Any]) -> dict[str, Any]:
+    return {"tier": slug, **values, "factor": float(values["factor"])}
+
+
+def _factors_of(slugs: Iterable[str], index: TierIndex) -> list[dict[str, Any]]:
+    """The declared speed factors of `slugs`: from the index, and for a tier no longer
+    offered (a stored plan may name one) from one more query."""
+    slugs = list(slugs)
+    rows = [index.factors[s] for s in slugs if s in index.factors]
+    if retired := [s for s in slugs if s not in index.vcpus]:
+        found = SpeedFactor.objects.filter(tier__slug__in=retired).select_related(
+            "tier", "relative_to"
+        )
+        rows += [row.to_plain() for row in found]
+    return rows
+
+
+def speed_factors(rows: Iterable[dict[str, Any]]) -> dict[str, capacity.SpeedFactor]:
+    """The engine's view of declared speed factors, keyed by the tier they describe."""
+    return {
+        row["tier"]: capacity.SpeedFactor(
+            relative_to=row["relative_to"],
+            factor=float(row["factor"]),
+            unit=row["unit"],
+            source=row["source"],
+            author=row["author"],
+            date=row["date"],
+        )
+        for row in rows
+    }
+
+
+# --- prices --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PricedCatalog:
+    frame: pd.DataFrame
+    prices: engine.Prices  # its memos serve every evaluation of the same frame
+
+
+def priced_catalog(as_of: dt.date, currency: str, generation: Generation) -> PricedCatalog:
+    """`catalog_frame(as_of, currency)` and its `engine.Prices`, kept per generation and date.
+
+    pandas copy-on-write keeps a kept frame unchanged by whatever a caller does with it.
+    """
+
+    def read() -> PricedCatalog:
+        frame = catalog_frame(as_of, currency)
+        return PricedCatalog(frame, engine.Prices(frame, currency))
+
+    return _frames.get((generation.key, as_of, currency), read)
+
+
+# --- what the plan names -------------------------------------------------------------------
+
+
+def plan_tiers(plan: schema.Plan) -> list[str]:
+    """Tier keys the plan names (baseline, commitments, candidate parts), in order."""
+    slugs = [plan.baseline.tier] if plan.baseline.tier else []
+    slugs += [c.tier for c in plan.baseline.commitments if c.tier]
+    slugs += [part.tier for candidate in plan.candidates for part in candidate.parts]
+    return list(dict.fromkeys(slugs))
+
+
+def candidate_tiers(plan: schema.Plan, frame: pd.DataFrame) -> list[str]:
+    """Tiers the model may size: the candidates' parts, or every tier when none are given."""
+    if not plan.candidates:
+        return [str(s) for s in frame["slug"]]
+    return list(dict.fromkeys(part.tier for c in plan.candidates for part in c.parts))
+
+
+def workload_classes(plan: schema.Plan) -> list[str]:
+    kinds = (w.kind for w in plan.workloads if w.kind != "deep_learning")
+    return list(dict.fromkeys(kinds))
+
+
+# --- measurements --------------------------------------------------------------------------
+
+
+def best_measurements(
+    slugs: Iterable[str], classes: Iterable[str], *, generation: Generation | None = None
+) -> dict[tuple[str, str], Found]:
+    """The best measurement of each (tier, class) at the tier's thread count, or the
+    reason there is none; kept per data generation (the engine only reads them)."""
+    generation = generation_or_current(generation)
+    slugs, classes = list(dict.fromkeys(slugs)), list(dict.fromkeys(classes))
+    index = tier_index(generation)
+
+    def read() -> dict[tuple[str, str], Found]:
+        return select_measurements(slugs, classes, vcpus=index.vcpus)
+
+    return dict(_measured.get((generation.key, tuple(slugs), tuple(classes)), read))
+
+
+# --- all of it -----------------------------------------------------------------------------
+
+
+@dataclass
+class EngineInputs:
+    plan: schema.Plan
+    as_of: dt.date
+    frame: pd.DataFrame
+    measurements: dict[tuple[str, str], Found]
+    speed_factors: dict[str, capacity.SpeedFactor]
+    speed_factor_rows: list[dict[str, Any]] = field(default_factory=list)
+    prices: engine.Prices | None = None
+    generation: Generation | None = None
+
+
+def gather(
+    plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
+) -> EngineInputs:
+    generation = generation_or_current(generation)
+    as_of = as_of or today()
+    catalog = priced_catalog(as_of, plan.currency, generation)
+    slugs = candidate_tiers(plan, catalog.frame)
+    factor_rows = _factors_of(slugs, tier_index(generation))
+    # A speed factor's reference tier needs its own measurement looked up too.
+    looked_up = list(dict.fromkeys(slugs + [row["relative_to"] for row in factor_rows]))
+    measurements = best_measurements(looked_up, workload_classes(plan), generation=generation)
+    return EngineInputs(
+        plan=plan,
+        as_of=as_of,
+        frame=catalog.frame,
+        measurements=measurements,
+        speed_factors=speed_factors(factor_rows),
+        speed_factor_rows=[plain(row) for row in factor_rows],
+        prices=catalog.prices,
+        generation=generation,
+    )

@@ -1,0 +1,79 @@
+"""One evaluate path: the editor, the API and the services give one answer, cached by the
+data generation, the date, the currency and the plan's content."""
+
+import datetime as dt
+import json
+
+import pytest
+
+from catalog.models import Tier
+from common import clock
+from planner.services import evaluation
+from planner.services import plans as services
+from tests.support.api import post_json, token_client
+from tests.support.catalog import add_price
+from tests.support.dashboard import CLOUD, DEDICATED, days_ago
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
+PLAN = {
+    "currency": "USD",
+    "baseline": {"monthly": "1200"},
+    "one_time": {"migration_hours": "40", "migration_rate": "90"},
+    "candidates": [{"tier": DEDICATED, "count": 2}, {"tier": CLOUD, "count": 3}],
+}
+
+
+def plan(**changes):
+    return services.parse({**PLAN, **changes})
+
+
+def monthly(comparison: dict, tier: str) -> str:
+    [option] = [o for o in comparison["options"] if o["parts"][0]["tier"] == tier]
+    return option["money"]["monthly"][0]
+
+
+def test_the_cached_answer_is_the_evaluation_and_the_apis(owner, settings):
+    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
+    cached = evaluation.comparison(plan())
+    assert cached == services.evaluate(plan()).to_dict()
+    api = token_client(owner)[0]
+    answer = post_json(api, "/api/v1/evaluate", PLAN)
+    assert answer.status_code == 200
+    assert answer.json() == json.loads(json.dumps(cached))
+
+
+def test_a_second_answer_costs_only_the_generation_read(django_assert_num_queries):
+    parsed = plan()
+    first = evaluation.comparison(parsed)
+    with django_assert_num_queries(1):
+        assert evaluation.comparison(parsed) == first
+
+
+def test_a_new_price_reaches_the_answer_at_once():
+    before = evaluation.comparison(plan())
+    add_price(Tier.objects.get(slug=DEDICATED), "299.99", days_ago(0), unit="month")
+    after = evaluation.comparison(plan())
+    assert (monthly(before, DEDICATED), monthly(after, DEDICATED)) == ("699.98", "599.98")
+    assert after == services.evaluate(plan()).to_dict()
+
+
+def test_a_price_dated_tomorrow_counts_from_tomorrow_without_another_write(monkeypatch):
+    today = clock.today()
+    add_price(Tier.objects.get(slug=DEDICATED), "299.99", today + dt.timedelta(days=1),
+              unit="month")  # fmt: skip
+    assert monthly(evaluation.comparison(plan()), DEDICATED) == "699.98"
+    monkeypatch.setattr(clock, "today", lambda: today + dt.timedelta(days=1))
+    assert monthly(evaluation.comparison(plan()), DEDICATED) == "599.98"
+
+
+def test_two_spellings_of_one_plan_share_one_answer_and_other_plans_do_not():
+    today = clock.today()
+    generation = evaluation.engine_inputs.generation_or_current(None)
+
+    def key(data: dict) -> str:
+        return evaluation.cache_key("comparison", services.parse(data), today, generation)
+
+    spelled = {**PLAN, "baseline": {"monthly": 1200.0}, "horizon_months": 36}
+    assert key(spelled) == key(PLAN)
+    assert key({**PLAN, "currency": "EUR"}) != key(PLAN)
+    assert key({**PLAN, "name": "another plan"}) != key(PLAN)
