@@ -250,6 +250,25 @@ def test_a_run_cancelled_while_running_never_sizes_the_plan(ask, since):
     assert logged(since)[-1] == ("run.cancelled", f"run {run.pk}")
 
 
+def test_a_run_retired_in_the_admin_stops_sizing_the_plan_and_restored_sizes_it_again(
+    ask, since, admin_client
+):
+    run = measured(DEDICATED)
+    plan, form = sized(DEDICATED)
+    before = ask(plan, form)
+    staff = admin_client
+    changelist = "/admin/benchmarks_app/run/"
+    staff.post(changelist, {"action": "retire", "_selected_action": [run.pk]})
+    retired = ask(plan, form)
+    staff.post(changelist, {"action": "restore", "_selected_action": [run.pk]})
+    restored = ask(plan, form)
+    assert before.option(DEDICATED)["provenance"]["runs"][0]["run_id"] == str(run.pk)
+    assert retired.option(DEDICATED) is None
+    assert "no succeeded standard or full run of gbm" in retired.reasons(DEDICATED)
+    assert restored.option(DEDICATED)["provenance"]["runs"][0]["run_id"] == str(run.pk)
+    assert [kind for kind, _label in logged(since)][-2:] == ["run.retired", "run.restored"]
+
+
 def test_a_run_imported(ask, since):
     data = run_file(GBM_RUN)
     small = make_tier("test-small-box", provider="Test", kind="dedicated",
