@@ -25,7 +25,7 @@ from catalog.io.exporter import export_catalog
 from catalog.io.formats import check_size, detect_format, format_decimal
 from catalog.io.importer import import_catalog
 from catalog.io.records import CatalogFileError
-from catalog.models import ExchangeRate, Price, Provider, Tier
+from catalog.models import ExchangeRate, Price, PricingModel, Provider, Tier
 from catalog.staleness import stale_after_days
 from common import clock
 
@@ -48,7 +48,7 @@ def _with_current_price(queryset: QuerySet[Tier], as_of: dt.date) -> QuerySet[Ti
 def stale_q(as_of: dt.date) -> Q:
     """Tiers whose current price is older than the set age for their pricing model."""
     query = Q(pk__in=[])
-    for model in settings.CATALOG_STALE_AFTER_DAYS:
+    for model in PricingModel.values:
         cutoff = as_of - dt.timedelta(days=stale_after_days(model))
         query |= Q(pricing_model=model, current_from__lt=cutoff)
     return query

@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 
 from catalog.io.records import (
+    FEED_FIELDS,
     PRICE_RECORD_FIELDS,
     RATE_FIELDS,
     RATE_RECORD_FIELDS,
@@ -31,7 +32,9 @@ from catalog.io.records import (
 FORMAT_NAME = "planner-catalog"
 FORMAT_VERSION = 1
 
-CSV_COLUMNS = ("record", *PRICE_RECORD_FIELDS, *RATE_FIELDS)
+CSV_COLUMNS = ("record", *PRICE_RECORD_FIELDS, *RATE_FIELDS)  # required in every file
+# What export writes: the required columns and the optional feed provenance.
+EXPORT_COLUMNS = ("record", *PRICE_RECORD_FIELDS, *FEED_FIELDS, *RATE_FIELDS)
 # See TEXT_CELLS: a leading "'" is escaped too, so import can undo the quote exactly.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
@@ -119,7 +122,7 @@ def _csv_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Issu
 def _check_header(header: list[str]) -> None:
     issues = []
     missing = [c for c in CSV_COLUMNS if c not in header]
-    unknown = [c for c in header if c not in CSV_COLUMNS]
+    unknown = [c for c in header if c not in EXPORT_COLUMNS]
     repeated = sorted({c for c in header if header.count(c) > 1})
     if missing:
         issues.append(Issue("header", None, f"missing column(s): {', '.join(missing)}"))
@@ -167,13 +170,14 @@ def _json_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Iss
                 issues.append(Issue(where, None, "must be an object"))
                 continue
             missing = [name for name in names if name not in item]
-            extra = sorted(set(item) - set(names))
+            optional = FEED_FIELDS if record_type == "price" else ()
+            extra = sorted(set(item) - set(names) - set(optional))
             issues += [Issue(where, name, "missing") for name in missing]
             issues += [Issue(where, name, "unknown field") for name in extra]
             if missing or extra:
                 continue
             cells = {"record": record_type}
-            for name in names:
+            for name in (*names, *(n for n in optional if n in item)):
                 value = item[name]
                 if isinstance(value, (dict, list)):
                     issues.append(Issue(where, name, "must be a string, number, boolean or null"))
