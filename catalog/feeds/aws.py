@@ -42,12 +42,11 @@ from catalog.feeds.base import (
     Reading,
     Source,
 )
-from catalog.feeds.config import aws_regions
+from catalog.feeds.config import aws_base_url, aws_regions
 from catalog.models import CURRENCIES, slug_validator
 from common.messages import msg
 
-BASE_URL = "https://pricing.us-east-1.amazonaws.com"
-INDEX_URL = f"{BASE_URL}/offers/v1.0/aws/AmazonEC2/current/region_index.json"
+INDEX_PATH = "/offers/v1.0/aws/AmazonEC2/current/region_index.json"
 OFFER_CODE = "AmazonEC2"
 
 FAMILIES = ("Compute Instance", "Compute Instance (bare metal)")
@@ -106,11 +105,11 @@ class AwsEc2(Source):
         return aws_regions()
 
     def url(self, region: str) -> str:
-        return f"{BASE_URL}/offers/v1.0/aws/AmazonEC2/current/{region}/index.json"
+        return f"{aws_base_url()}/offers/v1.0/aws/AmazonEC2/current/{region}/index.json"
 
     def resolve_urls(self, regions: list[str], fetch: Callable[[str], Path]) -> dict[str, str]:
         """Each region's current file, as the region index names it."""
-        index = region_index(fetch(INDEX_URL))
+        index = region_index(fetch(aws_base_url() + INDEX_PATH))
         unknown = [region for region in regions if region not in index]
         if unknown:
             raise FeedRefused(
@@ -128,11 +127,12 @@ class AwsEc2(Source):
 
 def region_index(path: Path) -> dict[str, str]:
     """Region code → absolute URL of its current offer file, from a region index file."""
+    base = aws_base_url()
     try:
         document = json.loads(path.read_bytes())
         regions = document["regions"]
         return {
-            code: BASE_URL + entry["currentVersionUrl"]
+            code: base + entry["currentVersionUrl"]
             if entry["currentVersionUrl"].startswith("/")
             else entry["currentVersionUrl"]
             for code, entry in regions.items()

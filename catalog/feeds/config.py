@@ -20,6 +20,8 @@ DEFAULTS = {
     "CATALOG_FEED_ATTEMPTS": 4,
     "CATALOG_FEED_BACKOFF_SECONDS": 2.0,
     "CATALOG_FEED_TIMEOUT_SECONDS": 60.0,
+    # Where the AWS Price List files are published (a mirror may serve the same paths).
+    "CATALOG_FEED_AWS_BASE_URL": "https://pricing.us-east-1.amazonaws.com",
     # AWS regions synced when none is named: US East (N. Virginia) and Europe (Frankfurt).
     "CATALOG_FEED_AWS_REGIONS": ("us-east-1", "eu-central-1"),
 }
@@ -56,3 +58,7 @@ def aws_regions() -> tuple[str, ...]:
 def download_dir() -> Path:
     """Where downloads land (and stay until the next sync of the same file)."""
     return Path(getattr(settings, "CATALOG_FEED_DIR", Path(settings.VAR_DIR) / "feeds"))
+
+
+def aws_base_url() -> str:
+    return str(_get("CATALOG_FEED_AWS_BASE_URL")).rstrip("/")
