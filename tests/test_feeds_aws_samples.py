@@ -72,7 +72,10 @@ def test_a2_imports_each_linux_shared_type_on_demand_and_in_twelve_reservations(
     gpu = price("aws-p3.2xlarge-us-east-1-on-demand")
     assert gpu.amount == Decimal("3.06")
     assert (gpu.tier.kind, gpu.tier.gpus, gpu.tier.vcpus, gpu.tier.ram_gib) == (
-        "cloud_gpu", 1, 8, Decimal(61)
+        "cloud_gpu",
+        1,
+        8,
+        Decimal(61),
     )
     assert gpu.tier.cpu_model == "Intel Xeon E5-2686 v4 (Broadwell)"
     assert "avx512" not in gpu.tier.cpu_flags.split()
@@ -114,10 +117,10 @@ def test_a3_region_index_names_each_regions_current_file():
 
 
 def test_a4_is_refused_naming_its_corrupted_lines_and_nothing_changes():
-    """A4's fake preamble, line 7 ("INVALID"), rows 8–104 short of the 83-column header
-    (78 fields; 75 on the invented HOST lines 26–28), among them the corrupted 9, 12
+    """A4's fake preamble, line 7 ("INVALID"), rows 8-104 short of the 83-column header
+    (78 fields; 75 on the invented HOST lines 26-28), among them the corrupted 9, 12
     ("3 yr"), 17 ("AllUpfront"), 95, 96 (t9 types) and 98, and 113 ("INVALID_TYPE____",
-    not an AWS SKU) are all named; the genuine 2021 EBS lines 106–112 are not."""
+    not an AWS SKU) are all named; the genuine 2021 EBS lines 106-112 are not."""
     before = catalog_state()
     result = sync_source("aws", ["eu-west-1"], file=sample(A4))[0]
     assert result.status == "refused"

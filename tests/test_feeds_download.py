@@ -102,7 +102,8 @@ def test_a_missing_file_is_refused_at_once_with_its_status(httpserver, tmp_path)
     with pytest.raises(FeedRefused) as refused:
         download(httpserver.url_for("/offer.json"), tmp_path / "offer.json")
     assert len(httpserver.log) == 1
-    assert refusal(refused) == f"The server answered HTTP 404 for {httpserver.url_for('/offer.json')}."
+    url = httpserver.url_for("/offer.json")
+    assert refusal(refused) == f"The server answered HTTP 404 for {url}."
 
 
 @pytest.mark.django_db

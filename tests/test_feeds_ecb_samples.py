@@ -1,4 +1,4 @@
-"""The ECB importer on the genuine samples E1–E4 in ../shared/reference/feeds, and what
+"""The ECB importer on the genuine samples E1-E4 in ../shared/reference/feeds, and what
 the rates make possible: a GBP catalog of USD prices, converted through the euro."""
 
 import datetime as dt

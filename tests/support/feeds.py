@@ -23,7 +23,7 @@ def sample(name: str) -> Path:
     """A genuine sample from ../shared/reference/feeds; skipped where absent, failing in CI."""
     path = SAMPLES / name
     if not path.is_file():
-        message = f"genuine feed sample {name} not found under {SAMPLES} (a clone without ../shared)"
+        message = f"genuine feed sample {name} not found under {SAMPLES} (no ../shared here)"
         if os.getenv("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
