@@ -5,9 +5,11 @@ from celery import shared_task
 from catalog.feeds.sync import sync_source
 
 
-# The control worker's queue ("default"), never a bench.* queue: a sync reads hundreds
-# of MB and must not run on a benchmark target while it measures.
-@shared_task(name="catalog.sync_prices", queue="default", ignore_result=False)
+# Unrouted, so on CELERY_TASK_DEFAULT_QUEUE ("default", the control worker's queue), never a
+# bench.* queue: a sync reads hundreds of MB and must not run on a target while it measures.
+# (Celery 5 deprecates a `queue` attribute on the task; an explicit route belongs in
+# CELERY_TASK_ROUTES beside the beat schedule.)
+@shared_task(name="catalog.sync_prices", ignore_result=False)
 def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
     """Sync one source; returns each region's status and counts (JSON for the result)."""
     return [
