@@ -141,6 +141,22 @@ def region_index(path: Path) -> dict[str, str]:
         raise FeedRefused([msg("feeds.missing_keys", keys=f"region index: {exc}")]) from None
 
 
+def raw_rows(path: Path) -> Iterator[Any]:
+    """The bare reader, for comparison (bench/catalog_sync.py): every product and every
+    SKU's terms (JSON) or every line (CSV) as a Python object, with no filter, no check
+    and no mapping. The importer reads the file the same way."""
+    with path.open("rb") as file:
+        start = file.read(64).lstrip()
+    with CountingFile(path) as file:
+        if start.startswith(b"{"):
+            for prefix in ("products", "terms.OnDemand", "terms.Reserved"):
+                file.rewind()
+                yield from ijson.kvitems(file, prefix, use_float=False)
+            return
+        text = io.TextIOWrapper(io.BufferedReader(file, 1024 * 1024), "utf-8", newline="")
+        yield from csv.reader(text, strict=True)
+
+
 # What a product and a term become -----------------------------------------------------
 
 
