@@ -25,6 +25,7 @@ import csv
 import datetime as dt
 import io
 import json
+import operator
 import re
 from collections.abc import Callable, Iterator
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -86,6 +87,8 @@ PREAMBLE = ("FormatVersion", "Disclaimer", "Publication Date", "Version", "Offer
 HEADER_KEYS = ("formatVersion", "offerCode", "version", "publicationDate")
 
 _SKU = re.compile(r"^[A-Z0-9]{8,20}$")
+_PRICE = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+_CURRENCIES = frozenset(CURRENCIES)
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _MICRO = Decimal("0.000001")
 _CENT = Decimal("0.01")
@@ -429,6 +432,50 @@ class _JsonOffer(_Offer):
         return out
 
 
+class _Columns:
+    """The indices of the columns every line is checked on."""
+
+    def __init__(self, columns: dict[str, int]) -> None:
+        self.sku, self.code, self.rate = (columns[c] for c in ("SKU", "OfferTermCode", "RateCode"))
+        self.type, self.day = columns["TermType"], columns["EffectiveDate"]
+        self.price, self.currency = columns["PricePerUnit"], columns["Currency"]
+        self.lease, self.option = columns["LeaseContractLength"], columns["PurchaseOption"]
+        self.offering, self.family = columns["OfferingClass"], columns["Product Family"]
+
+
+def _bad_column(row: list[str], at: _Columns, known: tuple[set, set]) -> str | None:
+    """The first column of a line not in AWS's form, or None. `known` remembers the SKUs
+    and the dates already found good (a SKU repeats on each of its lines)."""
+    skus, days = known
+    sku = row[at.sku]
+    if sku not in skus:
+        if not _SKU.match(sku):
+            return "SKU"
+        skus.add(sku)
+    if not row[at.rate].startswith(f"{sku}.{row[at.code]}."):
+        return "RateCode"
+    term_type = row[at.type]
+    if term_type not in TERM_TYPES:
+        return "TermType"
+    day = row[at.day]
+    if day not in days:
+        if _day(day) is None:
+            return "EffectiveDate"
+        days.add(day)
+    if not _PRICE.match(row[at.price]):
+        return "PricePerUnit"
+    if row[at.currency] not in _CURRENCIES:
+        return "Currency"
+    if term_type == "Reserved":
+        if row[at.lease] not in YEARS:
+            return "LeaseContractLength"
+        if row[at.option] not in OPTIONS:
+            return "PurchaseOption"
+        if row[at.offering] not in CLASSES:
+            return "OfferingClass"
+    return None
+
+
 def _day(text: str) -> dt.date | None:
     if not _ISO_DAY.match(text):
         return None
@@ -498,59 +545,56 @@ class _CsvOffer(_Offer):
         terms: dict[tuple[str, str], dict[str, Any]],
         file: CountingFile,
     ) -> None:
+        """Every line checked, the wanted ones collected. The hot loop of a file of a million
+        lines: the filter compares columns by index (in C, `itemgetter`), and a product's
+        decision, a SKU's form and a date's are worked out once and remembered."""
         width = columns["*"]
-        sku_at, family_at = columns["SKU"], columns["Product Family"]
+        at = _Columns(columns)
+        filter_at = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
+        filter_values = tuple(WANTED[CSV_ATTRIBUTES[c]] for c in CSV_ATTRIBUTES
+                              if CSV_ATTRIBUTES[c] in WANTED)  # fmt: skip
+        picked = operator.itemgetter(*filter_at)
         attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
                         if column in columns]  # fmt: skip
+        decided: dict[str, bool] = {}
+        known: tuple[set, set] = (set(), set())
         line = reader.line_num
         for row in reader:
             start, line = line + 1, reader.line_num
-            if not row:
-                continue
             if len(row) != width:
-                self.problems.add(
-                    msg("feeds.line_fields", line=start, count=len(row), header=width)
-                )
+                if row:
+                    self.problems.add(
+                        msg("feeds.line_fields", line=start, count=len(row), header=width)
+                    )
                 continue
-            if not self._valid(row, columns, start):
+            bad = _bad_column(row, at, known)
+            if bad:
+                self.problems.add(msg("feeds.line_value", line=start, column=bad,
+                                      value=row[columns[bad]]))  # fmt: skip
                 continue
-            sku = row[sku_at]
-            if sku not in self.specs:
-                attributes = {name: row[index] for name, index in attribute_at}
-                if not self.wanted(row[family_at], attributes):
-                    continue
-                missing = [k for k in PRODUCT_KEYS if not attributes.get(k)]
-                if missing:
-                    self.problems.add(msg("feeds.line_value", line=start,
-                                          column=missing[0], value=""))  # fmt: skip
-                    continue
-                self.specs[sku] = self.tier(attributes)
-            self._collect(row, columns, terms, start)
-            file.records += 1
+            sku = row[at.sku]
+            wanted = decided.get(sku)
+            if wanted is None:
+                wanted = row[at.family] in FAMILIES and picked(row) == filter_values
+                if wanted:
+                    wanted = self._product_line(sku, row[at.family], row, attribute_at, start)
+                decided[sku] = wanted
+            if wanted:
+                self._collect(row, columns, terms, start)
+                file.records += 1
 
-    def _valid(self, row: list[str], columns: dict[str, int], line: int) -> bool:
-        """The term columns every line must carry in AWS's own forms."""
-        sku, code = row[columns["SKU"]], row[columns["OfferTermCode"]]
-        term_type = row[columns["TermType"]]
-        checks = (
-            ("SKU", bool(_SKU.match(sku))),
-            ("RateCode", row[columns["RateCode"]].startswith(f"{sku}.{code}.")),
-            ("TermType", term_type in TERM_TYPES),
-            ("EffectiveDate", _day(row[columns["EffectiveDate"]]) is not None),
-            ("PricePerUnit", _decimal(row[columns["PricePerUnit"]]) is not None),
-            ("Currency", row[columns["Currency"]] in CURRENCIES),
-        )
-        if term_type == "Reserved":
-            checks += (
-                ("LeaseContractLength", row[columns["LeaseContractLength"]] in YEARS),
-                ("PurchaseOption", row[columns["PurchaseOption"]] in OPTIONS),
-                ("OfferingClass", row[columns["OfferingClass"]] in CLASSES),
-            )
-        for column, ok in checks:
-            if not ok:
-                self.problems.add(msg("feeds.line_value", line=line, column=column,
-                                      value=row[columns[column]]))  # fmt: skip
-                return False
+    def _product_line(
+        self, sku: str, family: str, row: list[str], attribute_at: list, line: int
+    ) -> bool:
+        """A product that passed the filter's columns: the rest of the filter, its specs."""
+        attributes = {name: row[index] for name, index in attribute_at}
+        if not self.wanted(family, attributes):
+            return False
+        missing = [k for k in PRODUCT_KEYS if not attributes.get(k)]
+        if missing:
+            self.problems.add(msg("feeds.line_value", line=line, column=missing[0], value=""))
+            return False
+        self.specs[sku] = self.tier(attributes)
         return True
 
     def _collect(
