@@ -181,21 +181,25 @@ def write_json(path: Path, types: int) -> None:
         out.write("{\n")
         for key, value in header.items():
             out.write(f'  "{key}" : {json.dumps(value)},\n')
+        # Each section regenerates the (deterministic) products: nothing is held whole.
         out.write('  "products" : {\n')
-        rows = list(products(types))
-        for index, (product, _, _) in enumerate(rows):
-            out.write(block(product["sku"], product, index == len(rows) - 1, 4))
+        count = types * len(VARIANTS)
+        for index, (product, _, _) in enumerate(products(types)):
+            out.write(block(product["sku"], product, index == count - 1, 4))
         out.write('  },\n  "terms" : {\n    "OnDemand" : {\n')
-        for index, (product, hourly, _) in enumerate(rows):
+        for index, (product, hourly, _) in enumerate(products(types)):
             sku = product["sku"]
             term = {f"{sku}.{ON_DEMAND}": on_demand_term(sku, hourly)}
-            out.write(block(sku, term, index == len(rows) - 1, 6))
+            out.write(block(sku, term, index == count - 1, 6))
         out.write('    },\n    "Reserved" : {\n')
-        reserved = [(p, h) for p, h, r in rows if r]
-        for index, (product, hourly) in enumerate(reserved):
-            sku = product["sku"]
-            out.write(block(sku, reserved_terms(sku, hourly), index == len(reserved) - 1, 6))
-        out.write("    }\n  }\n}\n")
+        first = True
+        for product, hourly, reserved in products(types):
+            if reserved:
+                sku = product["sku"]
+                out.write(("" if first else ",\n") + block(sku, reserved_terms(sku, hourly),
+                                                          True, 6).rstrip("\n"))  # fmt: skip
+                first = False
+        out.write("\n    }\n  }\n}\n")
 
 
 def write_csv(path: Path, types: int) -> int:

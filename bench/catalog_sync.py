@@ -46,6 +46,13 @@ def setup_django(database: Path) -> None:
 
 
 def peak_rss_mb() -> float:
+    """This process's own peak: VmHWM (Linux resets it at exec; ru_maxrss would carry the
+    parent's peak into the child), else ru_maxrss."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

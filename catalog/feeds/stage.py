@@ -89,11 +89,13 @@ def _terms(price: FeedPrice) -> tuple[Decimal, Decimal, str, str]:
 
 def _stage_prices(changes: Changes, prices: list[FeedPrice]) -> None:
     slugs = [p.slug for p in prices]
-    tiers: dict[str, Tier] = {}
+    # Plain tuples, not model instances: a region has tens of thousands of tiers.
+    tiers: dict[str, dict[str, Any]] = {}
     for chunk in chunks(slugs):
-        tiers.update((t.slug, t) for t in Tier.objects.filter(slug__in=chunk))
+        for row in Tier.objects.filter(slug__in=chunk).values_list("id", "slug", *SPEC_FIELDS):
+            tiers[row[1]] = {"id": row[0], **dict(zip(SPEC_FIELDS, row[2:], strict=True))}
     history: dict[int, list[tuple[dt.date, tuple, bool]]] = {}
-    ids = [t.id for t in tiers.values()]
+    ids = [t["id"] for t in tiers.values()]
     for chunk in chunks(ids):
         rows = Price.objects.filter(tier_id__in=chunk).values_list(
             "tier_id", "effective_from", "amount", "setup_fee", "unit", "currency", "source_key"
@@ -108,11 +110,11 @@ def _stage_prices(changes: Changes, prices: list[FeedPrice]) -> None:
         updates = {
             name: value
             for name, value in price.tier.items()
-            if name in SPEC_FIELDS and value is not None and getattr(tier, name) != value
+            if name in SPEC_FIELDS and value is not None and tier[name] != value
         }
         if updates:
             changes.updated_tiers[price.slug] = updates
-        _stage_price(changes, price, sorted(history.get(tier.id, [])))
+        _stage_price(changes, price, sorted(history.get(tier["id"], [])))
 
 
 def _stage_price(
