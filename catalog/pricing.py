@@ -7,6 +7,8 @@ pandas.
 
 Money: `amount`, `monthly_exact` and `setup_fee_exact` are exact `Decimal`s;
 `monthly` and `setup_fee` are the same rounded to the cent as float64.
+`effective_hourly` spreads a reservation's upfront fee over its term (upfront ÷
+(8,760 x years) + the hourly rate; the hourly rate for everything else).
 Normalised figures (`per_vcpu_hour`, `per_gib_hour`, `per_gpu_hour`) are rates
 for comparison, kept unrounded: a p4d.24xlarge at $21.957642/h with 8 GPUs is
 2.7447 per GPU-hour, shown as $2.74. They are NaN where the spec is unknown or 0.
@@ -31,7 +33,7 @@ FRAME_COLUMNS: list[str] = [
     "cpu_model", "ram_gib", "gpus", "gpu_model", "gpu_mem_gib", "managed", "min_term_months",
     "price_id", "amount", "unit", "effective_from", "source", "source_url", "confirmed",
     "stale", "currency", "monthly", "monthly_exact", "setup_fee", "setup_fee_exact",
-    "per_vcpu_hour", "per_gib_hour", "per_gpu_hour",
+    "per_vcpu_hour", "per_gib_hour", "per_gpu_hour", "effective_hourly",
 ]  # fmt: skip
 # fx_rate: the multiplier applied; fx_date: the date of the (older) rate row it rests on;
 # fx_via: "EUR" when converted through the euro (two rows), else None; fx_rate_ids: the
@@ -145,7 +147,15 @@ def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(spec > 0, hourly / spec, np.nan)
 
+    # A reservation's upfront fee spread over its term (DESIGN, "Money conventions"):
+    # upfront ÷ (8,760 x years) + the recurring hourly. Derived here, never stored.
+    months = pd.to_numeric(frame["min_term_months"], errors="coerce").astype(float).to_numpy()
+    reserved = frame["pricing_model"].astype(str).str.startswith("reserved").to_numpy(dtype=bool)
+    fees = np.array([float(v) for v in frame["setup_fee_exact"]], dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.where(reserved & (months > 0), fees / (months / 12 * 8760), 0.0)
     return frame.assign(
+        effective_hourly=hourly + np.nan_to_num(spread),
         monthly=np.array([float(cents(v)) for v in frame["monthly_exact"]], dtype=float),
         setup_fee=np.array([float(cents(v)) for v in frame["setup_fee_exact"]], dtype=float),
         per_vcpu_hour=per("vcpus"),
@@ -260,6 +270,7 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
                 "per_vcpu_hour",
                 "per_gib_hour",
                 "per_gpu_hour",
+                "effective_hourly",
                 "fx_rate",
             )
         }

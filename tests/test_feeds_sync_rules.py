@@ -341,3 +341,19 @@ def test_the_ecb_daily_file_skips_currencies_the_catalog_does_not_offer(httpserv
     ]
     again = json.loads(json.dumps(result.messages))
     assert again == result.messages  # messages are stored as JSON
+
+
+def test_the_effective_hourly_rate_is_derived_in_the_catalog_frame_not_stored(httpserver):
+    """1-year all upfront: 493 / 8760 + 0 = 0.056279; 3-year convertible partial:
+    605 / 26280 + 0.023 = 0.046021; on demand: the hourly rate itself."""
+    from catalog.pricing import catalog_frame
+
+    run(httpserver, AWS_JSON)
+    frame = catalog_frame(dt.date(2026, 4, 1)).set_index("slug")
+    effective = frame["effective_hourly"]
+    assert effective["aws-m6i.large-us-west-2-reserved-1y-all-upfront"] == pytest.approx(493 / 8760)
+    assert effective[
+        "aws-m6i.large-us-west-2-reserved-3y-convertible-partial-upfront"
+    ] == pytest.approx(605 / 26280 + 0.023)
+    assert effective["aws-m6i.large-us-west-2-on-demand"] == pytest.approx(0.096)
+    assert not hasattr(Price, "effective_hourly")

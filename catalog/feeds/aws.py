@@ -443,35 +443,21 @@ class _Columns:
         self.offering, self.family = columns["OfferingClass"], columns["Product Family"]
 
 
-def _bad_column(row: list[str], at: _Columns, known: tuple[set, set]) -> str | None:
-    """The first column of a line not in AWS's form, or None. `known` remembers the SKUs
-    and the dates already found good (a SKU repeats on each of its lines)."""
-    skus, days = known
-    sku = row[at.sku]
-    if sku not in skus:
-        if not _SKU.match(sku):
-            return "SKU"
-        skus.add(sku)
-    if not row[at.rate].startswith(f"{sku}.{row[at.code]}."):
-        return "RateCode"
-    term_type = row[at.type]
+def _bad_term(term: tuple[str, ...]) -> str | None:
+    """The first of a line's term columns not in AWS's form, or None."""
+    term_type, day, currency, lease, option, offering = term
     if term_type not in TERM_TYPES:
         return "TermType"
-    day = row[at.day]
-    if day not in days:
-        if _day(day) is None:
-            return "EffectiveDate"
-        days.add(day)
-    if not _PRICE.match(row[at.price]):
-        return "PricePerUnit"
-    if row[at.currency] not in _CURRENCIES:
+    if _day(day) is None:
+        return "EffectiveDate"
+    if currency not in _CURRENCIES:
         return "Currency"
     if term_type == "Reserved":
-        if row[at.lease] not in YEARS:
+        if lease not in YEARS:
             return "LeaseContractLength"
-        if row[at.option] not in OPTIONS:
+        if option not in OPTIONS:
             return "PurchaseOption"
-        if row[at.offering] not in CLASSES:
+        if offering not in CLASSES:
             return "OfferingClass"
     return None
 
@@ -557,7 +543,13 @@ class _CsvOffer(_Offer):
         attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
                         if column in columns]  # fmt: skip
         decided: dict[str, bool] = {}
-        known: tuple[set, set] = (set(), set())
+        skus: set[str] = set()
+        # A line's term columns (type, date, currency, lease, option, class) take few
+        # distinct values in a file: each combination is checked once.
+        term_of = operator.itemgetter(at.type, at.day, at.currency, at.lease, at.option,
+                                      at.offering)  # fmt: skip
+        terms_ok: set[tuple] = set()
+        sku_at, code_at, rate_at, price_at = at.sku, at.code, at.rate, at.price
         line = reader.line_num
         for row in reader:
             start, line = line + 1, reader.line_num
@@ -567,12 +559,26 @@ class _CsvOffer(_Offer):
                         msg("feeds.line_fields", line=start, count=len(row), header=width)
                     )
                 continue
-            bad = _bad_column(row, at, known)
+            term = term_of(row)
+            sku = row[sku_at]
+            bad = None
+            if term not in terms_ok:
+                bad = _bad_term(term)
+                if not bad:
+                    terms_ok.add(term)
+            if not bad and sku not in skus:
+                if _SKU.match(sku):
+                    skus.add(sku)
+                else:
+                    bad = "SKU"
+            if not bad and not row[rate_at].startswith(f"{sku}.{row[code_at]}."):
+                bad = "RateCode"
+            if not bad and not _PRICE.match(row[price_at]):
+                bad = "PricePerUnit"
             if bad:
                 self.problems.add(msg("feeds.line_value", line=start, column=bad,
                                       value=row[columns[bad]]))  # fmt: skip
                 continue
-            sku = row[at.sku]
             wanted = decided.get(sku)
             if wanted is None:
                 wanted = row[at.family] in FAMILIES and picked(row) == filter_values

@@ -62,7 +62,7 @@ def stage(source: Source, region: str, records: list[FeedPrice | FeedRate]) -> C
     prices = [r for r in records if isinstance(r, FeedPrice)]
     rates = [r for r in records if isinstance(r, FeedRate)]
     if prices:
-        _stage_prices(changes, _unique(changes, prices))
+        _stage_prices(changes, _unique(changes, prices), source.scope_tiers(region))
         if source.complete:
             _stage_retired(changes, source, region, {p.slug for p in prices})
     if rates:
@@ -87,21 +87,33 @@ def _terms(price: FeedPrice) -> tuple[Decimal, Decimal, str, str]:
     return (price.amount, price.setup_fee, price.unit, price.currency)
 
 
-def _stage_prices(changes: Changes, prices: list[FeedPrice]) -> None:
-    slugs = [p.slug for p in prices]
+def _stage_prices(changes: Changes, prices: list[FeedPrice], scope: dict[str, Any]) -> None:
+    """One query for the scope's tiers and one for their prices (a re-run finds every tier
+    there); chunked look-ups by key only for the tiers found elsewhere or new."""
+    wanted = {p.slug for p in prices}
+    columns = ("id", "slug", *SPEC_FIELDS)
     # Plain tuples, not model instances: a region has tens of thousands of tiers.
     tiers: dict[str, dict[str, Any]] = {}
-    for chunk in chunks(slugs):
-        for row in Tier.objects.filter(slug__in=chunk).values_list("id", "slug", *SPEC_FIELDS):
-            tiers[row[1]] = {"id": row[0], **dict(zip(SPEC_FIELDS, row[2:], strict=True))}
+    for row in Tier.objects.filter(**scope).values_list(*columns):
+        if row[1] in wanted:
+            tiers[row[1]] = dict(zip(columns, row, strict=True))
+    in_scope = {t["id"] for t in tiers.values()}
+    for chunk in chunks(sorted(wanted - set(tiers))):
+        for row in Tier.objects.filter(slug__in=chunk).values_list(*columns):
+            tiers[row[1]] = dict(zip(columns, row, strict=True))
     history: dict[int, list[tuple[dt.date, tuple, bool]]] = {}
-    ids = [t["id"] for t in tiers.values()]
-    for chunk in chunks(ids):
-        rows = Price.objects.filter(tier_id__in=chunk).values_list(
-            "tier_id", "effective_from", "amount", "setup_fee", "unit", "currency", "source_key"
-        )
-        for tier_id, day, amount, fee, unit, currency, key in rows:
-            history.setdefault(tier_id, []).append((day, (amount, fee, unit, currency), bool(key)))
+    fields = ("tier_id", "effective_from", "amount", "setup_fee", "unit", "currency", "source_key")
+    scoped = Price.objects.filter(**{f"tier__{k}": v for k, v in scope.items()})
+    others = {t["id"] for t in tiers.values()} - in_scope
+    queries = [scoped] + [
+        Price.objects.filter(tier_id__in=chunk) for chunk in chunks(sorted(others))
+    ]
+    for query in queries:
+        for tier_id, day, amount, fee, unit, currency, key in query.values_list(*fields):
+            if tier_id in in_scope or tier_id in others:
+                history.setdefault(tier_id, []).append(
+                    (day, (amount, fee, unit, currency), bool(key))
+                )
     for price in prices:
         tier = tiers.get(price.slug)
         if tier is None:
