@@ -25,9 +25,10 @@ from catalog.io.exporter import export_catalog
 from catalog.io.formats import check_size, detect_format, format_decimal
 from catalog.io.importer import import_catalog
 from catalog.io.records import CatalogFileError
-from catalog.models import ExchangeRate, Price, PricingModel, Provider, Tier
+from catalog.models import ExchangeRate, FeedImport, Price, PricingModel, Provider, Tier
 from catalog.staleness import stale_after_days
 from common import clock
+from common.message_render import render
 
 IMPORT_DIR = Path(settings.VAR_DIR) / "catalog-imports"
 
@@ -277,3 +278,26 @@ class ExchangeRateAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         # A recorded rate is a dated fact: correct it by adding another date, not by editing.
         return ["date", "from_currency", "to_currency", "rate"] if obj else []
+
+
+@admin.register(FeedImport)
+class FeedImportAdmin(admin.ModelAdmin):
+    """What each price-feed run did (catalog/feeds): read only, written by the sync."""
+
+    list_display = [
+        "started_at", "source", "region", "status", "version", "records", "new_tiers",
+        "changed_prices", "unchanged", "retired", "refused_rows",
+    ]  # fmt: skip
+    list_filter = ["source", "status", "region"]
+    readonly_fields = ["reasons"]
+    exclude = ["messages"]
+
+    @admin.display(description=_("messages"))
+    def reasons(self, obj: FeedImport) -> str:
+        return "\n".join(render(message) for message in obj.messages)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

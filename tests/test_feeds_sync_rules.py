@@ -357,3 +357,14 @@ def test_the_effective_hourly_rate_is_derived_in_the_catalog_frame_not_stored(ht
     ] == pytest.approx(605 / 26280 + 0.023)
     assert effective["aws-m6i.large-us-west-2-on-demand"] == pytest.approx(0.096)
     assert not hasattr(Price, "effective_hourly")
+
+
+def test_staff_read_each_run_and_its_reasons_in_the_admin(client, django_user_model):
+    admin = django_user_model.objects.create_superuser("root", "root@example.com", "pw-root-1")
+    client.force_login(admin)
+    result = sync_source("aws", ["us-west-2"], file=AWS_JSON)[0]
+    listing = client.get("/admin/catalog/feedimport/")
+    assert listing.status_code == 200 and "us-west-2" in listing.content.decode()
+    page = client.get(f"/admin/catalog/feedimport/{result.pk}/change/").content.decode()
+    assert "AWS spot prices are not in the Price List bulk feed" in page
+    assert client.get("/admin/catalog/feedimport/add/").status_code == 403
