@@ -100,13 +100,18 @@ def run_phase(name: str, path: Path, database: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure(form: str, path: Path, work: Path) -> dict:
+def measure(form: str, path: Path, work: Path, rounds: int) -> dict:
+    """Each round on a fresh database; per phase the fastest round counts (the machine may
+    be shared: the slower rounds measure the neighbours)."""
     database = work / f"{form}.sqlite3"
-    database.unlink(missing_ok=True)
-    results = {"file_mb": round(path.stat().st_size / 1e6, 1)}
-    for name in ("bare", "first", "second", "same-sha"):
-        results[name] = run_phase(name, path, database)
-        print(f"  {form} {name}: {results[name]}", flush=True)
+    results: dict = {"file_mb": round(path.stat().st_size / 1e6, 1)}
+    for _ in range(rounds):
+        database.unlink(missing_ok=True)
+        for name in ("bare", "first", "second", "same-sha"):
+            got = run_phase(name, path, database)
+            print(f"  {form} {name}: {got}", flush=True)
+            if name not in results or got["seconds"] < results[name]["seconds"]:
+                results[name] = got
     bare = results["bare"]["seconds"]
     results["rows_per_second_bare"] = round(results["bare"]["rows"] / bare)
     results["rows_per_second_first"] = round(results["bare"]["rows"] / results["first"]["seconds"])
@@ -127,6 +132,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=float, default=500, help="CSV size to generate")
     parser.add_argument("--form", choices=["json", "csv", "both"], default="both")
+    parser.add_argument("--rounds", type=int, default=2, help="the fastest round counts")
     parser.add_argument("--work", type=Path, help="folder for the files (default: a temp one)")
     parser.add_argument("--phase", help=argparse.SUPPRESS)
     parser.add_argument("--file", type=Path, help=argparse.SUPPRESS)
@@ -143,7 +149,8 @@ def main() -> None:
         work = Path(tmp)
         os.environ["PLANNER_VAR_DIR"] = str(work / "var")
         machine = {"python": platform.python_version(), "cpus": os.cpu_count()}
-        report = {"size_mb_asked": args.size_mb, "instance_types": types, "machine": machine}
+        report = {"size_mb_asked": args.size_mb, "instance_types": types, "machine": machine,
+                  "rounds": args.rounds, "load_average_at_start": os.getloadavg()}  # fmt: skip
         for form in ("csv", "json") if args.form == "both" else (args.form,):
             path = work / f"offer.{form}"
             start = time.perf_counter()
@@ -153,7 +160,7 @@ def main() -> None:
                 aws_offer_synth.write_json(path, types)
             print(f"{form}: generated {path.stat().st_size / 1e6:,.0f} MB in "
                   f"{time.perf_counter() - start:.0f} s", flush=True)  # fmt: skip
-            report[form] = measure(form, path, work)
+            report[form] = measure(form, path, work, args.rounds)
             path.unlink()
     out = ROOT / "bench" / "results" / "catalog_sync.json"
     out.parent.mkdir(parents=True, exist_ok=True)
