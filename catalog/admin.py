@@ -25,7 +25,7 @@ from catalog.io.exporter import export_catalog
 from catalog.io.formats import check_size, detect_format, format_decimal
 from catalog.io.importer import import_catalog
 from catalog.io.records import CatalogFileError
-from catalog.models import ExchangeRate, Price, Provider, Tier
+from catalog.models import ExchangeRate, FeedImport, Price, PricingModel, Provider, Tier
 from catalog.staleness import stale_after_days
 from common import clock
 from common.message_render import render
@@ -49,7 +49,7 @@ def _with_current_price(queryset: QuerySet[Tier], as_of: dt.date) -> QuerySet[Ti
 def stale_q(as_of: dt.date) -> Q:
     """Tiers whose current price is older than the set age for their pricing model."""
     query = Q(pk__in=[])
-    for model in settings.CATALOG_STALE_AFTER_DAYS:
+    for model in PricingModel.values:
         cutoff = as_of - dt.timedelta(days=stale_after_days(model))
         query |= Q(pricing_model=model, current_from__lt=cutoff)
     return query
@@ -279,3 +279,26 @@ class ExchangeRateAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         # A recorded rate is a dated fact: correct it by adding another date, not by editing.
         return ["date", "from_currency", "to_currency", "rate"] if obj else []
+
+
+@admin.register(FeedImport)
+class FeedImportAdmin(admin.ModelAdmin):
+    """What each price-feed run did (catalog/feeds): read only, written by the sync."""
+
+    list_display = [
+        "started_at", "source", "region", "status", "version", "records", "new_tiers",
+        "changed_prices", "unchanged", "retired", "refused_rows",
+    ]  # fmt: skip
+    list_filter = ["source", "status", "region"]
+    readonly_fields = ["reasons"]
+    exclude = ["messages"]
+
+    @admin.display(description=_("messages"))
+    def reasons(self, obj: FeedImport) -> str:
+        return "\n".join(render(message) for message in obj.messages)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

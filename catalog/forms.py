@@ -56,6 +56,13 @@ class TierFilterForm(forms.Form):
         self.fields["provider"].choices = [("", _("any"))] + [(p, p) for p in providers]
         self.fields["region"].choices = [("", _("any"))] + [(r, r) for r in regions]
 
+    def offer_currencies(self, codes: list[str]) -> None:
+        """List only currencies that have a rate (`currencies_with_rates`), plus the one
+        asked for, so a link naming another still shows what it cannot convert."""
+        asked = self.value("currency")
+        shown = [c for c in CURRENCIES if c in codes or c == asked]
+        self.fields["currency"].choices = [("", _("as priced"))] + [(c, c) for c in shown]
+
     def value(self, name: str):
         """The cleaned value, or the default where the field was missing or invalid."""
         cleaned = getattr(self, "cleaned_data", {})

@@ -46,11 +46,56 @@ def validate_currency(value: str) -> None:
 
 
 class PricingModel(models.TextChoices):
+    """How a tier is bought. The one list of pricing models (DESIGN, "catalog").
+
+    `reserved_1y` / `reserved_3y` are a reservation whose purchase option nobody
+    recorded (hand-entered prices); the feeds name it: standard or convertible, and
+    no, partial or all upfront. A tier's key ends in its model with "_" written "-"
+    (`…-reserved-1y-convertible-partial-upfront`). `staleness.pricing_model_family`
+    groups them for the settings that do not care about the purchase option (staleness).
+    """
+
     ON_DEMAND = "on_demand", _("on-demand")
     SPOT = "spot", _("spot")
     RESERVED_1Y = "reserved_1y", _("reserved 1 year")
     RESERVED_3Y = "reserved_3y", _("reserved 3 years")
     FIXED_MONTHLY = "fixed_monthly", _("fixed monthly")
+    RESERVED_1Y_NO_UPFRONT = "reserved_1y_no_upfront", _("reserved 1 year, no upfront")
+    RESERVED_1Y_PARTIAL_UPFRONT = (
+        "reserved_1y_partial_upfront",
+        _("reserved 1 year, partial upfront"),
+    )
+    RESERVED_1Y_ALL_UPFRONT = "reserved_1y_all_upfront", _("reserved 1 year, all upfront")
+    RESERVED_1Y_CONVERTIBLE_NO_UPFRONT = (
+        "reserved_1y_convertible_no_upfront",
+        _("reserved 1 year, convertible, no upfront"),
+    )
+    RESERVED_1Y_CONVERTIBLE_PARTIAL_UPFRONT = (
+        "reserved_1y_convertible_partial_upfront",
+        _("reserved 1 year, convertible, partial upfront"),
+    )
+    RESERVED_1Y_CONVERTIBLE_ALL_UPFRONT = (
+        "reserved_1y_convertible_all_upfront",
+        _("reserved 1 year, convertible, all upfront"),
+    )
+    RESERVED_3Y_NO_UPFRONT = "reserved_3y_no_upfront", _("reserved 3 years, no upfront")
+    RESERVED_3Y_PARTIAL_UPFRONT = (
+        "reserved_3y_partial_upfront",
+        _("reserved 3 years, partial upfront"),
+    )
+    RESERVED_3Y_ALL_UPFRONT = "reserved_3y_all_upfront", _("reserved 3 years, all upfront")
+    RESERVED_3Y_CONVERTIBLE_NO_UPFRONT = (
+        "reserved_3y_convertible_no_upfront",
+        _("reserved 3 years, convertible, no upfront"),
+    )
+    RESERVED_3Y_CONVERTIBLE_PARTIAL_UPFRONT = (
+        "reserved_3y_convertible_partial_upfront",
+        _("reserved 3 years, convertible, partial upfront"),
+    )
+    RESERVED_3Y_CONVERTIBLE_ALL_UPFRONT = (
+        "reserved_3y_convertible_all_upfront",
+        _("reserved 3 years, convertible, all upfront"),
+    )
 
 
 class Kind(models.TextChoices):
@@ -101,7 +146,7 @@ class Tier(models.Model):
     name = models.CharField(_("name"), max_length=200)
     region = models.CharField(_("region"), max_length=60, blank=True)
     pricing_model = models.CharField(
-        _("pricing model"), max_length=20, choices=PricingModel.choices
+        _("pricing model"), max_length=40, choices=PricingModel.choices
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     vcpus = models.PositiveIntegerField(_("vCPUs (hardware threads)"), null=True, blank=True)
@@ -204,6 +249,17 @@ class Price(models.Model):
         help_text=_("Who recorded it, for rows that came from a file."),
     )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    # Provenance of a price that came from a provider's feed (catalog/feeds): the feed's
+    # version (AWS `version`, OVH `catalogId`…) and the provider's own key for the offer
+    # (SKU and term code, meter id, server id). Empty for hand-entered prices.
+    source_version = models.CharField(_("source version"), max_length=100, blank=True)
+    source_key = models.CharField(_("source key"), max_length=200, blank=True)
+    vat_included = models.BooleanField(
+        _("VAT included"),
+        null=True,
+        blank=True,
+        help_text=_("Whether the amount includes VAT; empty where nobody recorded it."),
+    )
 
     class Meta:
         ordering = ["tier", "-effective_from"]
@@ -270,3 +326,45 @@ class ExchangeRate(models.Model):
 
     def __str__(self) -> str:
         return f"1 {self.from_currency} = {self.rate} {self.to_currency} on {self.date}"
+
+
+class FeedImport(models.Model):
+    """One run of a price feed (catalog/feeds) for one source and region: what it read,
+    what it changed or why it was refused. Written by `catalog.feeds.sync` only."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        IMPORTED = "imported", _("imported")
+        UNCHANGED = "unchanged", _("unchanged")
+        REFUSED = "refused", _("refused")
+        DRY_RUN = "dry_run", _("dry run")
+
+    source = models.CharField(_("source"), max_length=40)
+    region = models.CharField(_("region"), max_length=60, blank=True)
+    url = models.CharField(_("URL or file"), max_length=1000)
+    sha256 = models.CharField(_("SHA-256"), max_length=64, blank=True)
+    version = models.CharField(_("feed version"), max_length=100, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices)
+    started_at = models.DateTimeField(_("started at"))
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    bytes = models.BigIntegerField(_("bytes"), default=0)
+    records = models.PositiveIntegerField(
+        _("records"), default=0, help_text=_("Prices or rates the feed offered after filtering.")
+    )
+    new_tiers = models.PositiveIntegerField(_("new tiers"), default=0)
+    changed_prices = models.PositiveIntegerField(_("changed prices"), default=0)
+    unchanged = models.PositiveIntegerField(_("unchanged"), default=0)
+    retired = models.PositiveIntegerField(_("retired"), default=0)
+    refused_rows = models.PositiveIntegerField(_("refused rows"), default=0)
+    # Messages (common.messages, as JSON): the refusal's reasons, refused rows, notes.
+    messages = models.JSONField(_("messages"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name = _("feed import")
+        verbose_name_plural = _("feed imports")
+        indexes = [models.Index(fields=["source", "region", "-started_at"])]
+
+    def __str__(self) -> str:
+        where = f" {self.region}" if self.region else ""
+        return f"{self.source}{where} {self.started_at:%Y-%m-%d %H:%M} {self.status}"

@@ -7,6 +7,8 @@ pandas.
 
 Money: `amount`, `monthly_exact` and `setup_fee_exact` are exact `Decimal`s;
 `monthly` and `setup_fee` are the same rounded to the cent as float64.
+`effective_hourly` spreads a reservation's upfront fee over its term (upfront ÷
+(8,760 x years) + the hourly rate; the hourly rate for everything else).
 Normalised figures (`per_vcpu_hour`, `per_gib_hour`, `per_gpu_hour`) are rates
 for comparison, kept unrounded: a p4d.24xlarge at $21.957642/h with 8 GPUs is
 2.7447 per GPU-hour, shown as $2.74. They are NaN where the spec is unknown or 0.
@@ -21,7 +23,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 
 from catalog.models import ExchangeRate, Price, Tier, Unit
 from catalog.staleness import is_stale
@@ -33,9 +35,13 @@ FRAME_COLUMNS: list[str] = [
     "cpu_model", "ram_gib", "gpus", "gpu_model", "gpu_mem_gib", "managed", "min_term_months",
     "price_id", "amount", "unit", "effective_from", "source", "source_url", "confirmed",
     "stale", "currency", "monthly", "monthly_exact", "setup_fee", "setup_fee_exact",
-    "per_vcpu_hour", "per_gib_hour", "per_gpu_hour",
+    "per_vcpu_hour", "per_gib_hour", "per_gpu_hour", "effective_hourly",
 ]  # fmt: skip
-FX_COLUMNS: list[str] = ["fx_rate", "fx_date"]
+# fx_rate: the multiplier applied; fx_date: the date of the (older) rate row it rests on;
+# fx_via: "EUR" when converted through the euro (two rows), else None; fx_rate_ids: the
+# ExchangeRate ids used, one for a direct rate, two through EUR, none in the same currency.
+FX_COLUMNS: list[str] = ["fx_rate", "fx_date", "fx_via", "fx_rate_ids"]
+PIVOT = "EUR"  # the ECB publishes every rate against the euro
 
 _CENT = Decimal("0.01")
 _INT_COLUMNS = ("vcpus", "cores", "gpus", "min_term_months")
@@ -97,9 +103,10 @@ def catalog_frame(
 
     With `currency`, every money column is converted at the newest rate on or
     before `as_of` (a direct rate, or the inverse of the opposite pair's rate:
-    both are the same published figure); tiers with no such rate are left out
-    and listed in `frame.attrs["dropped"]` with the reason in English, and in
-    `frame.attrs["dropped_messages"]` (`{"slug", "message"}`) with the reason as a message.
+    both are the same published figure), else through EUR (the ECB's base: two rows,
+    `fx_via` "EUR", both ids in `fx_rate_ids`, `fx_date` the older); tiers with no such
+    rate are left out and listed in `frame.attrs["dropped"]` with the reason in English,
+    and in `frame.attrs["dropped_messages"]` (`{"slug", "message"}`) as a message.
     """
     fields = {**_PRICE_FIELDS, "retired": "tier__retired"}
     rows = list(current_prices(as_of, include_retired).values(*fields.values()))
@@ -144,7 +151,15 @@ def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(spec > 0, hourly / spec, np.nan)
 
+    # A reservation's upfront fee spread over its term (DESIGN, "Money conventions"):
+    # upfront ÷ (8,760 x years) + the recurring hourly. Derived here, never stored.
+    months = pd.to_numeric(frame["min_term_months"], errors="coerce").astype(float).to_numpy()
+    reserved = frame["pricing_model"].astype(str).str.startswith("reserved").to_numpy(dtype=bool)
+    fees = np.array([float(v) for v in frame["setup_fee_exact"]], dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.where(reserved & (months > 0), fees / (months / 12 * 8760), 0.0)
     return frame.assign(
+        effective_hourly=hourly + np.nan_to_num(spread),
         monthly=np.array([float(cents(v)) for v in frame["monthly_exact"]], dtype=float),
         setup_fee=np.array([float(cents(v)) for v in frame["setup_fee_exact"]], dtype=float),
         per_vcpu_hour=per("vcpus"),
@@ -153,63 +168,93 @@ def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _rates_to(currency: str, as_of: dt.date) -> dict[str, tuple[Decimal, dt.date]]:
-    """For each currency, the newest multiplier into `currency` on or before `as_of`."""
-    best: dict[str, tuple[Decimal, dt.date]] = {}
-    rates = ExchangeRate.objects.filter(date__lte=as_of).filter(
-        from_currency=currency
-    ) | ExchangeRate.objects.filter(date__lte=as_of, to_currency=currency)
-    # Oldest first, direct rates after inverse ones, so the newest wins and a
-    # direct rate wins a tie with an inverse one of the same date.
+@dataclass(frozen=True)
+class Conversion:
+    """How one currency converts into the frame's: the factor and the rate rows behind it."""
+
+    factor: Decimal
+    date: dt.date
+    via: str | None
+    ids: tuple[int, ...]
+
+
+def _newest(rates: list[ExchangeRate], currency: str) -> dict[str, Conversion]:
+    """Per currency, the newest multiplier into `currency` among `rates` (direct or inverse)."""
+    best: dict[str, Conversion] = {}
+    # Oldest first, direct rates after inverse ones, so the newest wins and a direct rate
+    # wins a tie with an inverse one of the same date.
     for rate in sorted(rates, key=lambda r: (r.date, r.to_currency == currency)):
         if rate.to_currency == currency:
-            best[rate.from_currency] = (rate.rate, rate.date)
-        else:
-            best[rate.to_currency] = (Decimal(1) / rate.rate, rate.date)
+            best[rate.from_currency] = Conversion(rate.rate, rate.date, None, (rate.pk,))
+        elif rate.from_currency == currency:
+            best[rate.to_currency] = Conversion(Decimal(1) / rate.rate, rate.date, None, (rate.pk,))
     return best
+
+
+def _rates_to(currency: str, as_of: dt.date) -> dict[str, Conversion]:
+    """For each currency, how it converts into `currency` on `as_of`: the newest direct
+    rate (or the inverse of the opposite pair's), else through EUR with two rows."""
+    pair = Q(from_currency=currency) | Q(to_currency=currency)
+    pivot = Q(from_currency=PIVOT) | Q(to_currency=PIVOT)
+    rates = list(ExchangeRate.objects.filter(pair | pivot, date__lte=as_of))
+    direct = _newest([r for r in rates if currency in (r.from_currency, r.to_currency)], currency)
+    if currency == PIVOT or PIVOT not in direct:
+        return direct
+    second = direct[PIVOT]
+    to_pivot = _newest([r for r in rates if PIVOT in (r.from_currency, r.to_currency)], PIVOT)
+    for source, first in to_pivot.items():
+        if source not in direct and source != currency:
+            direct[source] = Conversion(
+                first.factor * second.factor,
+                min(first.date, second.date),
+                PIVOT,
+                first.ids + second.ids,
+            )
+    return direct
+
+
+def currencies_with_rates(as_of: dt.date) -> list[str]:
+    """The currencies an exchange rate on or before `as_of` names: those a plan or the
+    catalog page can be shown in (every other price converts through them)."""
+    pairs = (
+        ExchangeRate.objects.filter(date__lte=as_of)
+        .order_by()
+        .values_list("from_currency", "to_currency")
+        .distinct()
+    )
+    return sorted({code for pair in pairs for code in pair})
 
 
 def _convert(
     frame: pd.DataFrame, currency: str, as_of: dt.date
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     rates = _rates_to(currency, as_of)
-    factors: list[Decimal | None] = []
-    dates: list[dt.date | None] = []
+    same = Conversion(Decimal(1), None, None, ())  # type: ignore[arg-type]
+    conversions: list[Conversion | None] = []
     dropped: list[dict[str, Any]] = []
     for slug, source in zip(frame["slug"], frame["currency"], strict=True):
-        if source == currency:
-            factors.append(Decimal(1))
-            dates.append(None)
-        elif source in rates:
-            factors.append(rates[source][0])
-            dates.append(rates[source][1])
-        else:
-            factors.append(None)
-            dates.append(None)
+        conversion = same if source == currency else rates.get(source)
+        conversions.append(conversion)
+        if conversion is None:
             why = msg("catalog.no_rate", source=source, target=currency, date=as_of)
             dropped.append({"slug": slug, "message": why})
-    keep = [factor is not None for factor in factors]
-    kept = [factor for factor in factors if factor is not None]
+    keep = [c is not None for c in conversions]
+    kept = [c for c in conversions if c is not None]
     frame = frame.loc[keep]
+
+    def scaled(column: str) -> pd.Series:
+        values = [v * c.factor for v, c in zip(frame[column], kept, strict=True)]
+        return pd.Series(values, index=frame.index, dtype=object)
+
     converted = frame.assign(
-        amount=pd.Series(
-            [a * f for a, f in zip(frame["amount"], kept, strict=True)],
-            index=frame.index,
-            dtype=object,
-        ),
-        monthly_exact=pd.Series(
-            [m * f for m, f in zip(frame["monthly_exact"], kept, strict=True)],
-            index=frame.index,
-            dtype=object,
-        ),
-        setup_fee_exact=pd.Series(
-            [s * f for s, f in zip(frame["setup_fee_exact"], kept, strict=True)],
-            index=frame.index,
-            dtype=object,
-        ),
+        amount=scaled("amount"),
+        monthly_exact=scaled("monthly_exact"),
+        setup_fee_exact=scaled("setup_fee_exact"),
         currency=currency,
-        fx_rate=[float(f) for f in kept],
-        fx_date=[d for d, k in zip(dates, keep, strict=True) if k],
+        fx_rate=[float(c.factor) for c in kept],
+        fx_date=[c.date for c in kept],
+        fx_via=pd.Series([c.via for c in kept], index=frame.index, dtype=object),
+        fx_rate_ids=pd.Series([list(c.ids) for c in kept], index=frame.index, dtype=object),
     )
     return _money_floats(converted), dropped
 
@@ -229,11 +274,13 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
                 "per_vcpu_hour",
                 "per_gib_hour",
                 "per_gpu_hour",
+                "effective_hourly",
                 "fx_rate",
             )
         }
     )
-    for column in ("amount", "monthly_exact", "setup_fee_exact", "effective_from", "fx_date"):
+    for column in ("amount", "monthly_exact", "setup_fee_exact", "effective_from", "fx_date",
+                   "fx_via", "fx_rate_ids"):  # fmt: skip
         types[column] = object
     present = {column: kind for column, kind in types.items() if column in frame.columns}
     return frame.astype(present)

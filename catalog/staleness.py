@@ -11,8 +11,16 @@ import datetime as dt
 from django.conf import settings
 
 
+def pricing_model_family(pricing_model: str) -> str:
+    """`reserved_1y_convertible_no_upfront` → `reserved_1y`; the five base models stay."""
+    if pricing_model.startswith("reserved_"):
+        return "_".join(pricing_model.split("_")[:2])
+    return pricing_model
+
+
 def stale_after_days(pricing_model: str) -> int:
-    return int(settings.CATALOG_STALE_AFTER_DAYS[pricing_model])
+    """The setting of the model's family: every reserved 1-year option shares `reserved_1y`."""
+    return int(settings.CATALOG_STALE_AFTER_DAYS[pricing_model_family(pricing_model)])
 
 
 def is_stale(pricing_model: str, effective_from: dt.date, as_of: dt.date) -> bool:

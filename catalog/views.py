@@ -1,7 +1,8 @@
 """The catalog page: every tier with its price as of a date, filtered, sorted and paged.
 
-Built on one `catalog_frame` call (plus two small queries for the filter choices), so the
-number of queries does not grow with the catalog.
+Built on one `catalog_frame` call (plus two small queries for the filter choices: providers
+and regions, and the currencies that have a rate), so the number of queries does not grow
+with the catalog.
 """
 
 import pandas as pd
@@ -10,23 +11,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from catalog.forms import SORTS, TierFilterForm
-from catalog.models import Kind, PricingModel, Provider, Tier
-from catalog.pricing import TierQuery, catalog_frame, select_tiers
+from catalog.models import Kind, PricingModel, Tier
+from catalog.pricing import TierQuery, catalog_frame, currencies_with_rates, select_tiers
 from common.message_render import render as say
 
 PAGE_SIZE = 50
 
 
 def tier_list(request: HttpRequest) -> HttpResponse:
-    providers = list(Provider.objects.order_by("name").values_list("name", flat=True))
-    regions = list(
-        Tier.objects.exclude(region="")
-        .order_by("region")
-        .values_list("region", flat=True)
-        .distinct()
-    )
+    # One query for both filter lists: the providers and regions that have tiers.
+    pairs = Tier.objects.order_by().values_list("provider__name", "region").distinct()
+    providers = sorted({provider for provider, _ in pairs})
+    regions = sorted({region for _, region in pairs if region})
     form = TierFilterForm(request.GET, providers=providers, regions=regions)
     form.is_valid()  # invalid fields fall back to defaults and show their errors
+    form.offer_currencies(currencies_with_rates(form.value("as_of")))
     currency = form.value("currency") or None
     frame = catalog_frame(form.value("as_of"), currency, include_retired=form.value("retired"))
     query = TierQuery(

@@ -204,7 +204,11 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"queue": "default"},
     },
 }
-CELERY_TASK_ROUTES = {"benchmarks_app.check_targets": {"queue": "default"}}
+# Periodic and catalog work runs on the control (default) queue, never on a bench.* queue.
+CELERY_TASK_ROUTES = {
+    "benchmarks_app.check_targets": {"queue": "default"},
+    "catalog.sync_prices": {"queue": "default"},
+}
 
 # Catalog ------------------------------------------------------------------------
 # A price is stale once older than this many days, per pricing model: spot

@@ -14,8 +14,8 @@ from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
-from catalog.io.formats import CSV_COLUMNS, FORMAT_NAME, FORMAT_VERSION, csv_cell, json_value
-from catalog.io.records import PRICE_RECORD_FIELDS, RATE_RECORD_FIELDS, TIER_FIELDS
+from catalog.io.formats import EXPORT_COLUMNS, FORMAT_NAME, FORMAT_VERSION, csv_cell, json_value
+from catalog.io.records import FEED_FIELDS, PRICE_RECORD_FIELDS, RATE_RECORD_FIELDS, TIER_FIELDS
 from catalog.models import ExchangeRate, Price
 from common import clock
 
@@ -40,6 +40,8 @@ def _price_rows(history: bool, as_of: dt.date | None) -> list[dict[str, Any]]:
             "setup_fee": price.setup_fee, "effective_from": price.effective_from,
             "source": price.source, "source_url": price.source_url,
             "confirmed": price.confirmed, "recorded_by": price.recorder,
+            "source_version": price.source_version, "source_key": price.source_key,
+            "vat_included": price.vat_included,
         })  # fmt: skip
     # Sorted here, not in SQL: database collations order "." and "-" differently.
     return sorted(rows, key=lambda row: (row["slug"], row["effective_from"]))
@@ -74,15 +76,18 @@ def export_catalog(fmt: str, *, history: bool = False, as_of: dt.date | None = N
         document = {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
-            "prices": [{k: json_value(row[k]) for k in PRICE_RECORD_FIELDS} for row in prices],
+            "prices": [
+                {k: json_value(row[k]) for k in (*PRICE_RECORD_FIELDS, *FEED_FIELDS)}
+                for row in prices
+            ],
             "exchange_rates": [{k: json_value(r[k]) for k in RATE_RECORD_FIELDS} for r in rates],
         }
         return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(EXPORT_COLUMNS)
     for row in prices:
-        writer.writerow(["price", *(csv_cell(c, row.get(c)) for c in CSV_COLUMNS[1:])])
+        writer.writerow(["price", *(csv_cell(c, row.get(c)) for c in EXPORT_COLUMNS[1:])])
     for row in rates:
-        writer.writerow(["rate", *(csv_cell(c, row.get(c)) for c in CSV_COLUMNS[1:])])
+        writer.writerow(["rate", *(csv_cell(c, row.get(c)) for c in EXPORT_COLUMNS[1:])])
     return out.getvalue().encode()

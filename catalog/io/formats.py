@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 
 from catalog.io.records import (
+    FEED_FIELDS,
     PRICE_RECORD_FIELDS,
     RATE_FIELDS,
     RATE_RECORD_FIELDS,
@@ -34,7 +35,9 @@ from common.messages import Message, msg
 FORMAT_NAME = "planner-catalog"
 FORMAT_VERSION = 1
 
-CSV_COLUMNS = ("record", *PRICE_RECORD_FIELDS, *RATE_FIELDS)
+CSV_COLUMNS = ("record", *PRICE_RECORD_FIELDS, *RATE_FIELDS)  # required in every file
+# What export writes: the required columns and the optional feed provenance.
+EXPORT_COLUMNS = ("record", *PRICE_RECORD_FIELDS, *FEED_FIELDS, *RATE_FIELDS)
 
 
 # Reading ---------------------------------------------------------------------------
@@ -123,7 +126,7 @@ def _row_length(row: list[str], header: list[str]) -> Message:
 def _check_header(header: list[str]) -> None:
     issues = []
     missing = [c for c in CSV_COLUMNS if c not in header]
-    unknown = [c for c in header if c not in CSV_COLUMNS]
+    unknown = [c for c in header if c not in EXPORT_COLUMNS]
     repeated = sorted({c for c in header if header.count(c) > 1})
     if missing:
         issues.append(Issue("header", None, msg("catalog.columns_missing", columns=missing)))
@@ -169,13 +172,14 @@ def _json_records(text: str) -> tuple[list[tuple[str, dict[str, str]]], list[Iss
                 issues.append(Issue(where, None, msg("catalog.not_an_object")))
                 continue
             missing = [name for name in names if name not in item]
-            extra = sorted(set(item) - set(names))
+            optional = FEED_FIELDS if record_type == "price" else ()
+            extra = sorted(set(item) - set(names) - set(optional))
             issues += [Issue(where, name, msg("catalog.field_missing")) for name in missing]
             issues += [Issue(where, name, msg("catalog.field_unknown")) for name in extra]
             if missing or extra:
                 continue
             cells = {"record": record_type}
-            for name in names:
+            for name in (*names, *(n for n in optional if n in item)):
                 value = item[name]
                 if isinstance(value, (dict, list)):
                     issues.append(Issue(where, name, msg("catalog.not_a_scalar")))

@@ -46,11 +46,16 @@ PRICE_FIELDS = (
 )  # fmt: skip
 RATE_FIELDS = ("rate_from", "rate_to", "rate")
 PRICE_RECORD_FIELDS = ("slug", "provider", *TIER_FIELDS, *PRICE_FIELDS)
+# A price's feed provenance (catalog/feeds). Optional on import, so files written before
+# these columns existed still import (as empty: no version, no key, VAT unknown).
+FEED_FIELDS = ("source_version", "source_key", "vat_included")
 RATE_RECORD_FIELDS = ("effective_from", "rate_from", "rate_to", "rate", "source", "source_url")
 
 # Free-text cells a spreadsheet could run as a formula get a leading "'" on
 # export; a leading "'" is escaped the same way so import can undo it exactly.
-TEXT_CELLS = frozenset(("provider", *TIER_TEXT, "source", "source_url", "recorded_by"))
+TEXT_CELLS = frozenset(
+    ("provider", *TIER_TEXT, "source", "source_url", "recorded_by", "source_version", "source_key")
+)
 _PLAIN_DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 _PLAIN_INT = re.compile(r"^[0-9]+$")
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
@@ -67,6 +72,8 @@ MAX_LENGTH: dict[str, int] = {
     "source": _max_length(Price, "source"),
     "source_url": _max_length(Price, "source_url"),
     "recorded_by": _max_length(Price, "recorded_by_text"),
+    "source_version": _max_length(Price, "source_version"),
+    "source_key": _max_length(Price, "source_key"),
 }
 DECIMAL_SHAPE: dict[str, tuple[int, int]] = {
     **{
@@ -376,6 +383,9 @@ def _price_record(row: _Row) -> PriceRecord | None:
         "source_url": row.url("source_url"),
         "confirmed": row.boolean("confirmed", allow_empty=False),
         "recorded_by_text": row.text("recorded_by"),
+        "source_version": row.text("source_version"),
+        "source_key": row.text("source_key"),
+        "vat_included": row.boolean("vat_included", allow_empty=True),
     }
     provider = row.text("provider", required=True)
     row.must_be_empty(RATE_FIELDS, "price")
@@ -396,7 +406,7 @@ def _rate_record(row: _Row) -> RateRecord | None:
     source = row.text("source", required=True)
     source_url = row.url("source_url")
     row.must_be_empty(
-        [n for n in PRICE_RECORD_FIELDS if n not in RATE_RECORD_FIELDS and n != "record"], "rate"
+        [n for n in (*PRICE_RECORD_FIELDS, *FEED_FIELDS) if n not in RATE_RECORD_FIELDS], "rate"
     )
     if row.issues:
         return None

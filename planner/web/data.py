@@ -19,8 +19,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from benchmarks_app.models import Run, Target
-from catalog.models import ExchangeRate, PricingModel
-from catalog.pricing import catalog_frame
+from catalog.models import PricingModel
+from catalog.pricing import catalog_frame, currencies_with_rates
 from changes.selectors import Generation, current_generation, generation_with
 from common import formatting
 from common.clock import today
@@ -100,9 +100,8 @@ def _form_options(language: str) -> dict[str, Any]:
         model = models.get(row.pricing_model, row.pricing_model)
         label = " · ".join([f"{row.provider} {row.name}", *specs, per_month, str(model)])
         choices.append((row.slug, label))
-    currencies = set(frame["currency"]) | {"USD"}
-    for pair in ExchangeRate.objects.values_list("from_currency", "to_currency").distinct():
-        currencies.update(pair)
+    # Only currencies a plan can be shown in: the catalog's own, and those with a dated rate.
+    currencies = set(frame["currency"]) | set(currencies_with_rates(today())) or {"USD"}
     return {"tier_choices": choices, "currencies": sorted(currencies)}
 
 

@@ -1,0 +1,627 @@
+"""AWS Price List bulk API: the EC2 regional offer files, JSON or CSV, read streaming.
+
+Where (FORMATS.md §1): the region index `…/AmazonEC2/current/region_index.json` names
+each region's current file (`regions.<code>.currentVersionUrl`, relative). A regional
+file is tens to hundreds of MB, so neither form is ever held whole: the JSON form is
+read with ijson (the products, then the on-demand terms, then the reserved terms, each
+pass parsed in C and handed over one SKU at a time); the CSV form row by row after its
+five metadata lines and its header, columns mapped by name.
+
+What becomes a tier (the "Linux/Shared filter"): product family "Compute Instance" (or
+its bare-metal twin) in an "AWS Region", shared tenancy, Linux, no pre-installed
+software, no licence included, capacity status "Used". Each such instance type gives
+an on-demand tier and one tier per reservation it offers (1 or 3 years, standard or
+convertible, no, partial or all upfront): the recurring hourly rate is the price, the
+upfront fee its set-up fee, the term `min_term_months`. `effective_from` is the file's
+`publicationDate`; the price's `source_key` is AWS's `SKU.offerTermCode`.
+
+Every line (CSV) or entry (JSON) is checked, wanted or not: any malformed one refuses
+the file, naming each by line number or key. Spot prices are not in this feed.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import operator
+import re
+from collections.abc import Callable, Iterator
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+import ijson
+
+from catalog.feeds.base import (
+    CountingFile,
+    FeedPrice,
+    FeedRefused,
+    Problems,
+    Progress,
+    Reading,
+    Source,
+)
+from catalog.feeds.config import aws_base_url, aws_regions
+from catalog.models import CURRENCIES, slug_validator
+from common.messages import msg
+
+INDEX_PATH = "/offers/v1.0/aws/AmazonEC2/current/region_index.json"
+OFFER_CODE = "AmazonEC2"
+
+FAMILIES = ("Compute Instance", "Compute Instance (bare metal)")
+WANTED = {
+    "tenancy": "Shared",
+    "operatingSystem": "Linux",
+    "preInstalledSw": "NA",
+    "licenseModel": "No License required",
+    "capacitystatus": "Used",
+}
+# The attributes a compute product must carry for the filter and the specs.
+PRODUCT_KEYS = ("instanceType", "vcpu", "memory", *WANTED)
+YEARS = {"1yr": 1, "3yr": 3}
+CLASSES = ("standard", "convertible")
+OPTIONS = {"No Upfront": "no_upfront", "Partial Upfront": "partial_upfront",
+           "All Upfront": "all_upfront"}  # fmt: skip
+TERM_TYPES = ("OnDemand", "Reserved")
+
+# CSV column → JSON attribute, for the columns the importer reads.
+CSV_ATTRIBUTES = {
+    "Product Family": "productFamily", "Location Type": "locationType",
+    "Instance Type": "instanceType", "vCPU": "vcpu", "Memory": "memory",
+    "Physical Processor": "physicalProcessor", "Processor Features": "processorFeatures",
+    "GPU": "gpu", "GPU Memory": "gpuMemory", "Network Performance": "networkPerformance",
+    "Storage": "storage", "Tenancy": "tenancy", "Operating System": "operatingSystem",
+    "Pre Installed S/W": "preInstalledSw", "License Model": "licenseModel",
+    "CapacityStatus": "capacitystatus", "Region Code": "regionCode",
+    "Market Option": "marketoption",
+}  # fmt: skip
+CSV_TERM_COLUMNS = ("SKU", "OfferTermCode", "RateCode", "TermType", "PriceDescription",
+                    "EffectiveDate", "Unit", "PricePerUnit", "Currency", "LeaseContractLength",
+                    "PurchaseOption", "OfferingClass")  # fmt: skip
+CSV_REQUIRED = (*CSV_TERM_COLUMNS, "Product Family", "Location Type", "Instance Type", "vCPU",
+                "Memory", "Tenancy", "Operating System", "Pre Installed S/W", "License Model",
+                "CapacityStatus")  # fmt: skip
+PREAMBLE = ("FormatVersion", "Disclaimer", "Publication Date", "Version", "OfferCode")
+HEADER_KEYS = ("formatVersion", "offerCode", "version", "publicationDate")
+
+_SKU = re.compile(r"^[A-Z0-9]{8,20}$")
+_PRICE = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+_CURRENCIES = frozenset(CURRENCIES)
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_MICRO = Decimal("0.000001")
+_CENT = Decimal("0.01")
+
+
+class AwsEc2(Source):
+    name = "aws"
+    provider = "AWS"
+    complete = True
+    vat_included = False  # AWS list prices are before tax
+    # What AWS and a mirror may label these files; an HTML error page is refused.
+    content_types = ("application/json", "text/csv", "application/octet-stream",
+                     "binary/octet-stream", "text/plain")  # fmt: skip
+
+    @property
+    def default_regions(self) -> tuple[str, ...]:  # type: ignore[override]
+        return aws_regions()
+
+    def url(self, region: str) -> str:
+        return f"{aws_base_url()}/offers/v1.0/aws/AmazonEC2/current/{region}/index.json"
+
+    def resolve_urls(self, regions: list[str], fetch: Callable[[str], Path]) -> dict[str, str]:
+        """Each region's current file, as the region index names it."""
+        index = region_index(fetch(aws_base_url() + INDEX_PATH))
+        unknown = [region for region in regions if region not in index]
+        if unknown:
+            raise FeedRefused(
+                [msg("feeds.unknown_region", region=region, source=self.name) for region in unknown]
+            )
+        return {region: index[region] for region in regions}
+
+    def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
+        with path.open("rb") as file:
+            start = file.read(64).lstrip()
+        if start.startswith(b"{"):
+            return _JsonOffer(path, region, progress).reading()
+        return _CsvOffer(path, region, progress).reading()
+
+
+def region_index(path: Path) -> dict[str, str]:
+    """Region code → absolute URL of its current offer file, from a region index file."""
+    base = aws_base_url()
+    try:
+        document = json.loads(path.read_bytes())
+        regions = document["regions"]
+        return {
+            code: base + entry["currentVersionUrl"]
+            if entry["currentVersionUrl"].startswith("/")
+            else entry["currentVersionUrl"]
+            for code, entry in regions.items()
+        }
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise FeedRefused([msg("feeds.missing_keys", keys=f"region index: {exc}")]) from None
+
+
+def raw_rows(path: Path) -> Iterator[Any]:
+    """The bare reader, for comparison (bench/catalog_sync.py): every product and every
+    SKU's terms (JSON) or every line (CSV) as a Python object, with no filter, no check
+    and no mapping. The importer reads the file the same way."""
+    with path.open("rb") as file:
+        start = file.read(64).lstrip()
+    with CountingFile(path) as file:
+        if start.startswith(b"{"):
+            for prefix in ("products", "terms.OnDemand", "terms.Reserved"):
+                file.rewind()
+                yield from ijson.kvitems(file, prefix, use_float=False)
+            return
+        text = io.TextIOWrapper(io.BufferedReader(file, 1024 * 1024), "utf-8", newline="")
+        yield from csv.reader(text, strict=True)
+
+
+# What a product and a term become -----------------------------------------------------
+
+
+class _Offer:
+    """What both forms share: the filter, the specs, and each term's price."""
+
+    def __init__(self, path: Path, region: str, progress: Progress | None) -> None:
+        self.path = path
+        self.region = region
+        self.progress = progress
+        self.problems = Problems()
+        self.version = ""
+        self.published: dt.date | None = None
+        self.specs: dict[str, dict[str, Any]] = {}  # wanted SKU → tier columns
+        self.regions_seen: set[str] = set()
+
+    def reading(self) -> Reading:
+        records = self.records()
+        first = next(records, None)  # reads the metadata (and refuses a wrong file) now
+        return Reading(
+            records=_chain(first, records),
+            version=self.version,
+            notes=[msg("feeds.aws_no_spot")],
+        )
+
+    def records(self) -> Iterator[FeedPrice]:
+        raise NotImplementedError
+
+    def wanted(self, family: str, attributes: dict[str, str]) -> bool:
+        if family not in FAMILIES:
+            return False
+        if attributes.get("locationType", "AWS Region") != "AWS Region":
+            return False
+        if attributes.get("marketoption", "OnDemand") not in ("OnDemand", ""):
+            return False
+        return all(attributes.get(key) == value for key, value in WANTED.items())
+
+    def tier(self, attributes: dict[str, str]) -> dict[str, Any]:
+        if code := attributes.get("regionCode"):
+            self.regions_seen.add(code)
+        gpus = _count(attributes.get("gpu")) or 0
+        total_gpu_mem = _gib(attributes.get("gpuMemory"))
+        return {
+            "name": attributes["instanceType"],
+            "region": self.region,
+            "kind": "cloud_gpu" if gpus else "cloud_vm",
+            "vcpus": _count(attributes.get("vcpu")),
+            "ram_gib": _gib(attributes.get("memory")),
+            "cpu_model": attributes.get("physicalProcessor", "")[:120] or None,
+            "cpu_flags": cpu_flags(attributes.get("processorFeatures", "")) or None,
+            "storage_type": attributes.get("storage", "")[:120] or None,
+            "gpus": gpus,
+            # AWS gives the instance's GPU memory as one figure; the catalog keeps it per GPU.
+            "gpu_mem_gib": (total_gpu_mem / gpus).quantize(_CENT)
+            if gpus and total_gpu_mem
+            else None,
+            "network": attributes.get("networkPerformance", "")[:120] or None,
+            "retired": False,
+        }
+
+    def price(
+        self,
+        where: str,
+        sku: str,
+        term_code: str,
+        term_type: str,
+        term_attributes: dict[str, str],
+        dimensions: list[tuple[str, str, str]],  # (unit, currency, price)
+    ) -> FeedPrice | None:
+        spec = self.specs[sku]
+        model, months = pricing_model(term_type, term_attributes)
+        if model is None:
+            self.problems.add(msg("feeds.json_value", where=where, key="termAttributes",
+                                  value=json.dumps(term_attributes)))  # fmt: skip
+            return None
+        hourly = [(c, p) for unit, c, p in dimensions if unit == "Hrs"]
+        upfront = [(c, p) for unit, c, p in dimensions if unit == "Quantity"]
+        if len(hourly) != 1 or len(upfront) > 1:
+            self.problems.add(msg("feeds.json_value", where=where, key="priceDimensions",
+                                  value=", ".join(unit for unit, _, _ in dimensions)))  # fmt: skip
+            return None
+        currency, amount = hourly[0]
+        fee = upfront[0][1] if upfront else Decimal(0)
+        slug = f"aws-{spec['name']}-{self.region}-{model.replace('_', '-')}".lower()
+        try:
+            slug_validator(slug)
+        except Exception:
+            self.problems.add(msg("feeds.json_value", where=where, key="instanceType",
+                                  value=spec["name"]))  # fmt: skip
+            return None
+        return FeedPrice(
+            slug=slug,
+            provider="AWS",
+            tier={**spec, "pricing_model": model, "min_term_months": months},
+            amount=amount.quantize(_MICRO, ROUND_HALF_UP),
+            unit="hour",
+            currency=currency,
+            effective_from=self.published,
+            source_key=f"{sku}.{term_code}",
+            setup_fee=fee.quantize(_CENT, ROUND_HALF_UP),
+            vat_included=False,
+        )
+
+    def check_region(self) -> None:
+        others = self.regions_seen - {self.region}
+        if others:
+            raise FeedRefused(
+                [msg("feeds.wrong_region", found=", ".join(sorted(others)), expected=self.region)]
+            )
+
+
+def pricing_model(term_type: str, attributes: dict[str, str]) -> tuple[str | None, int | None]:
+    """`on_demand`, or `reserved_1y[_convertible]_no_upfront` and its term in months."""
+    if term_type == "OnDemand":
+        return "on_demand", None
+    years = YEARS.get(attributes.get("LeaseContractLength", ""))
+    offering = attributes.get("OfferingClass", "")
+    option = OPTIONS.get(attributes.get("PurchaseOption", ""))
+    if years is None or option is None or offering not in CLASSES:
+        return None, None
+    convertible = "_convertible" if offering == "convertible" else ""
+    return f"reserved_{years}y{convertible}_{option}", 12 * years
+
+
+def cpu_flags(features: str) -> str:
+    """ "Intel AVX; Intel AVX2; Intel AVX512; Intel Turbo" → "avx avx2 avx512 turbo"."""
+    flags = []
+    for feature in re.split(r"[;,]", features):
+        words = feature.strip().lower().split()
+        if words and words[0] in ("intel", "amd", "aws"):
+            words = words[1:]
+        if words:
+            flags.append("-".join(words).replace("avx-512", "avx512"))
+    return " ".join(dict.fromkeys(flags))[:500]
+
+
+def _count(value: str | None) -> int | None:
+    if value and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _gib(value: str | None) -> Decimal | None:
+    """ "32 GiB", "1,952 GiB", "0.5 GiB" → Decimal; "NA" or empty → None."""
+    if not value:
+        return None
+    match = re.fullmatch(r"([\d,]+(?:\.\d+)?)\s*(GiB|GB)", value.strip())
+    return Decimal(match.group(1).replace(",", "")) if match else None
+
+
+def _decimal(value: str) -> Decimal | None:
+    try:
+        number = Decimal(value)
+    except (InvalidOperation, TypeError):
+        return None
+    return number if number.is_finite() and number >= 0 else None
+
+
+def _chain(first: FeedPrice | None, rest: Iterator[FeedPrice]) -> Iterator[FeedPrice]:
+    if first is not None:
+        yield first
+    yield from rest
+
+
+# The JSON form --------------------------------------------------------------------------
+
+
+class _JsonOffer(_Offer):
+    def records(self) -> Iterator[FeedPrice]:
+        with CountingFile(self.path, self.progress) as file:
+            try:
+                self._header(file)
+                yield from self._passes(file)
+            except ijson.JSONError as exc:
+                error = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "?"
+                raise FeedRefused(
+                    [msg("feeds.malformed_json", offset=file.read_bytes, error=error)]
+                ) from None
+        self.problems.refuse_if_any()
+
+    def _header(self, file: CountingFile) -> None:
+        """The metadata before `products`, read event by event (a few dozen events)."""
+        header: dict[str, Any] = {}
+        for prefix, event, value in ijson.parse(file, use_float=False):
+            if prefix == "" and event == "map_key" and value in ("products", "terms"):
+                break
+            if event in ("string", "number") and prefix in HEADER_KEYS:
+                header[prefix] = value
+        missing = [key for key in HEADER_KEYS if key not in header]
+        if header.get("offerCode", OFFER_CODE) != OFFER_CODE:
+            raise FeedRefused(
+                [msg("feeds.wrong_offer", found=str(header["offerCode"]), expected=OFFER_CODE)]
+            )
+        if missing:
+            raise FeedRefused([msg("feeds.missing_keys", keys=", ".join(missing))])
+        self.version = str(header["version"])
+        self.published = _day(str(header["publicationDate"]))
+        if self.published is None:
+            raise FeedRefused([msg("feeds.json_value", where="publicationDate",
+                                   key="publicationDate",
+                                   value=str(header["publicationDate"]))])  # fmt: skip
+
+    def _passes(self, file: CountingFile) -> Iterator[FeedPrice]:
+        file.rewind()
+        for sku, product in ijson.kvitems(file, "products", use_float=False):
+            self._product(sku, product)
+        self.check_region()
+        if not self.specs:
+            return
+        on_demand = 0
+        for term_type in TERM_TYPES:
+            file.rewind()
+            for sku, terms in ijson.kvitems(file, f"terms.{term_type}", use_float=False):
+                on_demand += term_type == "OnDemand"
+                if sku in self.specs:
+                    yield from self._terms(term_type, sku, terms, file)
+            if term_type == "OnDemand" and not on_demand:
+                raise FeedRefused([msg("feeds.missing_keys", keys="terms.OnDemand")])
+
+    def _product(self, sku: str, product: Any) -> None:
+        where = f"products.{sku}"
+        if not isinstance(product, dict) or not isinstance(product.get("attributes"), dict):
+            self.problems.add(msg("feeds.json_missing", where=where, key="attributes"))
+            return
+        family = product.get("productFamily")
+        if family is None:
+            self.problems.add(msg("feeds.json_missing", where=where, key="productFamily"))
+            return
+        attributes = product["attributes"]
+        if family in FAMILIES:
+            missing = [key for key in PRODUCT_KEYS if key not in attributes]
+            if missing:
+                self.problems.add(msg("feeds.json_missing", where=where, key=", ".join(missing)))
+                return
+        if self.wanted(family, attributes):
+            self.specs[sku] = self.tier(attributes)
+
+    def _terms(
+        self, term_type: str, sku: str, terms: Any, file: CountingFile
+    ) -> Iterator[FeedPrice]:
+        for code, term in (terms or {}).items():
+            where = f"terms.{term_type}.{sku}.{code}"
+            dimensions = self._dimensions(where, term)
+            if dimensions is None:
+                continue
+            price = self.price(where, sku, term.get("offerTermCode", ""), term_type,
+                               term.get("termAttributes") or {}, dimensions)  # fmt: skip
+            if price:
+                file.records += 1
+                yield price
+
+    def _dimensions(self, where: str, term: Any) -> list[tuple[str, str, Decimal]] | None:
+        if not isinstance(term, dict) or not isinstance(term.get("priceDimensions"), dict):
+            self.problems.add(msg("feeds.json_missing", where=where, key="priceDimensions"))
+            return None
+        out = []
+        for rate_code, dimension in term["priceDimensions"].items():
+            prices = dimension.get("pricePerUnit") if isinstance(dimension, dict) else None
+            if not isinstance(prices, dict) or len(prices) != 1 or "unit" not in dimension:
+                self.problems.add(msg("feeds.json_missing", where=f"{where}.{rate_code}",
+                                      key="unit, pricePerUnit"))  # fmt: skip
+                return None
+            ((currency, text),) = prices.items()
+            amount = _decimal(str(text))
+            if amount is None or currency not in CURRENCIES:
+                self.problems.add(msg("feeds.json_value", where=f"{where}.{rate_code}",
+                                      key="pricePerUnit", value=f"{text} {currency}"))  # fmt: skip
+                return None
+            out.append((dimension["unit"], currency, amount))
+        return out
+
+
+class _Columns:
+    """The indices of the columns every line is checked on."""
+
+    def __init__(self, columns: dict[str, int]) -> None:
+        self.sku, self.code, self.rate = (columns[c] for c in ("SKU", "OfferTermCode", "RateCode"))
+        self.type, self.day = columns["TermType"], columns["EffectiveDate"]
+        self.price, self.currency = columns["PricePerUnit"], columns["Currency"]
+        self.lease, self.option = columns["LeaseContractLength"], columns["PurchaseOption"]
+        self.offering, self.family = columns["OfferingClass"], columns["Product Family"]
+
+
+def _bad_term(term: tuple[str, ...]) -> str | None:
+    """The first of a line's term columns not in AWS's form, or None."""
+    term_type, day, currency, lease, option, offering = term
+    if term_type not in TERM_TYPES:
+        return "TermType"
+    if _day(day) is None:
+        return "EffectiveDate"
+    if currency not in _CURRENCIES:
+        return "Currency"
+    if term_type == "Reserved":
+        if lease not in YEARS:
+            return "LeaseContractLength"
+        if option not in OPTIONS:
+            return "PurchaseOption"
+        if offering not in CLASSES:
+            return "OfferingClass"
+    return None
+
+
+def _day(text: str) -> dt.date | None:
+    if not _ISO_DAY.match(text):
+        return None
+    try:
+        return dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+# The CSV form ---------------------------------------------------------------------------
+
+
+class _CsvOffer(_Offer):
+    def records(self) -> Iterator[FeedPrice]:
+        terms: dict[tuple[str, str], dict[str, Any]] = {}
+        with CountingFile(self.path, self.progress) as file:
+            text = io.TextIOWrapper(io.BufferedReader(file, 1024 * 1024), "utf-8", newline="")
+            reader = csv.reader(text, strict=True)
+            try:
+                self._preamble(reader)
+                columns = self._header(reader)
+                self._rows(reader, columns, terms, file)
+            except csv.Error as exc:
+                raise FeedRefused(
+                    [msg("feeds.malformed_csv", line=reader.line_num, error=str(exc))]
+                ) from None
+            except UnicodeDecodeError:
+                raise FeedRefused([msg("feeds.not_utf8", line=reader.line_num + 1)]) from None
+        self.problems.refuse_if_any()
+        self.check_region()
+        for (sku, code), term in terms.items():
+            price = self.price(term["where"], sku, code, term["type"], term["attributes"],
+                               term["dimensions"])  # fmt: skip
+            if price:
+                yield price
+        self.problems.refuse_if_any()
+
+    def _preamble(self, reader: Any) -> None:
+        lines = [next(reader, []) for _ in PREAMBLE]
+        meta = {row[0]: row[1] for row in lines if len(row) == 2}
+        if meta.get("OfferCode", OFFER_CODE) != OFFER_CODE:
+            raise FeedRefused(
+                [msg("feeds.wrong_offer", found=meta["OfferCode"], expected=OFFER_CODE)]
+            )
+        if [row[0] if row else "" for row in lines] != list(PREAMBLE) or len(meta) != 5:
+            self.problems.add(msg("feeds.bad_preamble"))
+            return
+        self.version = meta["Version"]
+        self.published = _day(meta["Publication Date"])
+        if self.published is None:
+            self.problems.add(msg("feeds.line_value", line=3, column="Publication Date",
+                                  value=meta["Publication Date"]))  # fmt: skip
+
+    def _header(self, reader: Any) -> dict[str, int]:
+        header = next(reader, None) or []
+        columns = {name.strip(): index for index, name in enumerate(header)}
+        missing = [name for name in CSV_REQUIRED if name not in columns]
+        if missing:
+            raise FeedRefused([msg("feeds.missing_keys", keys=", ".join(missing))])
+        columns["*"] = len(header)
+        return columns
+
+    def _rows(
+        self,
+        reader: Any,
+        columns: dict[str, int],
+        terms: dict[tuple[str, str], dict[str, Any]],
+        file: CountingFile,
+    ) -> None:
+        """Every line checked, the wanted ones collected. The hot loop of a file of a million
+        lines: the filter compares columns by index (in C, `itemgetter`), and a product's
+        decision, a SKU's form and a date's are worked out once and remembered."""
+        width = columns["*"]
+        at = _Columns(columns)
+        filter_at = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
+        filter_values = tuple(WANTED[CSV_ATTRIBUTES[c]] for c in CSV_ATTRIBUTES
+                              if CSV_ATTRIBUTES[c] in WANTED)  # fmt: skip
+        picked = operator.itemgetter(*filter_at)
+        attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
+                        if column in columns]  # fmt: skip
+        decided: dict[str, bool] = {}
+        skus: set[str] = set()
+        # A line's term columns (type, date, currency, lease, option, class) take few
+        # distinct values in a file: each combination is checked once.
+        term_of = operator.itemgetter(at.type, at.day, at.currency, at.lease, at.option,
+                                      at.offering)  # fmt: skip
+        terms_ok: set[tuple] = set()
+        sku_at, code_at, rate_at, price_at = at.sku, at.code, at.rate, at.price
+        line = reader.line_num
+        for row in reader:
+            start, line = line + 1, reader.line_num
+            if len(row) != width:
+                if row:
+                    self.problems.add(
+                        msg("feeds.line_fields", line=start, count=len(row), header=width)
+                    )
+                continue
+            term = term_of(row)
+            sku = row[sku_at]
+            bad = None
+            if term not in terms_ok:
+                bad = _bad_term(term)
+                if not bad:
+                    terms_ok.add(term)
+            if not bad and sku not in skus:
+                if _SKU.match(sku):
+                    skus.add(sku)
+                else:
+                    bad = "SKU"
+            if not bad and not row[rate_at].startswith(f"{sku}.{row[code_at]}."):
+                bad = "RateCode"
+            if not bad and not _PRICE.match(row[price_at]):
+                bad = "PricePerUnit"
+            if bad:
+                self.problems.add(msg("feeds.line_value", line=start, column=bad,
+                                      value=row[columns[bad]]))  # fmt: skip
+                continue
+            wanted = decided.get(sku)
+            if wanted is None:
+                wanted = row[at.family] in FAMILIES and picked(row) == filter_values
+                if wanted:
+                    wanted = self._product_line(sku, row[at.family], row, attribute_at, start)
+                decided[sku] = wanted
+            if wanted:
+                self._collect(row, columns, terms, start)
+                file.records += 1
+
+    def _product_line(
+        self, sku: str, family: str, row: list[str], attribute_at: list, line: int
+    ) -> bool:
+        """A product that passed the filter's columns: the rest of the filter, its specs."""
+        attributes = {name: row[index] for name, index in attribute_at}
+        if not self.wanted(family, attributes):
+            return False
+        missing = [k for k in PRODUCT_KEYS if not attributes.get(k)]
+        if missing:
+            self.problems.add(msg("feeds.line_value", line=line, column=missing[0], value=""))
+            return False
+        self.specs[sku] = self.tier(attributes)
+        return True
+
+    def _collect(
+        self,
+        row: list[str],
+        columns: dict[str, int],
+        terms: dict[tuple[str, str], dict[str, Any]],
+        line: int,
+    ) -> None:
+        key = (row[columns["SKU"]], row[columns["OfferTermCode"]])
+        term = terms.get(key)
+        if term is None:
+            term = terms[key] = {
+                "where": f"line {line}",
+                "type": row[columns["TermType"]],
+                "attributes": {
+                    name: row[columns[name]]
+                    for name in ("LeaseContractLength", "PurchaseOption", "OfferingClass")
+                },
+                "dimensions": [],
+            }
+        term["dimensions"].append(
+            (row[columns["Unit"]], row[columns["Currency"]], Decimal(row[columns["PricePerUnit"]]))
+        )

@@ -1,0 +1,174 @@
+"""The ECB's euro foreign exchange reference rates (FORMATS.md §5).
+
+Two sources: `ecb` reads the daily file (the XML `eurofxref-daily.xml`, or the CSV
+inside `eurofxref.zip`), `ecb-history` the full history (`eurofxref-hist.zip`, or the CSV
+in it), only when asked for by name. Each rate becomes `1 EUR = rate X` on the rate's
+own date. Rates are never retired or overwritten; currencies the catalog does not offer
+(`catalog.models.CURRENCIES`) are skipped and named in a note.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import IO
+
+from catalog.feeds.base import FeedRate, FeedRefused, Problems, Progress, Reading, Source
+from catalog.models import CURRENCIES
+from common.messages import msg
+
+BASE_URL = "https://www.ecb.europa.eu/stats/eurofxref"
+_NS = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
+_CODE = re.compile(r"^[A-Z]{3}$")
+
+
+class _Ecb(Source):
+    provider = ""
+    complete = False
+    content_types = ("text/xml", "application/xml", "application/zip",
+                     "application/x-zip-compressed", "application/octet-stream", "text/csv",
+                     "text/plain")  # fmt: skip
+
+    def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
+        reader = _Rates(path, progress)
+        return Reading(records=reader.records(), version="", notes=reader.notes)
+
+
+class EcbDaily(_Ecb):
+    name = "ecb"
+
+    def url(self, region: str) -> str:
+        return f"{BASE_URL}/eurofxref-daily.xml"
+
+
+class EcbHistory(_Ecb):
+    name = "ecb-history"
+
+    def url(self, region: str) -> str:
+        return f"{BASE_URL}/eurofxref-hist.zip"
+
+
+class _Rates:
+    def __init__(self, path: Path, progress: Progress | None) -> None:
+        self.path = path
+        self.progress = progress
+        self.problems = Problems()
+        self.skipped: set[str] = set()
+        self.notes: list = []
+        self.count = 0
+
+    def records(self) -> Iterator[FeedRate]:
+        if zipfile.is_zipfile(self.path):
+            yield from self._zip()
+        else:
+            with self.path.open("rb") as file:
+                start = file.read(64).lstrip()
+            if start.startswith(b"<"):
+                yield from self._xml()
+            else:
+                with self.path.open("rb") as file:
+                    yield from self._csv(file)
+        self.problems.refuse_if_any()
+        if self.skipped:
+            self.notes.append(msg("feeds.skipped_currencies", codes=sorted(self.skipped)))
+
+    def _rate(self, day: dt.date, code: str, text: str, where: str) -> FeedRate | None:
+        text = text.strip()
+        if not text or text == "N/A":
+            return None
+        if not _CODE.match(code):
+            self.problems.add(msg("feeds.json_value", where=where, key="currency", value=code))
+            return None
+        try:
+            rate = Decimal(text)
+        except InvalidOperation:
+            rate = Decimal(-1)
+        if not rate.is_finite() or rate <= 0:
+            self.problems.add(msg("feeds.json_value", where=where, key=code, value=text))
+            return None
+        if code not in CURRENCIES:
+            self.skipped.add(code)
+            return None
+        self.count += 1
+        if self.progress and self.count % 10_000 == 0:
+            self.progress(0, self.count)
+        return FeedRate(date=day, base="EUR", quote=code, rate=rate)
+
+    def _xml(self) -> Iterator[FeedRate]:
+        day: dt.date | None = None
+        try:
+            for _event, element in ET.iterparse(self.path, events=("start",)):
+                if element.tag != f"{_NS}Cube":
+                    continue
+                if "time" in element.attrib:
+                    day = _date(element.attrib["time"])
+                    if day is None:
+                        self.problems.add(msg("feeds.json_value", where="Cube", key="time",
+                                              value=element.attrib["time"]))  # fmt: skip
+                elif "currency" in element.attrib and day is not None:
+                    rate = self._rate(day, element.attrib["currency"],
+                                      element.attrib.get("rate", ""), f"Cube {day}")  # fmt: skip
+                    if rate:
+                        yield rate
+        except ET.ParseError as exc:
+            raise FeedRefused(
+                [msg("feeds.malformed_json", offset=exc.position[0], error=f"XML: {exc}")]
+            ) from None
+
+    def _zip(self) -> Iterator[FeedRate]:
+        with zipfile.ZipFile(self.path) as archive:
+            members = [n for n in archive.namelist() if n.lower().endswith(".csv")]
+            if len(members) != 1:
+                raise FeedRefused([msg("feeds.missing_keys", keys="one .csv file in the zip")])
+            with archive.open(members[0]) as file:
+                yield from self._csv(file)
+
+    def _csv(self, file: IO[bytes]) -> Iterator[FeedRate]:
+        text = io.TextIOWrapper(file, "utf-8-sig", newline="")
+        reader = csv.reader(text, skipinitialspace=True)
+        try:
+            header = [cell.strip() for cell in next(reader, [])]
+            if not header or header[0] != "Date":
+                raise FeedRefused([msg("feeds.missing_keys", keys="Date")])
+            for row in reader:
+                if not row or not row[0].strip():
+                    continue
+                yield from self._csv_row(header, row, reader.line_num)
+        except csv.Error as exc:
+            raise FeedRefused(
+                [msg("feeds.malformed_csv", line=reader.line_num, error=str(exc))]
+            ) from None
+        except UnicodeDecodeError:
+            raise FeedRefused([msg("feeds.not_utf8", line=reader.line_num + 1)]) from None
+
+    def _csv_row(self, header: list[str], row: list[str], line: int) -> Iterator[FeedRate]:
+        if len(row) > len(header):
+            self.problems.add(msg("feeds.line_fields", line=line, count=len(row),
+                                  header=len(header)))  # fmt: skip
+            return
+        day = _date(row[0].strip())
+        if day is None:
+            self.problems.add(msg("feeds.line_value", line=line, column="Date", value=row[0]))
+            return
+        for code, text in zip(header[1:], row[1:], strict=False):
+            if code:
+                rate = self._rate(day, code, text, f"line {line}")
+                if rate:
+                    yield rate
+
+
+def _date(text: str) -> dt.date | None:
+    """ISO (the XML and the history file) or "13 April 2026" (the daily CSV)."""
+    for pattern in ("%Y-%m-%d", "%d %B %Y"):
+        try:
+            return dt.datetime.strptime(text, pattern).date()
+        except ValueError:
+            continue
+    return None

@@ -1,0 +1,20 @@
+"""The price feeds by name: `sync_prices SOURCE` picks one here."""
+
+from __future__ import annotations
+
+from catalog.feeds.aws import AwsEc2
+from catalog.feeds.base import Source
+from catalog.feeds.ecb import EcbDaily, EcbHistory
+
+SOURCES: dict[str, Source] = {
+    source.name: source for source in (AwsEc2(), EcbDaily(), EcbHistory())
+}
+
+
+def get_source(name: str) -> Source:
+    try:
+        return SOURCES[name]
+    except KeyError:
+        raise KeyError(
+            f"unknown price feed {name!r} (one of {', '.join(sorted(SOURCES))})"
+        ) from None

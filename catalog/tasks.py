@@ -1,0 +1,23 @@
+"""Celery tasks of the catalog: thin callers of catalog.feeds.sync."""
+
+from celery import shared_task
+
+from catalog.feeds.sync import sync_source
+
+
+# Unrouted, so on CELERY_TASK_DEFAULT_QUEUE ("default", the control worker's queue), never a
+# bench.* queue: a sync reads hundreds of MB and must not run on a target while it measures.
+# (Celery 5 deprecates a `queue` attribute on the task; an explicit route belongs in
+# CELERY_TASK_ROUTES beside the beat schedule.)
+@shared_task(name="catalog.sync_prices", ignore_result=False)
+def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
+    """Sync one source; returns each region's status and counts (JSON for the result)."""
+    return [
+        {
+            "id": record.pk, "source": record.source, "region": record.region,
+            "status": record.status, "new_tiers": record.new_tiers,
+            "changed_prices": record.changed_prices, "unchanged": record.unchanged,
+            "retired": record.retired, "refused_rows": record.refused_rows,
+        }
+        for record in sync_source(source, regions or None)
+    ]  # fmt: skip

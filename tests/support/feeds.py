@@ -1,0 +1,58 @@
+"""Helpers for the price-feed tests: the genuine samples, the fixtures, the catalog's state."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalog.models import ExchangeRate, Price, Provider, Tier
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT.parent / "shared" / "reference" / "feeds"
+FIXTURES = ROOT / "tests" / "fixtures" / "feeds"
+AWS_JSON = FIXTURES / "aws-ec2-us-west-2.json"
+AWS_CSV = FIXTURES / "aws-ec2-us-west-2.csv"
+
+
+def sample(name: str) -> Path:
+    """A genuine sample from ../shared/reference/feeds; skipped where absent, failing in CI."""
+    path = SAMPLES / name
+    if not path.is_file():
+        message = f"genuine feed sample {name} not found under {SAMPLES} (no ../shared here)"
+        if os.getenv("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def catalog_state() -> dict[str, list[tuple]]:
+    """Every row of every catalog table: an all-or-nothing refusal must leave it equal."""
+    return {
+        "providers": list(Provider.objects.order_by("id").values_list()),
+        "tiers": list(Tier.objects.order_by("id").values_list()),
+        "prices": list(Price.objects.order_by("id").values_list()),
+        "rates": list(ExchangeRate.objects.order_by("id").values_list()),
+    }
+
+
+def aws_offer(tmp_path: Path, change: Callable[[dict[str, Any]], None] | None = None,
+              name: str = "offer.json") -> Path:  # fmt: skip
+    """The JSON fixture, changed by `change(document)`, written in AWS's own layout."""
+    document = json.loads(AWS_JSON.read_text())
+    if change:
+        change(document)
+    path = tmp_path / name
+    path.write_text(json.dumps(document, indent=2, separators=(",", " : ")) + "\n")
+    return path
+
+
+def on_demand(document: dict[str, Any], sku: str) -> dict[str, Any]:
+    """The single on-demand price dimension of `sku` (to change its price in a test)."""
+    (term,) = document["terms"]["OnDemand"][sku].values()
+    (dimension,) = term["priceDimensions"].values()
+    return dimension
