@@ -379,17 +379,28 @@ class Pricer:
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
+        committed = self.commitment_prices()
         if b.monthly is not None:
             cents = tco.growth_cents(b.monthly, g, self.h)
             return cents, {
                 "quoted_monthly": str(b.monthly),
                 "source": msg("engine.baseline_quoted"),
+                **committed,
             }
         self._require(b.tier, "baseline.tier")
         counts = np.ceil(b.count * _growth(g, self.h) - capacity.EPS).astype(np.int64)
         cents = tco.line_cents([self.prices.monthly(b.tier)], counts[None, :])[0]
         info = {"tier": b.tier, "count": b.count, "price": self.prices.provenance(b.tier)}
-        return cents, info
+        return cents, {**info, **committed}
+
+    def commitment_prices(self) -> dict[str, Any]:
+        """The price rows of commitments priced from a tier (each option carries them)."""
+        rows = [
+            {"index": i, "tier": c.tier, "price": self.prices.provenance(c.tier)}
+            for i, c in enumerate(self.plan.baseline.commitments)
+            if c.monthly is None and c.tier in self.prices
+        ]
+        return {"commitment_prices": rows} if rows else {}
 
     def _require(self, slug: str, where: str) -> None:
         if slug not in self.prices:
