@@ -565,8 +565,21 @@ _CATALOG: dict[str, Text] = {
 # Plans and shares as stored (planner.services).
 _SERVICES: dict[str, Text] = {}
 
+# Fit quality, owned hardware, sensitivity and the odds of paying back (issue 12).
+_FINANCE: dict[str, Text] = {
+    "fitgate.fallback": N_(
+        "the %(fit)s fit of %(host)s has R² %(r2)s, below the %(threshold)s threshold: sized "
+        "from the %(threads)s threads measured, not predicted at %(tier_threads)s"
+    ),
+    "fitgate.poor_fit_no_fallback": N_(
+        "not measured at %(threads)s threads on %(host)s (measured: %(measured)s), and its "
+        "%(fit)s fit has R² %(r2)s, below the %(threshold)s threshold: no figure"
+    ),
+}
+
 TEXTS: dict[str, Text] = {
-    **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_SERVICES
+    **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_SERVICES,
+    **_FINANCE,
 }  # fmt: skip
 
 
