@@ -575,6 +575,18 @@ _FINANCE: dict[str, Text] = {
         "not measured at %(threads)s threads on %(host)s (measured: %(measured)s), and its "
         "%(fit)s fit has R² %(r2)s, below the %(threshold)s threshold: no figure"
     ),
+    # owned servers (planner/compute/owned.py)
+    "owned.option_label": NP_("%(count)s owned server", "%(count)s owned servers", "count"),
+    "owned.runs_past_life": N_(
+        "no replacement is bought: the servers run past their %(years)s-year service life "
+        "(fully depreciated from month %(month)s)"
+    ),
+    "owned.replaced": N_(
+        "replacement servers are bought at the end of each service life (months %(months)s)"
+    ),
+    "owned.payback_by_resale": N_(
+        "pays back only because of the %(resale)s resale in month %(month)s"
+    ),
 }
 
 TEXTS: dict[str, Text] = {

@@ -77,6 +77,21 @@ def _baseline_carried(
     return entered, prices
 
 
+OWNED_INPUTS = ("count", "purchase_price", "setup", "depreciation_years", "resale", "watts",
+                "pue", "kwh_price", "colocation_monthly", "support_share", "spares_monthly",
+                "financing", "resale_percent", "loan_annual_rate", "loan_months")  # fmt: skip
+
+
+def _owned_entered(option: dict[str, Any], plan: dict[str, Any]) -> list[str]:
+    """An owned server's option rests on its own fields (the defaults among them carry their
+    source in the comparison's assumptions)."""
+    if not str(option.get("key", "")).startswith("owned:"):
+        return []
+    index = int(option["key"].split(":", 1)[1])
+    given = (plan.get("owned") or [])[index]
+    return [f"owned[{index}].{name}" for name in OWNED_INPUTS if given.get(name) is not None]
+
+
 def _option_provenance(
     option: dict[str, Any], plan: dict[str, Any], baseline: dict[str, Any]
 ) -> None:
@@ -104,6 +119,7 @@ def _option_provenance(
     entered += [f"monthly.{k}" for k in ("egress", "other") if Decimal(monthly.get(k) or 0)]
     carried, carried_prices = _baseline_carried(plan, baseline)
     entered += carried
+    entered += _owned_entered(option, plan)
     option["servers"] = sum(
         p["servers_by_month"][0] for p in option["parts"] if p["servers_by_month"]
     )
