@@ -584,6 +584,22 @@ _FINANCE: dict[str, Text] = {
     "owned.replaced": N_(
         "replacement servers are bought at the end of each service life (months %(months)s)"
     ),
+    "sensitivity.break_even_bill": N_(
+        "the switch stops paying back within %(months)s months if the cloud bill falls below "
+        "%(amount)s a month"
+    ),
+    "sensitivity.break_even_option": N_(
+        "the switch stops paying back within %(months)s months if the option's cost rises "
+        "above %(amount)s a month"
+    ),
+    "sensitivity.break_even_one_time": N_(
+        "the switch stops paying back within %(months)s months if the one-time costs rise "
+        "above %(amount)s"
+    ),
+    "sensitivity.no_break_even_money": N_("no break-even between low and high"),
+    "sensitivity.no_break_even": N_(
+        "no break-even between %(low)s and %(high)s: payback is undiscounted"
+    ),
     "owned.payback_by_resale": N_(
         "pays back only because of the %(resale)s resale in month %(month)s"
     ),

@@ -38,7 +38,7 @@ import pandas as pd
 
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import capacity, defaults, owned, tco
+from planner.compute import capacity, defaults, owned, sensitivity, tco
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
 from planner.compute.schema import DeepLearningWorkload, OwnedServer, Part, Plan, plan_to_dict
@@ -264,6 +264,7 @@ class Comparison:
     price_performance: list[dict[str, Any]]
     assumptions: list[dict[str, Any]]
     fx: list[dict[str, Any]]
+    sensitivity: dict[str, Any] | None = None  # the best option's one-way sensitivity
 
     def to_dict(self, limit: int | None = None) -> dict[str, Any]:
         """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB)."""
@@ -281,6 +282,7 @@ class Comparison:
             "price_performance": [with_messages(p) for p in self.price_performance],
             "assumptions": self.assumptions,
             "fx": self.fx,
+            "sensitivity": with_messages(self.sensitivity) if self.sensitivity else None,
         }
 
 
@@ -600,6 +602,7 @@ def compare(
         price_performance=_price_performance(table, prices),
         assumptions=_assumptions(plan),
         fx=_fx(prices),
+        sensitivity=_sensitivity(plan, options, baseline_cents),
     )
 
 
@@ -643,6 +646,27 @@ def _with_owned(
         notes=notes,
         owned={first + j: m for j, m in enumerate(bought)},
     )
+
+
+def _sensitivity(
+    plan: Plan, options: list[OptionResult], baseline: np.ndarray
+) -> dict[str, Any] | None:
+    """One-way sensitivity of the best option's headline (`sensitivity.analyse`)."""
+    if not options:
+        return None
+    best = options[0].money
+    case = sensitivity.Case(
+        baseline=np.asarray(baseline, dtype=np.int64),
+        monthly=np.array([tco.to_cents(m) for m in best.monthly], dtype=np.int64),
+        one_time=tco.to_cents(best.one_time),
+        rate=plan.annual_discount_rate,
+    )
+    rows = sensitivity.analyse(case, plan.currency, plan.horizon_months)
+    npv, saving, month = case.outcome()
+    base = {"npv": str(tco.money(npv)), "saving": str(tco.money(saving)),
+            "payback_month": month or None}  # fmt: skip
+    key = options[0].key
+    return {"option": key, "base": base, "inputs": rows, "provenance": {"option": key}}
 
 
 def size_plan(
