@@ -17,6 +17,7 @@ the profile's scaling rule holds; outside it a planner figure is labelled extrap
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -60,7 +61,7 @@ class BestMeasurement:
 
     @property
     def provenance(self) -> dict:
-        return {
+        out = {
             "kind": "measured" if self.measured else "predicted",
             "run_id": self.run_id,
             "host": self.host,
@@ -70,6 +71,12 @@ class BestMeasurement:
             "fit": self.fit,
             "extrapolation": self.extrapolation,
         }
+        # The planner's fit gate adds the fit's R², residual spread and threshold to a
+        # predicted figure, and says when a poor fit fell back to a measured count.
+        for key in ("fit_quality", "fallback"):
+            if key in self.extra:
+                out[key] = self.extra[key]
+        return out
 
 
 class NoMeasurement(LookupError):
@@ -129,3 +136,14 @@ class Sweep:
             "rmse": fit.rmse,
             "rel_error": fit.rel_error,
         }
+
+
+def residual_spread(fit: Any, medians: Mapping[int, float]) -> float | None:
+    """√(mean((fit(n) ÷ median(n) - 1)²)) over the measured points: how far, typically,
+    the fitted curve sits from what was measured (0.05 = 5 %)."""
+    if not getattr(fit, "enough", False) or not medians:
+        return None
+    residuals = [fit.throughput(n) / x - 1 for n, x in medians.items() if x > 0]
+    if not residuals:
+        return None
+    return math.sqrt(sum(r * r for r in residuals) / len(residuals))

@@ -6,7 +6,9 @@ has ended, which stops the polling.
 """
 
 import json
+from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -22,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from common.message_render import render as say
 
 from . import charts, profile_text, selectors
+from .evidence import residual_spread
 from .exchange import ImportRefused, export_run, import_run
 from .forms import ImportRunForm, StartRunForm, StartSuiteForm
 from .models import Profile, ProfileVersion, Run, Suite, Target
@@ -133,12 +136,19 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
         "words": profile_text.words(content, language, ("title", "metric.unit")),
         "summaries": summaries,
         "can_run": can_run(request.user),
-        "fits": selectors.fits_for(run) if run.is_over else [],
+        "fits": _fits_with_spread(run, summaries) if run.is_over else [],
+        "fit_min_r2": settings.PLANNER_FIT_MIN_R2,
         "other_series": run.profile_version.profile.versions.exclude(
             major=run.profile_version.major, minor=run.profile_version.minor
         ).exists(),
     }
     return _live(request, "benchmarks_app/run.html", context, run.is_over)
+
+
+def _fits_with_spread(run: Run, summaries: list) -> list[tuple[Any, float | None]]:
+    """Each fit beside its residual spread over the measured medians."""
+    medians = {s.threads: s.median for s in summaries}
+    return [(fit, residual_spread(fit, medians)) for fit in selectors.fits_for(run)]
 
 
 @login_required

@@ -633,9 +633,49 @@ _FEEDS: dict[str, Text] = {
 # Plans and shares as stored (planner.services).
 _SERVICES: dict[str, Text] = {}
 
+# Fit quality, owned hardware, sensitivity and the odds of paying back (issue 12).
+_FINANCE: dict[str, Text] = {
+    "fitgate.fallback": N_(
+        "the %(fit)s fit of %(host)s has R² %(r2)s, below the %(threshold)s threshold: sized "
+        "from the %(threads)s threads measured, not predicted at %(tier_threads)s"
+    ),
+    "fitgate.poor_fit_no_fallback": N_(
+        "not measured at %(threads)s threads on %(host)s (measured: %(measured)s), and its "
+        "%(fit)s fit has R² %(r2)s, below the %(threshold)s threshold: no figure"
+    ),
+    # owned servers (planner/compute/owned.py)
+    "owned.option_label": NP_("%(count)s owned server", "%(count)s owned servers", "count"),
+    "owned.runs_past_life": N_(
+        "no replacement is bought: the servers run past their %(years)s-year service life "
+        "(fully depreciated from month %(month)s)"
+    ),
+    "owned.replaced": N_(
+        "replacement servers are bought at the end of each service life (months %(months)s)"
+    ),
+    "sensitivity.break_even_bill": N_(
+        "the switch stops paying back within %(months)s months if the cloud bill falls below "
+        "%(amount)s a month"
+    ),
+    "sensitivity.break_even_option": N_(
+        "the switch stops paying back within %(months)s months if the option's cost rises "
+        "above %(amount)s a month"
+    ),
+    "sensitivity.break_even_one_time": N_(
+        "the switch stops paying back within %(months)s months if the one-time costs rise "
+        "above %(amount)s"
+    ),
+    "sensitivity.no_break_even_money": N_("no break-even between low and high"),
+    "sensitivity.no_break_even": N_(
+        "no break-even between %(low)s and %(high)s: payback is undiscounted"
+    ),
+    "owned.payback_by_resale": N_(
+        "pays back only because of the %(resale)s resale in month %(month)s"
+    ),
+}
+
 TEXTS: dict[str, Text] = {
     **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_FEEDS,
-    **_SERVICES,
+    **_SERVICES, **_FINANCE,
 }  # fmt: skip
 
 

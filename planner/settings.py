@@ -225,6 +225,8 @@ CATALOG_IMPORT_MAX_BYTES = envint("CATALOG_IMPORT_MAX_BYTES", 10 * 1024 * 1024)
 # JSON API ---------------------------------------------------------------------------
 # Calls a user (an IP when anonymous) may make a minute; the counter lives in the cache.
 API_RATE_LIMIT_PER_MINUTE = envint("API_RATE_LIMIT_PER_MINUTE", 120)
+# A same-host scaling fit with an R² below this sizes no plan (planner/compute/fitgate.py).
+PLANNER_FIT_MIN_R2 = float(os.getenv("PLANNER_FIT_MIN_R2", "0.9"))
 # A plan is a few KiB: larger bodies are refused (413) without being read.
 API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", MAX_JSON_BODY_BYTES)
 

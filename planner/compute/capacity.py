@@ -46,7 +46,7 @@ from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from common.message_texts import TEXTS
 from common.messages import Message, TierRef, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import queueing
+from planner.compute import fitgate, queueing
 from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
@@ -158,6 +158,8 @@ class ClassEvidence:
             out.append(
                 msg("capacity.label_predicted", fit=record.fit or "scaling", host=record.host)
             )
+        if fallback := fitgate.fallback_label(record):
+            out.append(fallback)
         if record.extrapolation:
             out.append(as_message(record.extrapolation))
         return out

@@ -19,13 +19,16 @@ AZURE_MIGRATE = (
 @dataclass(frozen=True)
 class Assumption:
     name: str
-    value: Decimal | int
+    value: Decimal | int | str
     unit: str
     source: str
+    date: str = ""  # when the source said it (or when it was recorded here); "" for old ones
 
     def to_dict(self) -> dict[str, str | int]:
         out = asdict(self)
         out["value"] = str(self.value) if isinstance(self.value, Decimal) else self.value
+        if not self.date:
+            del out["date"]
         return out
 
 
@@ -74,6 +77,31 @@ HIDDEN_ONE_TIME_SHARE = Assumption(
     "migration, running both systems and retraining",
 )
 
+# Owned servers (a plan buys instead of rents). The public models cited in
+# shared/reference/README.md ("Default assumptions with a public source") give no
+# publication date; the date is when the figure was recorded here from that note.
+REFERENCE_NOTE = "public TCO models cited in shared/reference/README.md"
+RECORDED = "2026-12-01 (recorded; the source gives no date)"
+OWNED_PUE = Assumption(
+    "owned_pue", Decimal("1.5"), "power usage effectiveness (facility ÷ IT power)",
+    f"{REFERENCE_NOTE} (Azure Migrate's own model uses 1.8)", RECORDED,
+)  # fmt: skip
+OWNED_KWH_PRICE = Assumption(
+    "owned_kwh_price", Decimal("0.12"), "currency per kWh (published in USD)",
+    REFERENCE_NOTE, RECORDED,
+)  # fmt: skip
+OWNED_SUPPORT_SHARE = Assumption(
+    "owned_support_share", Decimal("0.10"),
+    "of the purchase price a year, billed monthly (hardware support contract)",
+    "assumption, editable: no public source in the reference notes gives one figure",
+    RECORDED,
+)  # fmt: skip
+OWNED_RESALE = Assumption(
+    "owned_resale", "book_value", "straight-line book value at the horizon's end",
+    f"{AZURE_MIGRATE}: 4-year straight-line depreciation", RECORDED,
+)  # fmt: skip
+OWNED: tuple[Assumption, ...] = (OWNED_PUE, OWNED_KWH_PRICE, OWNED_SUPPORT_SHARE, OWNED_RESALE)
+
 ALL: tuple[Assumption, ...] = (
     ANNUAL_DISCOUNT_RATE,
     UTILISATION_TARGET,
@@ -87,4 +115,4 @@ ALL: tuple[Assumption, ...] = (
 
 
 def by_name() -> dict[str, Assumption]:
-    return {assumption.name: assumption for assumption in ALL}
+    return {assumption.name: assumption for assumption in (*ALL, *OWNED)}

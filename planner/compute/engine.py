@@ -38,10 +38,10 @@ import pandas as pd
 
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import capacity, defaults, tco
+from planner.compute import capacity, defaults, owned, sensitivity, tco
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
-from planner.compute.schema import DeepLearningWorkload, Part, Plan, plan_to_dict
+from planner.compute.schema import DeepLearningWorkload, OwnedServer, Part, Plan, plan_to_dict
 
 # Raised when the same inputs can give different figures (a rule or a default changed);
 # a share's frozen snapshot records the version that computed it.
@@ -196,11 +196,14 @@ class OptionResult:
     one_time_items: dict[str, Decimal]
     break_even: tco.BreakEven | None = None
     notes: list[Message] = field(default_factory=list)
+    owned: dict[str, Any] | None = None  # an owned server's lines (owned.OwnedMoney.to_dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: each sentence as its English text, and `messages` beside them."""
+        extra = {"owned": self.owned} if self.owned is not None else {}
         out = with_messages(
             {
+                **extra,
                 "key": self.key,
                 "label": self.label,
                 "figure": self.figure,
@@ -261,6 +264,7 @@ class Comparison:
     price_performance: list[dict[str, Any]]
     assumptions: list[dict[str, Any]]
     fx: list[dict[str, Any]]
+    sensitivity: dict[str, Any] | None = None  # the best option's one-way sensitivity
 
     def to_dict(self, limit: int | None = None) -> dict[str, Any]:
         """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB)."""
@@ -278,6 +282,7 @@ class Comparison:
             "price_performance": [with_messages(p) for p in self.price_performance],
             "assumptions": self.assumptions,
             "fx": self.fx,
+            "sensitivity": with_messages(self.sensitivity) if self.sensitivity else None,
         }
 
 
@@ -296,10 +301,22 @@ class OptionSpec:
     label: Message
     parts: list[Part]
     notes: list[Message] = field(default_factory=list)
+    owned: OwnedServer | None = None  # bought servers: no catalog parts
+
+
+def owned_options(plan: Plan) -> list[OptionSpec]:
+    """One option for each owned server the plan gives, at its count."""
+    out = []
+    for index, server in enumerate(plan.owned):
+        label = _text(server.name) if server.name else msg("owned.option_label", count=server.count)
+        out.append(OptionSpec(f"owned:{index}", label, [], owned=server))
+    return out
 
 
 def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dict[str, Any]]]:
     """The options to price, and the candidates that cannot be (with the reason)."""
+    if not plan.candidates and plan.owned:
+        return [], []  # the owned servers are the options; no catalog tier is sized
     if not plan.candidates:
         cpu = prices.cpu_slugs()
         options = [OptionSpec(f"tier:{s}", _text(prices.ref(s)), [Part(tier=s)]) for s in cpu]
@@ -364,8 +381,12 @@ class PricedOptions:
     shared_one_time: dict[str, Decimal]  # migration, retraining, other: the same for all
     counts: list[list[np.ndarray]]  # per option, per part: servers by month
     notes: list[list[Message]]
+    owned: dict[int, owned.OwnedMoney] = field(default_factory=dict)  # option index → money
 
     def one_time_items(self, i: int) -> dict[str, Decimal]:
+        if i in self.owned:
+            bought = {"purchase": tco.money(self.owned[i].one_time["purchase"])}
+            return {**bought, "setup_fees": tco.money(self.setup_cents[i]), **self.shared_one_time}
         return {"setup_fees": tco.money(self.setup_cents[i]), **self.shared_one_time}
 
 
@@ -379,17 +400,28 @@ class Pricer:
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
+        committed = self.commitment_prices()
         if b.monthly is not None:
             cents = tco.growth_cents(b.monthly, g, self.h)
             return cents, {
                 "quoted_monthly": str(b.monthly),
                 "source": msg("engine.baseline_quoted"),
+                **committed,
             }
         self._require(b.tier, "baseline.tier")
         counts = np.ceil(b.count * _growth(g, self.h) - capacity.EPS).astype(np.int64)
         cents = tco.line_cents([self.prices.monthly(b.tier)], counts[None, :])[0]
         info = {"tier": b.tier, "count": b.count, "price": self.prices.provenance(b.tier)}
-        return cents, info
+        return cents, {**info, **committed}
+
+    def commitment_prices(self) -> dict[str, Any]:
+        """The price rows of commitments priced from a tier (each option carries them)."""
+        rows = [
+            {"index": i, "tier": c.tier, "price": self.prices.provenance(c.tier)}
+            for i, c in enumerate(self.plan.baseline.commitments)
+            if c.monthly is None and c.tier in self.prices
+        ]
+        return {"commitment_prices": rows} if rows else {}
 
     def _require(self, slug: str, where: str) -> None:
         if slug not in self.prices:
@@ -551,6 +583,7 @@ def compare(
     money = pricer.price(priced, baseline_cents)
     if table is not None and table.inference:
         money = _verify_inference(table, priced, pricer, baseline_cents, money, verify_top, seed)
+    priced, money = _with_owned(plan, pricer, priced, money, baseline_cents)
     options = _results(plan, prices, table, priced, money)
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
@@ -569,7 +602,71 @@ def compare(
         price_performance=_price_performance(table, prices),
         assumptions=_assumptions(plan),
         fx=_fx(prices),
+        sensitivity=_sensitivity(plan, options, baseline_cents),
     )
+
+
+def _with_owned(
+    plan: Plan,
+    pricer: Pricer,
+    options: list[OptionSpec],
+    money: PricedOptions,
+    baseline: np.ndarray,
+) -> tuple[list[OptionSpec], PricedOptions]:
+    """The catalog options' money with the owned servers' options added (same conventions:
+    the shared monthly and one-time costs, the same baseline, one `tco.compute`)."""
+    specs = owned_options(plan)
+    if not specs:
+        return options, money
+    r, h = money.result, plan.horizon_months
+    shared_monthly = pricer.shared_monthly(baseline)
+    shared_cents = sum(tco.to_cents(v) for v in money.shared_one_time.values())
+    bought = [owned.owned_money(spec.owned, h) for spec in specs]  # type: ignore[arg-type]
+    one_time = np.concatenate(
+        [r.one_time_cents, [m.one_time_cents + shared_cents for m in bought]]
+    ).astype(np.int64)
+    catalog = r.monthly_cents.reshape(-1, h)
+    monthly = np.vstack([catalog, *[m.monthly_cents + shared_monthly for m in bought]])
+    exact = np.vstack([catalog, *[m.exact_monthly + shared_monthly for m in bought]])
+    result = tco.compute(
+        names=[*r.names, *(str(s.label) for s in specs)], baseline_cents=baseline,
+        one_time_cents=one_time, monthly_cents=monthly,
+        annual_rate=plan.annual_discount_rate, exact_monthly=exact,
+    )  # fmt: skip
+    notes = list(money.notes)
+    for m in bought:
+        said = owned.resale_payback_note(m, baseline, shared_monthly, shared_cents, plan.currency)
+        notes.append(m.notes + ([said] if said else []))
+    first = len(options)
+    return options + specs, PricedOptions(
+        result=result,
+        setup_cents=np.concatenate([money.setup_cents, [m.one_time["setup"] for m in bought]]),
+        shared_one_time=money.shared_one_time,
+        counts=money.counts + [[] for _ in bought],
+        notes=notes,
+        owned={first + j: m for j, m in enumerate(bought)},
+    )
+
+
+def _sensitivity(
+    plan: Plan, options: list[OptionResult], baseline: np.ndarray
+) -> dict[str, Any] | None:
+    """One-way sensitivity of the best option's headline (`sensitivity.analyse`)."""
+    if not options:
+        return None
+    best = options[0].money
+    case = sensitivity.Case(
+        baseline=np.asarray(baseline, dtype=np.int64),
+        monthly=np.array([tco.to_cents(m) for m in best.monthly], dtype=np.int64),
+        one_time=tco.to_cents(best.one_time),
+        rate=plan.annual_discount_rate,
+    )
+    rows = sensitivity.analyse(case, plan.currency, plan.horizon_months)
+    npv, saving, month = case.outcome()
+    base = {"npv": str(tco.money(npv)), "saving": str(tco.money(saving)),
+            "payback_month": month or None}  # fmt: skip
+    key = options[0].key
+    return {"option": key, "base": base, "inputs": rows, "provenance": {"option": key}}
 
 
 def size_plan(
@@ -666,11 +763,13 @@ def _results(
                 )
             )  # fmt: skip
         notes = money.notes[i] + _notes(plan, prices, option, parts, dl_hours)
+        bought = money.owned.get(int(i))
         out.append(
             OptionResult(
                 key=option.key, label=option.label, figure=figure, parts=parts,
                 money=result.option(i), one_time_items=money.one_time_items(i),
                 break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
+                owned=bought.to_dict() if bought else None,
             )
         )  # fmt: skip
     return out
@@ -876,6 +975,8 @@ def _assumptions(plan: Plan) -> list[dict[str, Any]]:
             continue
         same = Decimal(value) == Decimal(a.value)
         out.append({**a.to_dict(), "value": str(value), "source": a.source if same else "entered"})
+    if plan.owned:  # each owned server's own value is in the plan; these are the defaults
+        out += [a.to_dict() for a in defaults.OWNED]
     return out
 
 

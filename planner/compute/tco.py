@@ -230,8 +230,14 @@ def compute(
     one_time_cents: np.ndarray,
     monthly_cents: np.ndarray,
     annual_rate: Decimal | float,
+    exact_monthly: np.ndarray | None = None,
 ) -> TcoResult:
-    """All options at once. Inputs are int64 cents: baseline (H), one-time (N), monthly (N × H)."""
+    """All options at once. Inputs are int64 cents: baseline (H), one-time (N), monthly (N × H).
+
+    `exact_monthly` (float cents, N × H): the unrounded amounts where a line is metered
+    rather than invoiced to the cent (an owned server's power); the discounted figures
+    (present cost, NPV) are computed from them, then rounded. Default: `monthly_cents`.
+    """
     monthly = np.asarray(monthly_cents, dtype=np.int64)
     one_time = np.asarray(one_time_cents, dtype=np.int64)
     baseline = np.asarray(baseline_cents, dtype=np.int64)
@@ -244,9 +250,10 @@ def compute(
     lead = base_cum[None, :] - cumulative  # > 0: the option is strictly cheaper so far
     month, fraction = _payback(lead)
     factors = discount_factors(annual_rate, h)
-    present = _cents_round(one_time + monthly @ factors)
+    exact = monthly if exact_monthly is None else np.asarray(exact_monthly, dtype=float)
+    present = _cents_round(one_time + exact @ factors)
     base_present = int(_cents_round(np.array([baseline @ factors]))[0])
-    saving_m = baseline[None, :] - monthly
+    saving_m = baseline[None, :] - exact
     npv = _cents_round(-one_time + saving_m @ factors)
     labels = np.where(
         month == 0,

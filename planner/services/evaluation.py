@@ -102,7 +102,8 @@ def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generati
     canonical = json.dumps(plain(schema.plan_to_dict(plan)), sort_keys=True, separators=(",", ":"))
     # sha256, not hash(): every worker process must compute the same key.
     content = hashlib.sha256(canonical.encode()).hexdigest()
-    parts = [f"{CACHE_VERSION}.{engine.ENGINE_VERSION}", kind, generation.key]
+    version = f"{CACHE_VERSION}.{engine.ENGINE_VERSION}.r2-{engine_inputs.fit_min_r2()}"
+    parts = [version, kind, generation.key]
     return ":".join(["evaluation", *parts, as_of.isoformat(), plan.currency, content])
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
@@ -31,7 +32,7 @@ from catalog.models import Tier
 from catalog.pricing import catalog_frame
 from changes.selectors import Generation, current_generation
 from common.clock import today
-from planner.compute import capacity, engine, schema
+from planner.compute import capacity, engine, fitgate, schema
 from planner.models import SpeedFactor
 
 Found = BestMeasurement | NoMeasurement
@@ -209,10 +210,18 @@ def best_measurements(
     slugs, classes = list(dict.fromkeys(slugs)), list(dict.fromkeys(classes))
     index = tier_index(generation)
 
-    def read() -> dict[tuple[str, str], Found]:
-        return select_measurements(slugs, classes, vcpus=index.vcpus)
+    min_r2 = fit_min_r2()
 
-    return dict(_measured.get((generation.key, tuple(slugs), tuple(classes)), read))
+    def read() -> dict[tuple[str, str], Found]:
+        found = select_measurements(slugs, classes, vcpus=index.vcpus)
+        return {key: fitgate.gate(value, min_r2) for key, value in found.items()}
+
+    return dict(_measured.get((generation.key, tuple(slugs), tuple(classes), min_r2), read))
+
+
+def fit_min_r2() -> float:
+    """The R² below which a same-host fit sizes nothing (`PLANNER_FIT_MIN_R2`)."""
+    return float(getattr(settings, "PLANNER_FIT_MIN_R2", fitgate.DEFAULT_MIN_R2))
 
 
 # --- all of it -----------------------------------------------------------------------------

@@ -26,7 +26,7 @@ ONE_TIME_INPUTS = {
 def with_provenance(comparison: dict[str, Any]) -> dict[str, Any]:
     plan = comparison["plan"]
     for option in comparison["options"]:
-        _option_provenance(option, plan)
+        _option_provenance(option, plan, comparison["baseline"])
     comparison["baseline"]["provenance"] = _baseline_provenance(comparison["baseline"], plan)
     headline = comparison["headline"]
     headline["provenance"] = {"option": headline["best"]} if headline.get("best") else {}
@@ -49,7 +49,52 @@ def _bases(capacity_result: dict[str, Any] | None) -> tuple[list[dict], list[dic
     return runs, estimates
 
 
-def _option_provenance(option: dict[str, Any], plan: dict[str, Any]) -> None:
+def _baseline_carried(
+    plan: dict[str, Any], baseline: dict[str, Any]
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """What of today's spend an option's months carry: the whole baseline during the months
+    of running both, and the commitments until they run out (the engine's `shared_monthly`).
+    Their entered fields and price rows are inputs of the option as much as of the baseline.
+    """
+    given = plan["baseline"]
+    entered: list[str] = []
+    prices: list[dict[str, Any]] = []
+    both = (plan.get("one_time") or {}).get("running_both_months") or 0
+    if both:
+        entered.append("one_time.running_both_months")
+        if given.get("monthly") is not None:
+            entered.append("baseline.monthly")
+        elif "price" in baseline:
+            entered.append("baseline.count")
+            prices.append(baseline["price"])
+    for i, commitment in enumerate(given.get("commitments") or []):
+        entered.append(f"baseline.commitments[{i}].months_remaining")
+        if commitment.get("monthly") is not None:
+            entered.append(f"baseline.commitments[{i}].monthly")
+        else:
+            entered.append(f"baseline.commitments[{i}].count")
+            prices += [c["price"] for c in baseline.get("commitment_prices", []) if c["index"] == i]
+    return entered, prices
+
+
+OWNED_INPUTS = ("count", "purchase_price", "setup", "depreciation_years", "resale", "watts",
+                "pue", "kwh_price", "colocation_monthly", "support_share", "spares_monthly",
+                "financing", "resale_percent", "loan_annual_rate", "loan_months")  # fmt: skip
+
+
+def _owned_entered(option: dict[str, Any], plan: dict[str, Any]) -> list[str]:
+    """An owned server's option rests on its own fields (the defaults among them carry their
+    source in the comparison's assumptions)."""
+    if not str(option.get("key", "")).startswith("owned:"):
+        return []
+    index = int(option["key"].split(":", 1)[1])
+    given = (plan.get("owned") or [])[index]
+    return [f"owned[{index}].{name}" for name in OWNED_INPUTS if given.get(name) is not None]
+
+
+def _option_provenance(
+    option: dict[str, Any], plan: dict[str, Any], baseline: dict[str, Any]
+) -> None:
     runs, estimates = [], []
     fits: list[bool] = []
     for part in option["parts"]:
@@ -72,12 +117,15 @@ def _option_provenance(option: dict[str, Any], plan: dict[str, Any]) -> None:
             entered += ONE_TIME_INPUTS[item]
     monthly = plan.get("monthly") or {}
     entered += [f"monthly.{k}" for k in ("egress", "other") if Decimal(monthly.get(k) or 0)]
+    carried, carried_prices = _baseline_carried(plan, baseline)
+    entered += carried
+    entered += _owned_entered(option, plan)
     option["servers"] = sum(
         p["servers_by_month"][0] for p in option["parts"] if p["servers_by_month"]
     )
     option["fits_in_ram"] = None if not fits else all(fits)
     option["provenance"] = {
-        "prices": [part["price"] for part in option["parts"]],
+        "prices": [part["price"] for part in option["parts"]] + carried_prices,
         "runs": runs,
         "estimates": estimates,
         "entered": entered,
@@ -88,6 +136,7 @@ def _baseline_provenance(baseline: dict[str, Any], plan: dict[str, Any]) -> dict
     given = plan["baseline"]
     entered = ["baseline.monthly"] if given.get("monthly") is not None else []
     prices = [baseline["price"]] if "price" in baseline else []
+    prices += [c["price"] for c in baseline.get("commitment_prices", [])]
     for i, commitment in enumerate(given.get("commitments") or []):
         if commitment.get("monthly") is not None:
             entered.append(f"baseline.commitments[{i}].monthly")

@@ -22,6 +22,7 @@ from planner.compute.schema.models import (
     Commitment,
     MonthlyExtras,
     OneTime,
+    OwnedServer,
     Part,
     Plan,
     Workload,
@@ -78,6 +79,7 @@ MONTHLY_FIELDS = fields_of(MonthlyExtras)
 CANDIDATE_FIELDS = fields_of(Candidate)
 PART_FIELDS = fields_of(Part)
 WORKLOAD_COMMON = fields_of(Workload)
+OWNED_FIELDS = fields_of(OwnedServer)
 WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     kind: fields_of(model, skip=("kind", "name")) for kind, model in WORKLOAD_CLASSES.items()
 }
@@ -93,6 +95,7 @@ def _bounds_table() -> dict[str, FieldSpec]:
         ("candidates[].", CANDIDATE_FIELDS),
         ("candidates[].parts[].", PART_FIELDS),
         ("workloads[].", WORKLOAD_COMMON),
+        ("owned[].", OWNED_FIELDS),
     ]
     sections += [(f"workloads[kind={kind}].", specs) for kind, specs in WORKLOAD_FIELDS.items()]
     return {prefix + spec.name: spec for prefix, specs in sections for spec in specs}

@@ -331,6 +331,105 @@ CandidateItem = Annotated[
 ]
 
 
+# --- owned servers (bought, not rented) -----------------------------------------------------
+
+RESALE = ("book_value", "percent")
+FINANCING = ("cash", "loan")
+
+
+class OwnedServer(SchemaObject):
+    """Servers the team buys: DESIGN's money conventions for owned hardware. Every amount
+    is per server and before tax (no depreciation tax shield)."""
+
+    name: Annotated[str, Spec("str", max=200)] = ""
+    count: Annotated[int, Spec("int", min=1, max=10_000, unit="servers")] = 1
+    purchase_price: Annotated[Decimal, Spec("money", min=0, max=MONEY_MAX, unit="currency/server")]
+    setup: Annotated[
+        Decimal,
+        Spec("money", min=0, max=MONEY_MAX, unit="currency/server",
+             doc="delivery and set-up, paid in cash with each purchase"),
+    ] = Decimal("0.00")  # fmt: skip
+    depreciation_years: Annotated[
+        int,
+        Spec("int", min=1, max=15, unit="years",
+             doc="straight line; sets the book value and the service life "
+                 f"({defaults.SERVER_DEPRECIATION_YEARS.source})"),
+    ] = int(defaults.SERVER_DEPRECIATION_YEARS.value)  # fmt: skip
+    resale: Annotated[
+        str,
+        Spec("enum", choices=RESALE,
+             doc="the inflow in the horizon's last month: the book value, or resale_percent "
+                 "of the purchase price"),
+    ] = "book_value"  # fmt: skip
+    resale_percent: Annotated[
+        Decimal | None,
+        Spec("decimal", min=0, max=1, places=6, unit="share of the purchase price",
+             doc="with resale = percent"),
+    ] = None  # fmt: skip
+    watts: Annotated[
+        float, Spec("number", min=0, max=100_000, unit="W", doc="declared average draw")
+    ] = 0.0
+    pue: Annotated[
+        Decimal,
+        Spec("decimal", min=1, max=5, places=4, unit="facility ÷ IT power",
+             doc=defaults.OWNED_PUE.source),
+    ] = Decimal(defaults.OWNED_PUE.value)  # fmt: skip
+    kwh_price: Annotated[
+        Decimal,
+        Spec("decimal", min=0, max=10, places=6, unit="currency/kWh",
+             doc=defaults.OWNED_KWH_PRICE.source),
+    ] = Decimal(defaults.OWNED_KWH_PRICE.value)  # fmt: skip
+    colocation_monthly: Annotated[
+        Decimal,
+        Spec("money", min=0, max=MONEY_MAX, unit="currency/server/month",
+             doc="rack space, power not included"),
+    ] = Decimal("0.00")  # fmt: skip
+    support_share: Annotated[
+        Decimal,
+        Spec("decimal", min=0, max=1, places=6, unit="of the price a year",
+             doc="hardware support contract, billed monthly; "
+                 + defaults.OWNED_SUPPORT_SHARE.source),
+    ] = Decimal(defaults.OWNED_SUPPORT_SHARE.value)  # fmt: skip
+    spares_monthly: Annotated[
+        Decimal, Spec("money", min=0, max=MONEY_MAX, unit="currency/server/month")
+    ] = Decimal("0.00")
+    financing: Annotated[
+        str,
+        Spec("enum", choices=FINANCING,
+             doc="cash at month 0, or a lease/loan: a monthly annuity at month ends"),
+    ] = "cash"  # fmt: skip
+    loan_annual_rate: Annotated[
+        Decimal | None,
+        Spec("decimal", min=0, max=1, places=6, unit="per year",
+             doc="with financing = loan; r = rate ÷ 12 a month"),
+    ] = None  # fmt: skip
+    loan_months: Annotated[
+        int | None,
+        Spec("int", min=1, max=120, unit="months",
+             doc="with financing = loan; a balance outstanding at the horizon is paid then"),
+    ] = None  # fmt: skip
+    replace_at_end_of_life: Annotated[
+        bool,
+        Spec("bool", doc="a horizon longer than the service life buys a replacement at its "
+                         "end; false: the server keeps running, and the plan says so"),
+    ] = True  # fmt: skip
+
+    @classmethod
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
+        out: list[Problem] = []
+        if given.get("resale") == "percent" and raw.get("resale_percent") is None:
+            out.append((("resale_percent",), msg("schema.required"), None))
+        if given.get("financing") == "loan":
+            out += [
+                ((name,), msg("schema.required"), None)
+                for name in ("loan_annual_rate", "loan_months")
+                if raw.get(name) is None
+            ]
+        return out
+
+
 # --- workloads ------------------------------------------------------------------------------
 
 PER_MONTH: dict[str, Any] = {"min": 0, "max": 100_000, "unit": "per month"}
@@ -543,6 +642,11 @@ class Plan(SchemaObject):
     workloads: Annotated[
         tuple[AnyWorkload, ...], Items(50, doc="the team's work, in DESIGN's units")
     ] = ()
+    owned: Annotated[
+        tuple[OwnedServer, ...],
+        Items(10, doc="servers bought instead of rented: each one an option of its own, at "
+                      "its given count"),
+    ] = ()  # fmt: skip
 
     SECTIONS: ClassVar[tuple[str, ...]] = ("baseline", "one_time", "monthly")
 
@@ -565,14 +669,17 @@ class Plan(SchemaObject):
     def _checks(
         cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
     ) -> list[Problem]:
+        owned = bool(given.get("owned") or raw.get("owned"))
         if model is not None:
-            return _plan_checks(model.candidates, model.workloads, refused=False, failed=False)
+            return _plan_checks(
+                model.candidates, model.workloads, refused=False, failed=False, owned=owned
+            )
         # Some field failed: check what did parse, item by item, as the engine would see it.
         candidates = _valid_items(_CANDIDATE, raw.get("candidates"), context)
         workloads = _valid_items(_WORKLOAD, raw.get("workloads"), context)
         refused = any(loc[:1] == ("candidates",) for loc, _m, _v in found)
         failed = any(loc[:1] == ("workloads",) for loc, _m, _v in found)
-        return _plan_checks(candidates, workloads, refused=refused, failed=failed)
+        return _plan_checks(candidates, workloads, refused=refused, failed=failed, owned=owned)
 
 
 _CANDIDATE: TypeAdapter[Candidate] = TypeAdapter(CandidateItem)
@@ -592,13 +699,19 @@ def _valid_items(adapter: TypeAdapter[Any], items: Any, context: Mapping[str, An
 
 
 def _plan_checks(
-    candidates: Sequence[Candidate], workloads: Sequence[Workload], *, refused: bool, failed: bool
+    candidates: Sequence[Candidate],
+    workloads: Sequence[Workload],
+    *,
+    refused: bool,
+    failed: bool,
+    owned: bool = False,
 ) -> list[Problem]:
     """Between candidates and workloads. `refused`: some candidate was refused (then its
     own messages say what is wrong, and sizing is not in question); `failed`: some
     workload was."""
     out: list[Problem] = []
-    sized = (not candidates and not refused) or any(
+    # Owned servers alone are options enough: no catalog tier is sized then.
+    sized = (not candidates and not refused and not owned) or any(
         part.mode == "sized" for c in candidates for part in c.parts
     )
     cpu_work = [w for w in workloads if w.kind != "deep_learning"]
