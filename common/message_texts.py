@@ -642,6 +642,10 @@ _FEEDS: dict[str, Text] = {
         "%(sizes)s.",
         "count",
     ),
+    "feeds.hetzner_net_prices": N_(
+        "Hetzner auction prices are monthly prices in EUR before VAT and without the IPv4 "
+        "address, which is charged on top; billed by the hour, a month never costs more."
+    ),
     "feeds.summary": N_(
         "new tiers: %(new_tiers)s, changed prices: %(changed_prices)s, unchanged: "
         "%(unchanged)s, retired: %(retired)s, refused rows: %(refused_rows)s"

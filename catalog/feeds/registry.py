@@ -6,9 +6,11 @@ from catalog.feeds.aws import AwsEc2
 from catalog.feeds.azure import AzureRetail
 from catalog.feeds.base import Source
 from catalog.feeds.ecb import EcbDaily, EcbHistory
+from catalog.feeds.hetzner import HetznerAuction
 
 SOURCES: dict[str, Source] = {
-    source.name: source for source in (AwsEc2(), AzureRetail(), EcbDaily(), EcbHistory())
+    source.name: source
+    for source in (AwsEc2(), AzureRetail(), HetznerAuction(), EcbDaily(), EcbHistory())
 }
 
 
