@@ -7,10 +7,11 @@ from catalog.feeds.azure import AzureRetail
 from catalog.feeds.base import Source
 from catalog.feeds.ecb import EcbDaily, EcbHistory
 from catalog.feeds.hetzner import HetznerAuction
+from catalog.feeds.ovh import OvhEco
 
 SOURCES: dict[str, Source] = {
     source.name: source
-    for source in (AwsEc2(), AzureRetail(), HetznerAuction(), EcbDaily(), EcbHistory())
+    for source in (AwsEc2(), AzureRetail(), HetznerAuction(), OvhEco(), EcbDaily(), EcbHistory())
 }
 
 
