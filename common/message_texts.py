@@ -624,6 +624,28 @@ _FEEDS: dict[str, Text] = {
     "feeds.skipped_currencies": N_(
         "Rates for %(codes)s were not imported: the catalog offers no such currency."
     ),
+    "feeds.too_many_pages": N_(
+        "The feed still links to another page after %(count)s pages (%(url)s): refused as a "
+        "link loop or an unexpected size."
+    ),
+    "feeds.azure_more_pages": N_(
+        "The file's last page links to a further page (%(url)s): a saved copy must hold every page."
+    ),
+    "feeds.azure_specs_joined": NP_(
+        "vCPUs and RAM of %(count)s size come from %(source)s (as of %(date)s).",
+        "vCPUs and RAM of %(count)s sizes come from %(source)s (as of %(date)s).",
+        "count",
+    ),
+    "feeds.azure_specs_unknown": NP_(
+        "%(count)s size is not in the sized table, so its vCPUs and RAM stay unknown: %(sizes)s.",
+        "%(count)s sizes are not in the sized table, so their vCPUs and RAM stay unknown: "
+        "%(sizes)s.",
+        "count",
+    ),
+    "feeds.hetzner_net_prices": N_(
+        "Hetzner auction prices are monthly prices in EUR before VAT and without the IPv4 "
+        "address, which is charged on top; billed by the hour, a month never costs more."
+    ),
     "feeds.summary": N_(
         "new tiers: %(new_tiers)s, changed prices: %(changed_prices)s, unchanged: "
         "%(unchanged)s, retired: %(retired)s, refused rows: %(refused_rows)s"

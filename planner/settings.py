@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.csp import CSP
 
 from common.limits import MAX_JSON_BODY_BYTES
@@ -204,6 +205,33 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"queue": "default"},
     },
 }
+
+
+def _feed_schedule(source: str, default: str) -> crontab | None:
+    """When a price feed syncs (UTC, daily): CATALOG_FEED_SCHEDULE_<SOURCE>, else
+    CATALOG_FEED_SCHEDULE, else `default`; "HH:MM" or "off"."""
+    name = f"CATALOG_FEED_SCHEDULE_{source.upper().replace('-', '_')}"
+    value = os.getenv(name) or os.getenv("CATALOG_FEED_SCHEDULE") or default
+    if value.strip().lower() == "off":
+        return None
+    hour, _, minute = value.strip().partition(":")
+    return crontab(hour=int(hour), minute=int(minute or 0))
+
+
+# Price feeds (catalog/feeds, README "Price feeds"): daily, staggered, on the control
+# queue, so a sync never runs on a benchmark target while it measures. The ECB publishes
+# around 16:00 CET.
+CATALOG_FEED_DEFAULT_SCHEDULE = {
+    "aws": "02:00", "azure": "02:30", "hetzner": "03:00", "ovh": "03:30", "ecb": "15:30",
+}  # fmt: skip
+for _source, _default in CATALOG_FEED_DEFAULT_SCHEDULE.items():
+    if (_when := _feed_schedule(_source, _default)) is not None:
+        CELERY_BEAT_SCHEDULE[f"catalog-sync-{_source}"] = {
+            "task": "catalog.sync_prices",
+            "schedule": _when,
+            "args": [_source],
+            "options": {"queue": "default"},
+        }
 # Periodic and catalog work runs on the control (default) queue, never on a bench.* queue.
 CELERY_TASK_ROUTES = {
     "benchmarks_app.check_targets": {"queue": "default"},

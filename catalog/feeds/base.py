@@ -111,6 +111,13 @@ class Source:
         """Region → URL; a source with an index (AWS) reads it through `fetch(url) → path`."""
         return {region: self.url(region) for region in regions}
 
+    def fetch(
+        self, url: str, dest: Path, progress: Callable[[int], None] | None, download: Callable
+    ) -> Any:
+        """Download `url` to `dest` with `download` (download.download, handed in by the sync)
+        and return what it returns. A paged feed (Azure) follows its pages into one file."""
+        return download(url, dest, content_types=self.content_types, progress=progress)
+
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         """Read a downloaded file streaming; raise FeedRefused (after listing every problem)."""
         raise NotImplementedError

@@ -24,6 +24,18 @@ DEFAULTS = {
     "CATALOG_FEED_AWS_BASE_URL": "https://pricing.us-east-1.amazonaws.com",
     # AWS regions synced when none is named: US East (N. Virginia) and Europe (Frankfurt).
     "CATALOG_FEED_AWS_REGIONS": ("us-east-1", "eu-central-1"),
+    # The Azure Retail Prices API and the regions synced when none is named: US East and
+    # West Europe (the Netherlands).
+    "CATALOG_FEED_AZURE_BASE_URL": "https://prices.azure.com/api/retail/prices",
+    "CATALOG_FEED_AZURE_REGIONS": ("eastus", "westeurope"),
+    # A region's Virtual Machines run to tens of pages of 1,000 items; more than this many
+    # pages is refused as a link loop.
+    "CATALOG_FEED_AZURE_MAX_PAGES": 500,
+    # Hetzner's server auction (the nested document that replaced the flat one in 2026).
+    "CATALOG_FEED_HETZNER_URL": "https://www.hetzner.com/_resources/app/data/app/live_data_sb.json",
+    # OVHcloud's public order catalogue (eco range) and the subsidiaries synced by default.
+    "CATALOG_FEED_OVH_BASE_URL": "https://eu.api.ovh.com/v1/order/catalog/public/eco",
+    "CATALOG_FEED_OVH_SUBSIDIARIES": ("FR",),
 }
 
 
@@ -62,3 +74,27 @@ def download_dir() -> Path:
 
 def aws_base_url() -> str:
     return str(_get("CATALOG_FEED_AWS_BASE_URL")).rstrip("/")
+
+
+def azure_base_url() -> str:
+    return str(_get("CATALOG_FEED_AZURE_BASE_URL"))
+
+
+def azure_regions() -> tuple[str, ...]:
+    return tuple(_get("CATALOG_FEED_AZURE_REGIONS"))
+
+
+def azure_max_pages() -> int:
+    return max(1, int(_get("CATALOG_FEED_AZURE_MAX_PAGES")))
+
+
+def hetzner_url() -> str:
+    return str(_get("CATALOG_FEED_HETZNER_URL"))
+
+
+def ovh_base_url() -> str:
+    return str(_get("CATALOG_FEED_OVH_BASE_URL"))
+
+
+def ovh_subsidiaries() -> tuple[str, ...]:
+    return tuple(_get("CATALOG_FEED_OVH_SUBSIDIARIES"))

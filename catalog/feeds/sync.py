@@ -97,8 +97,7 @@ def _sync_region(
     try:
         if file is None:
             path = config.download_dir() / source.name / f"{region or 'feed'}-{os.getpid()}"
-            got = download(url, path, content_types=source.content_types,
-                           progress=lambda n: report and report("download", n, 0))  # fmt: skip
+            got = source.fetch(url, path, lambda n: report and report("download", n, 0), download)
             record.sha256, record.bytes = got.sha256, got.size
         else:
             record.sha256, record.bytes = _digest(file), file.stat().st_size

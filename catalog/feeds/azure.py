@@ -1,0 +1,325 @@
+"""Azure Retail Prices API: Virtual Machines of one region, paged (FORMATS.md §2).
+
+Where: `https://prices.azure.com/api/retail/prices` with the OData filter
+`serviceName eq 'Virtual Machines' and armRegionName eq '<region>'`; each page holds up
+to 1,000 `Items` and a `NextPageLink` (null on the last page). `fetch` follows the links
+and writes every page, one compact JSON document a line, into one file; `read` reads
+that file, a single saved page, or a JSON array of pages, one page at a time.
+
+What becomes a tier: Linux (a `productName` without "Windows"), `type` "Consumption"
+(on demand, or spot where `skuName`/`meterName` says "Spot") and "Reservation" (1 or 3
+years). DevTestConsumption, Low Priority, closed rows (an `effectiveEndDate` in the
+past) and other units than "1 Hour" are left out. A reservation's `retailPrice` is the
+price of the whole term: the hourly price is that divided by 8,760 hours a year, the term in
+`min_term_months`. `effective_from` is the row's `effectiveStartDate`; of several rows
+for one size and purchase option the newest already in force is kept. The price's
+`source_key` is `meterId/skuId`.
+
+The API has no vCPU or memory figures: they come from `catalog/data/azure_vm_sizes.csv`
+(a dated Microsoft Learn table); a size not listed there keeps its specs unknown, and
+the import's notes say which sizes those are.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import ijson
+
+from catalog.feeds import config
+from catalog.feeds.base import (
+    CountingFile,
+    FeedPrice,
+    FeedRefused,
+    Problems,
+    Progress,
+    Reading,
+    Source,
+)
+from catalog.feeds.download import Downloaded, download
+from catalog.models import CURRENCIES, slug_validator
+from common import clock
+from common.messages import msg
+
+SIZES_FILE = Path(__file__).resolve().parents[1] / "data" / "azure_vm_sizes.csv"
+SIZES_SOURCE = "Microsoft Learn, VM size series pages"
+ITEM_KEYS = ("armSkuName", "armRegionName", "retailPrice", "currencyCode",
+             "effectiveStartDate", "type", "productName", "skuName", "meterName", "meterId",
+             "serviceName", "unitOfMeasure")  # fmt: skip
+YEARS = {"1 Year": 1, "3 Years": 3}
+HOURS_PER_YEAR = 8760
+_MICRO = Decimal("0.000001")
+
+
+class AzureRetail(Source):
+    name = "azure"
+    provider = "Microsoft Azure"
+    complete = True  # the filter asks for every VM meter of the region
+    vat_included = False  # retail list prices, before tax
+    content_types = ("application/json", "text/json", "text/plain", "application/octet-stream")
+
+    @property
+    def default_regions(self) -> tuple[str, ...]:  # type: ignore[override]
+        return config.azure_regions()
+
+    def url(self, region: str) -> str:
+        odata = f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}'"
+        return f"{config.azure_base_url()}?$filter={quote(odata)}"
+
+    def fetch(
+        self,
+        url: str,
+        dest: Path,
+        progress: Callable[[int], None] | None,
+        download: Callable = download,
+    ) -> Downloaded:
+        """Every page from `url` on, one line each, into `dest`; any page refused refuses all."""
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        page_file = dest.with_name(dest.name + ".page")
+        seen: set[str] = set()
+        total = 0
+        digest = hashlib.sha256()
+        content_type = ""
+        try:
+            with dest.open("wb") as out:
+                link: str | None = url
+                while link:
+                    if link in seen or len(seen) >= config.azure_max_pages():
+                        raise FeedRefused([msg("feeds.too_many_pages", count=len(seen), url=link)])
+                    seen.add(link)
+                    got = download(link, page_file, content_types=self.content_types)
+                    content_type = got.content_type
+                    page = _page(json_document(page_file), f"page {len(seen)}")
+                    line = json.dumps(page, separators=(",", ":")).encode() + b"\n"
+                    out.write(line)
+                    digest.update(line)
+                    total += len(line)
+                    if progress:
+                        progress(total)
+                    link = page["NextPageLink"]
+        except FeedRefused:
+            dest.unlink(missing_ok=True)
+            raise
+        finally:
+            page_file.unlink(missing_ok=True)
+        return Downloaded(dest, url, total, digest.hexdigest(), content_type)
+
+    def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
+        return _Pages(path, region, progress).reading()
+
+
+def json_document(path: Path) -> Any:
+    try:
+        return json.loads(path.read_bytes())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise FeedRefused([msg("feeds.malformed_json", offset=getattr(exc, "pos", 0),
+                               error=str(exc)[:200])]) from None  # fmt: skip
+
+
+def _page(page: Any, where: str) -> dict[str, Any]:
+    """A page must be an object with its `Items` list and its `NextPageLink` (null or text)."""
+    if not isinstance(page, dict) or "Items" not in page or "NextPageLink" not in page:
+        raise FeedRefused([msg("feeds.missing_keys", keys=f"{where}: Items, NextPageLink")])
+    link = page["NextPageLink"]
+    if not isinstance(page["Items"], list) or not (link is None or isinstance(link, str)):
+        raise FeedRefused([msg("feeds.missing_keys", keys=f"{where}: Items, NextPageLink")])
+    return page
+
+
+@cache
+def vm_sizes() -> dict[str, tuple[int, Decimal, str]]:
+    """armSkuName → (vCPUs, RAM GiB, date of the source page), from the sized table."""
+    with SIZES_FILE.open(encoding="utf-8", newline="") as file:
+        rows = csv.DictReader(line for line in file if not line.startswith("#"))
+        return {
+            row["arm_sku_name"]: (int(row["vcpus"]), Decimal(row["ram_gib"]), row["source_date"])
+            for row in rows
+        }
+
+
+def slug_for(arm_sku: str, region: str, model: str) -> str:
+    """Standard_D2s_v3, eastus, on_demand → azure-standard-d2s-v3-eastus-on-demand."""
+    return f"azure-{arm_sku}-{region}-{model}".lower().replace("_", "-")
+
+
+class _Pages:
+    def __init__(self, path: Path, region: str, progress: Progress | None) -> None:
+        self.path = path
+        self.region = region
+        self.progress = progress
+        self.problems = Problems()
+        self.today = clock.today()
+        # (slug) → (effective_from, FeedPrice): the newest row in force per size and option.
+        self.chosen: dict[str, tuple[dt.date, FeedPrice]] = {}
+        self.notes: list = []
+
+    def reading(self) -> Reading:
+        with CountingFile(self.path, self.progress) as file:
+            try:
+                self._pages(file)
+            except ijson.JSONError as exc:
+                error = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "?"
+                raise FeedRefused(
+                    [msg("feeds.malformed_json", offset=file.read_bytes, error=error)]
+                ) from None
+        self.problems.refuse_if_any()
+        records = [price for _, price in self.chosen.values()]
+        self._spec_notes(records)
+        return Reading(records=iter(records), version="", notes=self.notes)
+
+    def _pages(self, file: CountingFile) -> None:
+        last_link: str | None = None
+        number = 0
+        for document in ijson.items(file, "", multiple_values=True, use_float=False):
+            pages = document if isinstance(document, list) else [document]
+            for page in pages:
+                number += 1
+                page = _page(page, f"page {number}")
+                for index, item in enumerate(page["Items"]):
+                    self._item(item, f"page {number}, Items[{index}]")
+                    file.records += 1
+                last_link = page["NextPageLink"]
+        if number == 0:
+            raise FeedRefused([msg("feeds.missing_keys", keys="Items, NextPageLink")])
+        if last_link:
+            raise FeedRefused([msg("feeds.azure_more_pages", url=last_link)])
+
+    def _item(self, item: Any, where: str) -> None:
+        if not isinstance(item, dict):
+            self.problems.add(msg("feeds.json_missing", where=where, key=", ".join(ITEM_KEYS)))
+            return
+        missing = [key for key in ITEM_KEYS if key not in item]
+        if missing:
+            self.problems.add(msg("feeds.json_missing", where=where, key=", ".join(missing)))
+            return
+        if not self._wanted(item):
+            return
+        if item["armRegionName"] != self.region:
+            self.problems.add(msg("feeds.wrong_region", found=str(item["armRegionName"]),
+                                  expected=self.region))  # fmt: skip
+            return
+        price = self._price(item, where)
+        if price is None:
+            return
+        held = self.chosen.get(price.slug)
+        if held is None or _better(price.effective_from, held[0], self.today):
+            self.chosen[price.slug] = (price.effective_from, price)
+
+    def _wanted(self, item: dict[str, Any]) -> bool:
+        names = f"{item['skuName']} {item['meterName']}"
+        if item["serviceName"] != "Virtual Machines" or item["type"] not in (
+            "Consumption",
+            "Reservation",
+        ):
+            return False  # DevTestConsumption is another price list
+        if "Windows" in str(item["productName"]) or "Low Priority" in names:
+            return False
+        if item["unitOfMeasure"] != "1 Hour":
+            return False
+        end = _day(str(item.get("effectiveEndDate") or ""))
+        return end is None or end >= self.today
+
+    def _price(self, item: dict[str, Any], where: str) -> FeedPrice | None:
+        day = _day(str(item["effectiveStartDate"]))
+        amount = _decimal(item["retailPrice"])
+        currency = item["currencyCode"]
+        if day is None:
+            return self._bad(where, "effectiveStartDate", item["effectiveStartDate"])
+        if amount is None:
+            return self._bad(where, "retailPrice", item["retailPrice"])
+        if currency not in CURRENCIES:
+            return self._bad(where, "currencyCode", currency)
+        months = None
+        if item["type"] == "Reservation":
+            years = YEARS.get(str(item.get("reservationTerm", "")))
+            if years is None:
+                return self._bad(where, "reservationTerm", item.get("reservationTerm"))
+            # The reservation's price is for the whole term (FORMATS.md §2).
+            amount = amount / (HOURS_PER_YEAR * years)
+            model, months = f"reserved_{years}y", 12 * years
+        elif "Spot" in f"{item['skuName']} {item['meterName']}":
+            model = "spot"
+        else:
+            model = "on_demand"
+        arm_sku = str(item["armSkuName"])
+        slug = slug_for(arm_sku, self.region, model)
+        try:
+            slug_validator(slug)
+        except Exception:
+            return self._bad(where, "armSkuName", arm_sku)
+        return FeedPrice(
+            slug=slug,
+            provider=AzureRetail.provider,
+            tier=_tier(arm_sku, self.region, model, months),
+            amount=amount.quantize(_MICRO, ROUND_HALF_UP),
+            unit="hour",
+            currency=currency,
+            effective_from=day,
+            source_key=f"{item['meterId']}/{item.get('skuId', '')}"[:200],
+            vat_included=False,
+        )
+
+    def _bad(self, where: str, key: str, value: Any) -> None:
+        self.problems.add(msg("feeds.json_value", where=where, key=key, value=str(value)))
+        return None
+
+    def _spec_notes(self, records: list[FeedPrice]) -> None:
+        sizes = vm_sizes()
+        names = {record.tier["name"] for record in records}
+        known = sorted(name for name in names if name in sizes)
+        unknown = sorted(name for name in names if name not in sizes)
+        if known:
+            as_of = max(dt.date.fromisoformat(sizes[name][2]) for name in known)
+            self.notes.append(msg("feeds.azure_specs_joined", count=len(known),
+                                  source=SIZES_SOURCE, date=as_of))  # fmt: skip
+        if unknown:
+            self.notes.append(msg("feeds.azure_specs_unknown", count=len(unknown),
+                                  sizes=", ".join(unknown[:50])))  # fmt: skip
+
+
+def _tier(arm_sku: str, region: str, model: str, months: int | None) -> dict[str, Any]:
+    vcpus, ram, _ = vm_sizes().get(arm_sku, (None, None, ""))
+    return {
+        "name": arm_sku,
+        "region": region,
+        "pricing_model": model,
+        "kind": "cloud_vm",
+        "vcpus": vcpus,  # None: not in the sized table, unknown (never guessed)
+        "ram_gib": ram,
+        "min_term_months": months,
+        "retired": False,
+    }
+
+
+def _better(day: dt.date, held: dt.date, today: dt.date) -> bool:
+    """Is a row from `day` a better pick than one from `held`: the newest in force wins,
+    and a row in force wins over one that starts later."""
+    if (day <= today) != (held <= today):
+        return day <= today
+    return day > held if day <= today else day < held
+
+
+def _day(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text[:10]) if len(text) >= 10 else None
+    except ValueError:
+        return None
+
+
+def _decimal(value: Any) -> Decimal | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        number = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() and number >= 0 else None
