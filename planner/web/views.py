@@ -108,6 +108,23 @@ def _language() -> str:
     return translation.get_language() or settings.LANGUAGE_CODE
 
 
+# --- errors --------------------------------------------------------------------------
+
+
+SHARE_URL_NAMES = ("shared", "shared-export")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's own 404; at a share link's address it says the link may be revoked.
+
+    A revoked link and one that never existed answer alike (the page tells nothing
+    about which), but a visitor learns why a link that once worked no longer does.
+    """
+    match = request.resolver_match
+    context = {"share_link": bool(match and match.url_name in SHARE_URL_NAMES)}
+    return render(request, "404.html", context, status=404)
+
+
 # --- home ------------------------------------------------------------------------------
 
 
