@@ -176,6 +176,15 @@ _ENGINE: dict[str, Text] = {
     "engine.option_gpu_hours": N_("%(hours)s GPU-hours a month of %(tier)s"),
     "engine.option_dl_gpu_hours": N_("the deep-learning GPU-hours a month of %(tier)s"),
     "engine.option_plus": N_("%(first)s + %(rest)s"),
+    # a tier as people tell it apart (the titles of options): "AWS c5.4xlarge · reserved 3 y"
+    "engine.tier_of_provider": N_("%(provider)s %(tier)s"),
+    "engine.tier_title": N_("%(tier)s · %(model)s"),
+    "engine.tier_title_region": N_("%(tier)s · %(model)s · %(region)s"),
+    "engine.pricing_on_demand": N_("on-demand"),
+    "engine.pricing_spot": N_("spot"),
+    "engine.pricing_reserved_1y": N_("reserved 1 y"),
+    "engine.pricing_reserved_3y": N_("reserved 3 y"),
+    "engine.pricing_fixed_monthly": N_("monthly"),
     # why a candidate cannot be priced
     "engine.no_price": N_("no price in the catalog on or before the plan's date"),
     "engine.gpu_hours_need_gpu_count": N_(

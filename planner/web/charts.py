@@ -28,9 +28,9 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from common import chart_style, formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
-CHART_VERSION = "3"
+CHART_VERSION = "4"
 KINDS = ("cumulative", "monthly", "capacity")
-MAX_OPTIONS = 3  # the cumulative chart shows the baseline and the best few options
+MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few options
 
 BASELINE_COLOUR = "#333333"
 OPTION_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
@@ -71,7 +71,8 @@ def _height(kind: str, data: Mapping[str, Any]) -> float:
     """Inches: bar charts grow with their bars so labels never collide."""
     if kind == "cumulative":
         return 3.8
-    return min(9.0, max(2.8, 1.5 + 0.5 * len(data["bars"])))
+    rows = len(data["bars"]) + (1 if data.get("more") else 0)
+    return min(9.0, max(2.8, 1.5 + 0.5 * rows))
 
 
 def _axes(figure: Figure) -> Axes:
@@ -119,6 +120,8 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     currency = data["currency"]
     bars = list(reversed(data["bars"]))  # the first bar on top
     labels = [bar["label"] for bar in bars]
+    # One row per bar by position, not by label: two options said alike must still be two bars.
+    positions = list(range(len(bars)))
     ax = _axes(figure)
     left = [0.0] * len(bars)
     parts = (
@@ -128,7 +131,7 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     )
     for key, name in parts:
         values = [float(bar.get(key) or 0) for bar in bars]
-        ax.barh(labels, values, left=left, color=PART_COLOURS[key], label=name, height=0.6)
+        ax.barh(positions, values, left=left, color=PART_COLOURS[key], label=name, height=0.6)
         left = [a + b for a, b in zip(left, values, strict=True)]
     for y, total in enumerate(left):
         ax.annotate(
@@ -139,6 +142,7 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
             va="center",
             fontsize=8,
         )
+    _more_row(ax, positions, labels, data.get("more") or "")
     ax.set_xlabel(_("Monthly cost (%(currency)s per month)") % {"currency": currency})
     ax.set_title(_("Monthly cost by option"))
     ax.xaxis.set_major_formatter(_money_axis(currency, language))
@@ -171,6 +175,15 @@ def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.set_xlim(0, max([110.0, *threads, *memory]) * 1.05)
     ax.grid(axis="y", visible=False)
     figure.legend(loc="outside lower center", ncols=3, fontsize=8, **chart_style.LEGEND)
+
+
+def _more_row(ax: Axes, positions: list[int], labels: list[str], more: str) -> None:
+    """The bars' labels, and below them, without a bar, "3 more options in the table"."""
+    if more:
+        positions, labels = [-1, *positions], [more, *labels]
+    ax.set_yticks(positions, labels)
+    if more:
+        ax.get_yticklabels()[0].set_fontstyle("italic")
 
 
 DRAWERS: dict[str, Callable[[Figure, Mapping[str, Any], str], None]] = {

@@ -23,15 +23,17 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from common.message_render import render
-from common.messages import Message, msg
+from common.messages import Message, msg, plain
 from common.units import HOURS_PER_MONTH
 from common.values import same_value
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
 
-CHART_OPTIONS = 5  # bars in the monthly and capacity charts besides the baseline
+CHART_OPTIONS = 8  # bars in the monthly and capacity charts besides the baseline
+CUMULATIVE_OPTIONS = 4  # lines in the cumulative chart besides the baseline
 
 
 @dataclass
@@ -88,10 +90,10 @@ class Evidence:
 @dataclass
 class Row:
     key: str
-    label: str  # the engine's English (the CSV exports keep it)
-    title: Message  # the same label, said in the reader's language
+    label: str  # the title in English (the CSV exports say it so)
+    title: Message  # the option as people tell it apart: tiers with provider and pricing model
     figure: str  # measured | estimate | entered
-    servers: list[tuple[int, str]]  # (count in month 1, tier name) per part
+    servers: list[tuple[int, Message]]  # (count in month 1, the tier's title) per part
     usage: list[Message]
     monthly: Decimal  # month 1
     one_time: Decimal
@@ -185,6 +187,13 @@ class Said:
     def maybe(self, path: str, text: Any) -> Message | None:
         return self(path, text) if text or path in self.messages else None
 
+    def first(self, paths: Sequence[str], text: Any) -> Message:
+        """The message of the first path that has one (a newer field, then an older one)."""
+        for path in paths:
+            if path in self.messages:
+                return self.messages[path][0]
+        return msg("common.text", text=str(text or ""))
+
 
 def _evidence(part: Mapping[str, Any], said: Said, at: str) -> list[Evidence]:
     cap = part.get("capacity") or {}
@@ -231,14 +240,19 @@ def _row(option: Mapping[str, Any]) -> Row:
     parts = option.get("parts") or []
     monthly = money.get("monthly") or ["0"]
     said = Said(option)
+    # A share frozen before titles has only the label: it still shows, as it was.
+    title = said.first(["title", "label"], option.get("title") or option["label"])
     return Row(
         key=option["key"],
-        label=option["label"],
-        title=said("label", option["label"]),
+        label=plain(title),
+        title=title,
         figure=option.get("figure", "entered"),
         servers=[
-            (int((p.get("servers_by_month") or [0])[0]), p.get("name") or p["tier"])
-            for p in parts
+            (
+                int((p.get("servers_by_month") or [0])[0]),
+                said.first([f"parts[{j}].title"], p.get("name") or p["tier"]),
+            )
+            for j, p in enumerate(parts)
             if p.get("mode") != "usage"
         ],
         usage=[
@@ -366,7 +380,7 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
                     "values": [_cents(v) for v in o["money"]["cumulative"]],
                     "payback_month": o["money"].get("payback_month"),
                 }
-                for o, title in zip(ordered[:3], titles, strict=False)
+                for o, title in zip(ordered[:CUMULATIVE_OPTIONS], titles, strict=False)
             ],
         },
     }
@@ -386,7 +400,7 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
                 "one_time": _cents(dec(o["money"]["one_time"]) / horizon),
             }
         )
-    out["monthly"] = {"currency": currency, "bars": bars}
+    out["monthly"] = {"currency": currency, "bars": bars, "more": _more(len(rows))}
     capacity_bars = [
         b for o, title in zip(ordered[:CHART_OPTIONS], titles, strict=False)
         if (b := _capacity_bar(o, title))
@@ -398,6 +412,16 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
             "bars": capacity_bars,
         }
     return out
+
+
+def _more(options: int) -> str:
+    """ "3 more options in the table": what the bar charts leave out, said under their bars."""
+    rest = options - CHART_OPTIONS
+    if rest <= 0:
+        return ""
+    return ngettext(
+        "%(count)s more option in the table", "%(count)s more options in the table", rest
+    ) % {"count": rest}
 
 
 def _capacity_bar(option: Mapping[str, Any], title: str) -> dict[str, Any] | None:

@@ -119,10 +119,16 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
     A revoked link and one that never existed answer alike (the page tells nothing
     about which), but a visitor learns why a link that once worked no longer does.
+    The page has no forms (the language menu and log-out need the request's CSRF token).
     """
     match = request.resolver_match
-    context = {"share_link": bool(match and match.url_name in SHARE_URL_NAMES)}
-    return render(request, "404.html", context, status=404)
+    context = {
+        "share_link": bool(match and match.url_name in SHARE_URL_NAMES),
+        "user": getattr(request, "user", None),
+    }
+    # Without the request: no CSRF token or path in it, so a missing plan and someone
+    # else's (or a revoked link and an unknown one) answer with the same bytes.
+    return HttpResponse(render_to_string("404.html", context), status=404)
 
 
 # --- home ------------------------------------------------------------------------------
