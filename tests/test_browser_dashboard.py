@@ -102,7 +102,7 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     wait_for_headline(page, "130.01")
     wait_for_chart(page, "cumulative")
     first_chart = chart_src(page, "cumulative")
-    assert "1 \u00d7 Extreme saves $130.01 a month" in headline(page)
+    assert "1 \u00d7 Test Hosting Extreme · monthly saves $130.01 a month" in headline(page)
 
     # A bad value: its message appears beside the field as typed, the results say so.
     page.fill("#id_baseline__monthly", "-5")
