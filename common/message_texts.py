@@ -290,6 +290,17 @@ _CAPACITY: dict[str, Text] = {
 
 # Benchmarks: evidence and its absence, fits, runs, profiles (benchmarks_app).
 _BENCHMARKS: dict[str, Text] = {
+    # A result that contradicts its neighbours in a thread sweep (benchmarks_app.consistency).
+    "benchmarks.result_drops": N_(
+        "%(threads)s threads measured %(factor)s times less than %(fewer)s: this result "
+        "contradicts its neighbours (other load on the host, throttling or a fault?); run it "
+        "again before relying on it"
+    ),
+    "benchmarks.result_jumps": N_(
+        "%(threads)s threads measured %(factor)s times more than %(fewer)s, more than the "
+        "added threads can give: this result contradicts its neighbours; run it again before "
+        "relying on it"
+    ),
     # Scaling fits and their predictions (benchmarks_app.scaling).
     "benchmarks.fit_too_few_points": N_(
         "not enough points: %(model)s needs ≥ %(need)s distinct thread counts, got %(got)s"
