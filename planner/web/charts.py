@@ -29,7 +29,7 @@ from common import chart_style, formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
 CHART_VERSION = "4"
-KINDS = ("cumulative", "monthly", "capacity")
+KINDS = ("cumulative", "monthly", "capacity", "compare")
 MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few options
 
 BASELINE_COLOUR = "#333333"
@@ -71,6 +71,8 @@ def _height(kind: str, data: Mapping[str, Any]) -> float:
     """Inches: bar charts grow with their bars so labels never collide."""
     if kind == "cumulative":
         return 3.8
+    if kind == "compare":
+        return 4.2 + 0.25 * len(data["plans"])  # room for the legend's two lines a plan
     rows = len(data["bars"]) + (1 if data.get("more") else 0)
     return min(9.0, max(2.8, 1.5 + 0.5 * rows))
 
@@ -186,10 +188,38 @@ def _more_row(ax: Axes, positions: list[int], labels: list[str], more: str) -> N
         ax.get_yticklabels()[0].set_fontstyle("italic")
 
 
+def _compare(figure: Figure, data: Mapping[str, Any], language: str) -> None:
+    """Plans side by side: each one's best option (solid) and its baseline (dashed)."""
+    currency = data["currency"]
+    ax = _axes(figure)
+    last = 1
+    for colour, plan in zip(OPTION_COLOURS, data["plans"], strict=False):
+        months = list(range(len(plan["baseline"])))
+        last = max(last, len(months) - 1)
+        ax.plot(months, plan["baseline"], color=colour, linestyle="--", linewidth=1.4,
+                label=_("%(plan)s: today") % {"plan": plan["plan"]})  # fmt: skip
+        if plan["values"]:
+            label = _("%(plan)s: %(option)s") % {"plan": plan["plan"], "option": plan["best"]}
+            ax.plot(list(range(len(plan["values"]))), plan["values"], color=colour,
+                    linewidth=2.2, label=label)  # fmt: skip
+            month = plan.get("payback_month")
+            if month is not None and 0 <= month < len(plan["values"]):
+                ax.plot([month], [plan["values"][month]], marker="o", color=colour, markersize=6)
+    ax.set_xlabel(_("Month"))
+    ax.set_ylabel(_("Cumulative cost (%(currency)s)") % {"currency": currency})
+    ax.set_title(_("Cumulative cost: each plan's best option and its baseline"))
+    ax.set_xlim(0, last)
+    ax.set_ylim(bottom=0)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(_money_axis(currency, language))
+    figure.legend(loc="outside lower center", ncols=1, fontsize=8, **chart_style.LEGEND)
+
+
 DRAWERS: dict[str, Callable[[Figure, Mapping[str, Any], str], None]] = {
     "cumulative": _cumulative,
     "monthly": _monthly,
     "capacity": _capacity,
+    "compare": _compare,
 }
 
 
