@@ -34,6 +34,7 @@ MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few opti
 
 BASELINE_COLOUR = "#333333"
 OPTION_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
+LEGEND_CHARS = 110  # characters of 8 pt legend text across a 7.2 in figure, all columns
 PART_COLOURS = {"servers": "#1f77b4", "operations": "#ff7f0e", "one_time": "#bbbbbb"}
 
 _renders = 0
@@ -115,7 +116,7 @@ def _cumulative(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.set_ylim(bottom=0)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_formatter(_money_axis(currency, language))
-    figure.legend(loc="outside lower center", ncols=2, fontsize=8, **chart_style.LEGEND)
+    _legend(figure, 2)
 
 
 def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
@@ -150,7 +151,7 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.xaxis.set_major_formatter(_money_axis(currency, language))
     ax.set_xlim(0, max(left, default=1) * 1.18 or 1)
     ax.grid(axis="y", visible=False)
-    figure.legend(loc="outside lower center", ncols=2, fontsize=8, **chart_style.LEGEND)
+    _legend(figure, 2)
 
 
 def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
@@ -176,7 +177,17 @@ def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.xaxis.set_major_formatter(_percent_axis(language))
     ax.set_xlim(0, max([110.0, *threads, *memory]) * 1.05)
     ax.grid(axis="y", visible=False)
-    figure.legend(loc="outside lower center", ncols=3, fontsize=8, **chart_style.LEGEND)
+    _legend(figure, 3)
+
+
+def _legend(figure: Figure, columns: int) -> None:
+    """The legend under the plot, one column when its labels are long (German, option
+    titles): side by side they would run past the figure's edge and be cut off."""
+    handles, labels = figure.axes[0].get_legend_handles_labels()
+    longest = max((len(label) for label in labels), default=0)
+    fits = max(1, min(columns, int(LEGEND_CHARS // max(longest, 1))))
+    figure.legend(handles, labels, loc="outside lower center", ncols=fits, fontsize=8,
+                  **chart_style.LEGEND)  # fmt: skip
 
 
 def _more_row(ax: Axes, positions: list[int], labels: list[str], more: str) -> None:

@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy
 
 from common import formatting
 from common.message_render import render
-from common.values import same_value
 from planner.web.dashboard import Results, dec, flatten
 
 MAX_PLANS = 4
@@ -92,6 +91,19 @@ CHOICES: dict[str, Promise] = {
     "vit_from_scratch": gettext_lazy("vision transformer from scratch"),
     "diffusion": gettext_lazy("diffusion model"),
     "other_deep_learning": gettext_lazy("other deep learning"),
+}
+UNITS: dict[str, Promise] = {
+    "horizon_months": gettext_lazy("months"),
+    "one_time.migration_hours": gettext_lazy("engineer hours"),
+    "one_time.running_both_months": gettext_lazy("months"),
+    "commitments.months_remaining": gettext_lazy("months"),
+    "min_term_months": gettext_lazy("months"),
+    "monthly.ops_hours_per_server": gettext_lazy("hours/server/month"),
+    "dataset_gb": gettext_lazy("GB (decimal)"),
+    "deadline_hours": gettext_lazy("hours"),
+    "trial_hours_single_thread": gettext_lazy("hours"),
+    "p99_ms": gettext_lazy("ms"),
+    "peak_rps": gettext_lazy("requests/s"),
 }
 MONEY = {
     "baseline.monthly", "commitments.monthly", "one_time.migration_rate", "one_time.retraining",
@@ -191,7 +203,8 @@ def value_text(
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, int | float | Decimal):
-        return formatting.number(value, _places(Decimal(str(value))), language)
+        number = formatting.number(value, _places(Decimal(str(value))), language)
+        return f"{number} {UNITS[key]}" if key in UNITS else number
     return str(CHOICES.get(str(value), value))
 
 
@@ -209,9 +222,9 @@ def input_rows(
     rows = []
     for path in paths:
         raw = [inputs.get(path) for inputs in flat]
-        if path == "name":
-            continue  # the plan's name heads its column
-        if all(v in (None, "") for v in raw) or all(same_value(v, raw[0]) and v == 0 for v in raw):
+        if path == "name" or _unused_count(path, flat):
+            continue  # the plan's name heads its column; a count without its tier says nothing
+        if all(_nothing(v) for v in raw):
             continue  # nothing any plan entered (a zero default is nothing entered either)
         owner = next(plan for plan, v in zip(plans, raw, strict=True) if v not in (None, ""))
         values = [
@@ -220,6 +233,24 @@ def input_rows(
         ]
         rows.append(InputRow(label_of(path, owner), values))
     return rows
+
+
+def _nothing(value: Any) -> bool:
+    """Not entered: empty, zero, or a box not ticked."""
+    if value in (None, "") or isinstance(value, bool):
+        return not value
+    try:
+        return Decimal(str(value)) == 0
+    except ArithmeticError:
+        return False
+
+
+def _unused_count(path: str, flat: Sequence[Mapping[str, Any]]) -> bool:
+    """A baseline's or commitment's server count where no plan gives its tier."""
+    if not path.endswith(".count") or not path.startswith("baseline"):
+        return False
+    tier = path[: -len("count")] + "tier"
+    return all(inputs.get(tier) in (None, "") for inputs in flat)
 
 
 def summary_rows(sides: Sequence[Results]) -> list[SummaryRow]:

@@ -318,6 +318,17 @@ def results(comparison: Mapping[str, Any]) -> Results:
     return out
 
 
+def tier_titles(comparison: Mapping[str, Any]) -> dict[str, str]:
+    """{tier key: its title in the reader's language} for each tier the options name."""
+    out: dict[str, str] = {}
+    for option in comparison.get("options") or []:
+        said = Said(option)
+        for j, part in enumerate(option.get("parts") or []):
+            title = said.first([f"parts[{j}].title"], part.get("name") or part["tier"])
+            out.setdefault(part["tier"], render(title))
+    return out
+
+
 def mark_changes(frozen: Results, today: Results, retired: set[str]) -> None:
     """Flag today's rows whose figures moved since the snapshot, and rows on retired tiers."""
     before = {row.key: row for row in frozen.rows}

@@ -169,9 +169,24 @@ def _form(
 
 
 def results_context(comparison: dict[str, Any]) -> dict[str, Any]:
-    """The results partial's context: rows, headline and chart URLs (their data cached)."""
+    """The results partial's context: rows, headline, chart URLs (their data cached), and the
+    plan's inputs as the printed report lists them."""
     view = dashboard.results(comparison)
-    return {"results": view, "chart_urls": chart_urls(view.charts)}
+    return {
+        "results": view,
+        "chart_urls": chart_urls(view.charts),
+        "plan_inputs": _printed_inputs(comparison),
+    }
+
+
+def _printed_inputs(comparison: dict[str, Any]) -> list[plan_compare.InputRow]:
+    """The inputs the figures rest on, by label and in the reader's formats (tiers by the
+    titles the options give them)."""
+    plan = comparison.get("plan")
+    if not plan:
+        return []
+    titles = dashboard.tier_titles(comparison)
+    return plan_compare.input_rows([plan], _language(), lambda slug: titles.get(slug, slug))
 
 
 def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
