@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from common import formatting
 from common.message_render import render
-from planner.web.dashboard import Results, dec, flatten
+from planner.web.dashboard import Results, dec
 
 MAX_PLANS = 4
 # The editor's words for each input (the same English, so the same German).
@@ -143,6 +143,21 @@ class SummaryRow:
         return any(cell.delta for cell in self.cells) or any(
             cell.value != self.cells[0].value for cell in self.cells[1:]
         )
+
+
+def flatten(value: Any, path: str = "") -> dict[str, Any]:
+    """A plan's inputs as {"baseline.monthly": "480.00", "workloads[0].rows": 1000000, …}."""
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            out.update(flatten(item, f"{path}.{key}" if path else str(key)))
+        return out
+    if isinstance(value, list | tuple):
+        out = {}
+        for i, item in enumerate(value):
+            out.update(flatten(item, f"{path}[{i}]"))
+        return out or {path: None}
+    return {path: value}
 
 
 def _where(path: str) -> tuple[str, list[int]]:

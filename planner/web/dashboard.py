@@ -28,7 +28,6 @@ from django.utils.translation import ngettext
 from common.message_render import render
 from common.messages import Message, msg, plain
 from common.units import HOURS_PER_MONTH
-from common.values import same_value
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
 
@@ -457,76 +456,3 @@ def _capacity_bar(option: Mapping[str, Any], title: str) -> dict[str, Any] | Non
         "threads_pct": round(100 * threads_need / threads_have, 1),
         "memory_pct": round(100 * memory_need / memory_have, 1) if memory_have else None,
     }
-
-
-# --- scenario compare ------------------------------------------------------------------------
-
-
-@dataclass
-class InputRow:
-    path: str
-    left: Any
-    right: Any
-
-    @property
-    def changed(self) -> bool:
-        return not same_value(self.left, self.right)
-
-
-def flatten(value: Any, path: str = "") -> dict[str, Any]:
-    """A plan's inputs as {"baseline.monthly": "480.00", "workloads[0].rows": 1000000, …}."""
-    if isinstance(value, Mapping):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            out.update(flatten(item, f"{path}.{key}" if path else str(key)))
-        return out
-    if isinstance(value, list | tuple):
-        out = {}
-        for i, item in enumerate(value):
-            out.update(flatten(item, f"{path}[{i}]"))
-        return out or {path: None}
-    return {path: value}
-
-
-def input_differences(left: Mapping[str, Any], right: Mapping[str, Any]) -> list[InputRow]:
-    """Every input either plan sets, side by side; `changed` marks the ones that differ."""
-    a, b = flatten(left), flatten(right)
-    rows = []
-    for path in list(dict.fromkeys([*a, *b])):
-        if path == "name" or (a.get(path) in (None, "") and b.get(path) in (None, "")):
-            continue
-        rows.append(InputRow(path, a.get(path), b.get(path)))
-    return rows
-
-
-@dataclass
-class Delta:
-    name: str
-    left: Any
-    right: Any
-    delta: Any
-
-
-def deltas(left: Results, right: Results) -> list[Delta]:
-    """Best option against best option: monthly, total, payback (right minus left)."""
-    a, b = left.best, right.best
-    out = [
-        Delta(
-            "baseline_total",
-            left.baseline_total,
-            right.baseline_total,
-            right.baseline_total - left.baseline_total,
-        )
-    ]
-    if a is None or b is None:
-        return out
-    out.append(Delta("monthly", a.monthly, b.monthly, b.monthly - a.monthly))
-    out.append(Delta("total", a.total, b.total, b.total - a.total))
-    out.append(Delta("saving", a.saving, b.saving, b.saving - a.saving))
-    months = (
-        None
-        if a.payback_month is None or b.payback_month is None
-        else b.payback_month - a.payback_month
-    )
-    out.append(Delta("payback_month", a.payback_month, b.payback_month, months))
-    return out
