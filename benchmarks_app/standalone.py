@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
+import importlib.util
 import json
 import math
 import signal
@@ -109,8 +110,6 @@ def plan(
 
 
 def _importable(module: str) -> bool:
-    import importlib.util
-
     return importlib.util.find_spec(module) is not None
 
 
