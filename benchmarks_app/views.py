@@ -17,18 +17,20 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.formats import number_format
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from common.message_render import render as say
 
-from . import charts, profile_text, selectors
+from . import charts, consistency, glossary, profile_text, selectors
 from .evidence import residual_spread
 from .exchange import ImportRefused, export_run, import_run
 from .forms import ImportRunForm, StartRunForm, StartSuiteForm
 from .models import Profile, ProfileVersion, Run, Suite, Target
 from .services import RunRefused, cancel_run, create_run, create_suite
+from .time_left import remaining_s
 
 STOP_POLLING = 286
 
@@ -58,20 +60,51 @@ def _index(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
         profile.current = profile.ordered[0] if profile.ordered else None
         content = profile.current.content if profile.current else {}
         profile.words = profile_text.words(content, language)
+        profile.metric_help = glossary.metric((content.get("metric") or {}).get("name", ""))
     now = timezone.now()
     targets = list(Target.objects.select_related("tier"))
     for target in targets:
         target.alive = target.is_alive(now)
+    runs = list(Run.objects.for_listing()[:25])
+    for run in runs:
+        run.time_left = time_left_text(run, now)
+    preselected = _only_target(targets)
     context = {
         "profiles": profiles,
+        "terms": glossary.symbols_in(p.words["scaling_rule_text"].text for p in profiles),
         "targets": targets,
-        "runs": Run.objects.for_listing()[:25],
+        "runs": runs,
         "can_run": can_run(request.user),
-        "run_form": forms.get("run_form") or StartRunForm(),
-        "suite_form": forms.get("suite_form") or StartSuiteForm(),
+        "run_form": forms.get("run_form") or StartRunForm(initial=preselected),
+        "suite_form": forms.get("suite_form") or StartSuiteForm(initial=preselected),
         "import_form": forms.get("import_form") or ImportRunForm(),
     }
     return render(request, "benchmarks_app/index.html", context, status=status)
+
+
+def _only_target(targets: list[Target]) -> dict:
+    """The forms' target, chosen already when one worker can run (an imported one cannot)."""
+    runnable = [t for t in targets if not t.imported]
+    return {"target": runnable[0].pk} if len(runnable) == 1 else {}
+
+
+def time_left_text(run: Run, now) -> str:
+    """ "about 12 minutes left" for a running run, from its budget and its pace; else ''."""
+    if run.status != Run.Status.RUNNING or run.started_at is None:
+        return ""
+    scale = (run.profile_version.content.get("scales") or {}).get(run.scale) or {}
+    elapsed = (now - run.started_at).total_seconds()
+    seconds = remaining_s(elapsed, run.progress or 0.0, scale.get("time_budget_s"))
+    if seconds is None:
+        return _("past its time budget: finishing")
+    if seconds < 60:
+        return _("less than a minute left")
+    minutes = round(seconds / 60)
+    if minutes < 90:
+        return ngettext("about %(count)s minute left", "about %(count)s minutes left",
+                        minutes) % {"count": minutes}  # fmt: skip
+    hours = number_format(seconds / 3600, decimal_pos=1, use_l10n=True)
+    return _("about %(hours)s hours left") % {"hours": hours}
 
 
 @login_required
@@ -131,9 +164,18 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
     summaries = list(run.summaries.all())
     content = run.profile_version.content
     language = get_language()
+    metric = content.get("metric") or {}
+    higher = metric.get("higher_is_better", True)
+    contradicts = consistency.contradictions([(s.threads, s.median) for s in summaries], higher)
+    for summary in summaries:
+        summary.contradiction = contradicts.get(summary.threads)
     context = {
         "run": run,
         "words": profile_text.words(content, language, ("title", "metric.unit")),
+        "metric_name": metric.get("name", ""),
+        "metric_help": glossary.metric(metric.get("name", "")),
+        "time_left": time_left_text(run, timezone.now()),
+        "contradictions": list(contradicts.values()),
         "summaries": summaries,
         "can_run": can_run(request.user),
         "fits": _fits_with_spread(run, summaries) if run.is_over else [],

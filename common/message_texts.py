@@ -176,6 +176,15 @@ _ENGINE: dict[str, Text] = {
     "engine.option_gpu_hours": N_("%(hours)s GPU-hours a month of %(tier)s"),
     "engine.option_dl_gpu_hours": N_("the deep-learning GPU-hours a month of %(tier)s"),
     "engine.option_plus": N_("%(first)s + %(rest)s"),
+    # a tier as people tell it apart (the titles of options): "AWS c5.4xlarge · reserved 3 y"
+    "engine.tier_of_provider": N_("%(provider)s %(tier)s"),
+    "engine.tier_title": N_("%(tier)s · %(model)s"),
+    "engine.tier_title_region": N_("%(tier)s · %(model)s · %(region)s"),
+    "engine.pricing_on_demand": N_("on-demand"),
+    "engine.pricing_spot": N_("spot"),
+    "engine.pricing_reserved_1y": N_("reserved 1 y"),
+    "engine.pricing_reserved_3y": N_("reserved 3 y"),
+    "engine.pricing_fixed_monthly": N_("monthly"),
     # why a candidate cannot be priced
     "engine.no_price": N_("no price in the catalog on or before the plan's date"),
     "engine.gpu_hours_need_gpu_count": N_(
@@ -281,6 +290,17 @@ _CAPACITY: dict[str, Text] = {
 
 # Benchmarks: evidence and its absence, fits, runs, profiles (benchmarks_app).
 _BENCHMARKS: dict[str, Text] = {
+    # A result that contradicts its neighbours in a thread sweep (benchmarks_app.consistency).
+    "benchmarks.result_drops": N_(
+        "%(threads)s threads measured %(factor)s times less than %(fewer)s: this result "
+        "contradicts its neighbours (other load on the host, throttling or a fault?); run it "
+        "again before relying on it"
+    ),
+    "benchmarks.result_jumps": N_(
+        "%(threads)s threads measured %(factor)s times more than %(fewer)s, more than the "
+        "added threads can give: this result contradicts its neighbours; run it again before "
+        "relying on it"
+    ),
     # Scaling fits and their predictions (benchmarks_app.scaling).
     "benchmarks.fit_too_few_points": N_(
         "not enough points: %(model)s needs ≥ %(need)s distinct thread counts, got %(got)s"

@@ -3,6 +3,9 @@ from django.urls import include, path
 
 from planner.web.login_view import PlannerLoginView
 
+# The site's own 404 (templates/404.html); 500 is Django's, rendering templates/500.html.
+handler404 = "planner.web.views.page_not_found"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", PlannerLoginView.as_view(), name="login"),

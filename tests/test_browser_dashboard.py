@@ -102,7 +102,7 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     wait_for_headline(page, "130.01")
     wait_for_chart(page, "cumulative")
     first_chart = chart_src(page, "cumulative")
-    assert "1 \u00d7 Extreme saves $130.01 a month" in headline(page)
+    assert "1 \u00d7 Test Hosting Extreme · monthly saves $130.01 a month" in headline(page)
 
     # A bad value: its message appears beside the field as typed, the results say so.
     page.fill("#id_baseline__monthly", "-5")
@@ -164,8 +164,9 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     assert 1 <= len(re.findall(rb"/Type\s*/Page\b", pdf)) <= 2
     page.emulate_media(media="screen")
 
-    # Revoked: the link now answers 404.
-    page.click("tr[data-share] button")
+    # Revoked (after saying yes to the question): the link now answers 404.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("tr[data-share] form.revoke button")
     page.wait_for_selector("text=revoked")
     assert shared.goto(f"{url}{link}").status == 404
 

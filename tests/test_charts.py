@@ -29,7 +29,17 @@ CAPACITY = {
     "utilisation_target": 0.7,
     "bars": [{"label": "Extreme", "threads_pct": 55.0, "memory_pct": 21.0}],
 }
-ALL = [("cumulative", CUMULATIVE), ("monthly", MONTHLY), ("capacity", CAPACITY)]
+COMPARE = {
+    "currency": "USD",
+    "plans": [
+        {"plan": "Extreme", "best": "1 x Extreme", "baseline": [480.0 * m for m in MONTHS],
+         "values": [500 + 349.99 * m for m in MONTHS], "payback_month": 4},
+        {"plan": "Cloud", "best": "1 x c5", "baseline": [600.0 * m for m in MONTHS],
+         "values": [496.4 * m for m in MONTHS], "payback_month": 1},
+    ],
+}  # fmt: skip
+ALL = [("cumulative", CUMULATIVE), ("monthly", MONTHLY), ("capacity", CAPACITY),
+       ("compare", COMPARE)]  # fmt: skip
 
 
 def texts(svg: bytes) -> list[str]:

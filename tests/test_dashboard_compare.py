@@ -25,8 +25,8 @@ def test_a_duplicate_changed_and_compared_shows_changed_inputs_and_deltas(owner)
     assert saved.status_code == 302
 
     html = client.get(f"/plans/compare?a={original.code}&b={copy.code}").content.decode()
-    changed = re.findall(r'<tr class="changed"><td><code>([^<]+)</code>', html)
-    assert changed == ["baseline.monthly"]
+    changed = re.findall(r'<tr class="changed"><th scope="row">([^<]+)</th>', html)
+    assert changed == ["Current monthly spend"]  # the input by its label, not baseline.monthly
     totals = re.search(r'data-delta="baseline_total">(.*?)</tr>', html, re.S).group(1)
     assert "$17,280.00" in totals and "$21,600.00" in totals and "+$4,320.00" in totals
     monthly = re.search(r'data-delta="monthly">(.*?)</tr>', html, re.S).group(1)

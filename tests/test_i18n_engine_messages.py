@@ -79,12 +79,12 @@ def test_the_english_page_says_the_same_notes_in_english(owner, old_box):
     day = old_box.effective_from
     assert "<li>Old Box: price unconfirmed (quoted, not from a dated source)</li>" in html
     assert f"<li>Old Box: price stale (effective {day:%m/%d/%Y})</li>" in html
-    assert "2 × Old Box" in html
+    assert "2 × Test Old Box · monthly" in html
 
 
 def test_labels_and_payback_come_in_german(owner, old_box):
     html = german(owner).get(edit_url(old_box_plan(owner))).content.decode()
-    assert f"2{NBSP}× Old Box" in html  # the option's label
+    assert f"2{NBSP}× Test Old Box · monatlich" in html  # the option's title
     # 2 × (99.50 + 140.83 operations) a month against 900: 1,000 of migration, paid in month 3.
     row = html.split('data-key="candidate:0"')[1].split("</tr>")[0]
     assert "<td>Monat 3</td>" in row
@@ -98,7 +98,10 @@ def test_usage_labels_and_the_spot_allowance_come_in_german(owner, spot_and_gpu)
                                {"tier": GPU, "gpu_hours_per_month": "12.5"}]}],
     )  # fmt: skip
     html = german(owner).get(edit_url(plan)).content.decode()
-    assert f"1{NBSP}× c5 spot{NBSP}+ 12,5 GPU-Stunden im Monat auf GPU Box" in html
+    assert (
+        f"1{NBSP}× AWS c5 spot · Spot{NBSP}+ 12,5 GPU-Stunden im Monat auf AWS GPU Box · On-Demand"
+        in html
+    )
     assert f"c5 spot: Spot, 10,00{NBSP}% der Arbeit für Wiederholungen nach Unterbrechungen" in html
     assert "GPU-hours a month" not in html and "re-runs" not in html
 
@@ -126,11 +129,11 @@ def test_a_shared_snapshot_is_said_in_german_from_its_frozen_messages(owner, old
     plan = old_box_plan(owner)
     share = services.share_create(plan=plan, user=owner)
     [option] = share.snapshot["results"]["options"]
-    label = next(m for m in option["messages"] if m["field"] == "label")
-    label["params"]["tier"]["name"] = "Frozen Box"  # only the snapshot knows this name
+    title = next(m for m in option["messages"] if m["field"] == "title")
+    rename_tiers(title, "Frozen Box")  # only the snapshot knows this name
     share.save(update_fields=["snapshot"])
     html = Client().get(f"/s/{share.token}/?lang=de").content.decode()
-    assert f"2{NBSP}× Frozen Box" in html
+    assert f"2{NBSP}× Test Frozen Box · monatlich" in html
     day = old_box.effective_from
     assert f"Old Box: Preis veraltet (gültig ab {day:%d.%m.%Y})" in html
     assert "<td>Monat 3</td>" in html
@@ -146,7 +149,7 @@ def test_a_share_frozen_before_messages_shows_its_english_and_is_not_changed(own
     html = response.content.decode()
     assert '<html lang="de">' in html
     assert f"Old Box: price stale (effective {old_box.effective_from})" in html  # as stored
-    assert "2 × Old Box" in html
+    assert "2 × Test Old Box · monthly" in html
     assert "<td>Monat 3</td>" in html  # payback is rebuilt from its month
     assert 'id="today"' not in html  # nothing moved: missing messages are no change
 
@@ -155,7 +158,7 @@ def test_the_compare_page_names_the_best_options_in_german(owner, old_box):
     left = old_box_plan(owner)
     right = saved_plan(owner, name="stay on Extreme")
     html = german(owner).get(f"/plans/compare?a={left.code}&b={right.code}").content.decode()
-    assert f"<td>2{NBSP}× Old Box</td>" in html
+    assert f"<td>2{NBSP}× Test Old Box · monatlich</td>" in html
 
 
 def test_chart_labels_are_said_in_the_readers_language():
@@ -165,10 +168,32 @@ def test_chart_labels_are_said_in_the_readers_language():
     comparison = compare(parse_plan(data), spot, {}, as_of=AS_OF).to_dict()
     with translation.override("de"):
         bars = dashboard.results(comparison).charts["monthly"]["bars"]
-    assert bars[1]["label"] == f"2{NBSP}× Extreme Dedicated"
+    assert bars[1]["label"] == f"2{NBSP}× inmotion Extreme Dedicated · monatlich"
     with translation.override("en"):
         bars = dashboard.results(comparison).charts["monthly"]["bars"]
-    assert bars[1]["label"] == "2 × Extreme Dedicated"
+    assert bars[1]["label"] == "2 × inmotion Extreme Dedicated · monthly"
+
+
+def test_a_share_frozen_before_option_titles_shows_its_label(owner, old_box):
+    share = services.share_create(plan=old_box_plan(owner), user=owner)
+    [option] = share.snapshot["results"]["options"]
+    del option["title"]
+    for part in option["parts"]:
+        del part["title"]
+    option["messages"] = [m for m in option["messages"] if not m["field"].endswith("title")]
+    share.save(update_fields=["snapshot"])
+    html = Client().get(f"/s/{share.token}/?lang=de").content.decode()
+    frozen = html.split('id="frozen"')[1].split('id="today"')[0]  # today's figures: titled
+    assert f"2{NBSP}× Old Box" in frozen and "Test Old Box" not in frozen
+
+
+def rename_tiers(message, name):
+    """Every tier a message (JSON) names, renamed."""
+    for value in message["params"].values():
+        if isinstance(value, dict) and "tier" in value and "code" not in value:
+            value["name"] = name
+        elif isinstance(value, dict) and "code" in value:
+            rename_tiers(value, name)
 
 
 def strip_messages(value):

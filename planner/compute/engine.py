@@ -27,7 +27,7 @@ Decisions the conventions leave open, made here:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -47,6 +47,7 @@ from planner.compute.schema import DeepLearningWorkload, OwnedServer, Part, Plan
 # a share's frozen snapshot records the version that computed it.
 ENGINE_VERSION = "1.0"
 CPU_KINDS = ("cloud_vm", "dedicated")
+PRICING_MODELS = ("on_demand", "spot", "reserved_1y", "reserved_3y", "fixed_monthly")
 OPS_DEFAULT_PER_MONTH = Fraction(defaults.SELF_MANAGED_OPS.value) / 12
 NO_OPS = Fraction(0)
 
@@ -76,6 +77,8 @@ class Prices:
         self._specs: dict[tuple[str, ...], capacity.TierSpecs] = {}
         self._fx: list[dict[str, Any]] | None = None
         self._cpu: list[str] | None = None
+        self._titles: dict[str, Message] = {}
+        self._alike: dict[tuple[str, str, str], int] | None = None
 
     def __contains__(self, slug: str) -> bool:
         return slug in self.row
@@ -149,6 +152,42 @@ class Prices:
     def ref(self, slug: str) -> TierRef:
         return TierRef(slug, self.name(slug))
 
+    def title(self, slug: str) -> Message:
+        """The tier as a reader tells it apart: "AWS c5.4xlarge · reserved 3 y".
+
+        The name alone leaves the pricing model out (c5.4xlarge spot, on-demand and
+        reserved all read "c5.4xlarge"), so a title adds the provider and the pricing
+        model, and the region where two tiers would still read alike. Labels keep the
+        bare name (the API's strings stay as they were); titles are what people read.
+        """
+        if slug not in self._titles:
+            self._titles[slug] = self._title_of(slug)
+        return self._titles[slug]
+
+    def _title_of(self, slug: str) -> Message:
+        name, provider, model = self._naming(slug)
+        tier: TierRef | Message = TierRef(slug, name)
+        if provider and not name.lower().startswith(provider.lower()):
+            tier = msg("engine.tier_of_provider", provider=provider, tier=tier)
+        said = msg(f"engine.pricing_{model}") if model in PRICING_MODELS else model
+        region = str(self.get(slug, "region") or "")
+        if region and self._alike_count(name, provider, model) > 1:
+            return msg("engine.tier_title_region", tier=tier, model=said, region=region)
+        return msg("engine.tier_title", tier=tier, model=said)
+
+    def _naming(self, slug: str) -> tuple[str, str, str]:
+        provider = str(self.get(slug, "provider") or "") if "provider" in self.frame else ""
+        model = str(self.get(slug, "pricing_model") or "") if "pricing_model" in self.frame else ""
+        return self.name(slug), provider, model
+
+    def _alike_count(self, name: str, provider: str, model: str) -> int:
+        if self._alike is None:
+            self._alike = {}
+            for slug in self.row:
+                key = self._naming(slug)
+                self._alike[key] = self._alike.get(key, 0) + 1
+        return self._alike.get((name, provider, model), 0)
+
     def monthly(self, slug: str) -> Decimal:
         return Decimal(self.get(slug, "monthly_exact"))
 
@@ -179,6 +218,7 @@ class PartResult:
     usage_hours: Message | None  # usage mode: "120 GPU-hours a month of …"
     price: dict[str, Any]
     capacity: CapacityResult | None = None
+    title: Message | None = None  # the tier as people tell it apart (Prices.title)
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in self.__dict__.items() if k != "capacity"}
@@ -197,6 +237,7 @@ class OptionResult:
     break_even: tco.BreakEven | None = None
     notes: list[Message] = field(default_factory=list)
     owned: dict[str, Any] | None = None  # an owned server's lines (owned.OwnedMoney.to_dict)
+    title: Message | None = None  # the label with each tier told apart (Prices.title)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: each sentence as its English text, and `messages` beside them."""
@@ -206,6 +247,7 @@ class OptionResult:
                 **extra,
                 "key": self.key,
                 "label": self.label,
+                "title": self.title or self.label,
                 "figure": self.figure,
                 "parts": [p.to_dict() for p in self.parts],
                 "money": self.money.to_dict(),
@@ -302,6 +344,7 @@ class OptionSpec:
     parts: list[Part]
     notes: list[Message] = field(default_factory=list)
     owned: OwnedServer | None = None  # bought servers: no catalog parts
+    title: Message | None = None  # the label with each tier told apart; None: the label
 
 
 def owned_options(plan: Plan) -> list[OptionSpec]:
@@ -319,7 +362,10 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dic
         return [], []  # the owned servers are the options; no catalog tier is sized
     if not plan.candidates:
         cpu = prices.cpu_slugs()
-        options = [OptionSpec(f"tier:{s}", _text(prices.ref(s)), [Part(tier=s)]) for s in cpu]
+        options = [
+            OptionSpec(f"tier:{s}", _text(prices.ref(s)), [Part(tier=s)], title=prices.title(s))
+            for s in cpu
+        ]
         return options, []
     options, missing = [], []
     for index, candidate in enumerate(plan.candidates):
@@ -328,8 +374,13 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dic
         if problems:
             missing += problems
             continue
-        label = _text(candidate.name) if candidate.name else _joined(candidate.parts, prices)
-        options.append(OptionSpec(f"candidate:{index}", label, list(candidate.parts)))
+        if candidate.name:  # the manager's own name says it as they want it said
+            label = title = _text(candidate.name)
+        else:
+            label = _joined(candidate.parts, prices, prices.ref)
+            title = _joined(candidate.parts, prices, prices.title)
+        key = f"candidate:{index}"
+        options.append(OptionSpec(key, label, list(candidate.parts), title=title))
     return options, missing
 
 
@@ -348,17 +399,21 @@ def _text(text: str | TierRef) -> Message:
     return msg("common.text", text=text)
 
 
-def _joined(parts: Sequence[Part], prices: Prices) -> Message:
+def _joined(
+    parts: Sequence[Part], prices: Prices, name: Callable[[str], TierRef | Message]
+) -> Message:
     """ "2 × A + 120 GPU-hours a month of B": the parts' labels joined by " + "."""
-    *rest, last = [_part_label(p, prices) for p in parts]
+    *rest, last = [_part_label(p, prices, name) for p in parts]
     label = last
     for part in reversed(rest):
         label = msg("engine.option_plus", first=part, rest=label)
     return label
 
 
-def _part_label(part: Part, prices: Prices) -> Message:
-    tier = prices.ref(part.tier)
+def _part_label(
+    part: Part, prices: Prices, name: Callable[[str], TierRef | Message] | None = None
+) -> Message:
+    tier = (name or prices.ref)(part.tier)
     if part.mode == "fixed":
         return msg("engine.option_fixed", count=part.count, tier=tier)
     if part.mode == "usage":
@@ -760,6 +815,7 @@ def _results(
                     servers_by_month=[int(c) for c in counts],
                     usage_hours=_part_label(part, prices) if part.mode == "usage" else None,
                     price=prices.provenance(part.tier), capacity=cap,
+                    title=prices.title(part.tier),
                 )
             )  # fmt: skip
         notes = money.notes[i] + _notes(plan, prices, option, parts, dl_hours)
@@ -770,6 +826,7 @@ def _results(
                 money=result.option(i), one_time_items=money.one_time_items(i),
                 break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
                 owned=bought.to_dict() if bought else None,
+                title=option.title,
             )
         )  # fmt: skip
     return out

@@ -28,12 +28,13 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from common import chart_style, formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
-CHART_VERSION = "3"
-KINDS = ("cumulative", "monthly", "capacity")
-MAX_OPTIONS = 3  # the cumulative chart shows the baseline and the best few options
+CHART_VERSION = "4"
+KINDS = ("cumulative", "monthly", "capacity", "compare")
+MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few options
 
 BASELINE_COLOUR = "#333333"
 OPTION_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
+LEGEND_CHARS = 110  # characters of 8 pt legend text across a 7.2 in figure, all columns
 PART_COLOURS = {"servers": "#1f77b4", "operations": "#ff7f0e", "one_time": "#bbbbbb"}
 
 _renders = 0
@@ -71,7 +72,10 @@ def _height(kind: str, data: Mapping[str, Any]) -> float:
     """Inches: bar charts grow with their bars so labels never collide."""
     if kind == "cumulative":
         return 3.8
-    return min(9.0, max(2.8, 1.5 + 0.5 * len(data["bars"])))
+    if kind == "compare":
+        return 4.2 + 0.25 * len(data["plans"])  # room for the legend's two lines a plan
+    rows = len(data["bars"]) + (1 if data.get("more") else 0)
+    return min(9.0, max(2.8, 1.5 + 0.5 * rows))
 
 
 def _axes(figure: Figure) -> Axes:
@@ -112,13 +116,15 @@ def _cumulative(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.set_ylim(bottom=0)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_formatter(_money_axis(currency, language))
-    figure.legend(loc="outside lower center", ncols=2, fontsize=8, **chart_style.LEGEND)
+    _legend(figure, 2)
 
 
 def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     currency = data["currency"]
     bars = list(reversed(data["bars"]))  # the first bar on top
     labels = [bar["label"] for bar in bars]
+    # One row per bar by position, not by label: two options said alike must still be two bars.
+    positions = list(range(len(bars)))
     ax = _axes(figure)
     left = [0.0] * len(bars)
     parts = (
@@ -128,7 +134,7 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     )
     for key, name in parts:
         values = [float(bar.get(key) or 0) for bar in bars]
-        ax.barh(labels, values, left=left, color=PART_COLOURS[key], label=name, height=0.6)
+        ax.barh(positions, values, left=left, color=PART_COLOURS[key], label=name, height=0.6)
         left = [a + b for a, b in zip(left, values, strict=True)]
     for y, total in enumerate(left):
         ax.annotate(
@@ -139,12 +145,13 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
             va="center",
             fontsize=8,
         )
+    _more_row(ax, positions, labels, data.get("more") or "")
     ax.set_xlabel(_("Monthly cost (%(currency)s per month)") % {"currency": currency})
     ax.set_title(_("Monthly cost by option"))
     ax.xaxis.set_major_formatter(_money_axis(currency, language))
     ax.set_xlim(0, max(left, default=1) * 1.18 or 1)
     ax.grid(axis="y", visible=False)
-    figure.legend(loc="outside lower center", ncols=2, fontsize=8, **chart_style.LEGEND)
+    _legend(figure, 2)
 
 
 def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
@@ -170,13 +177,60 @@ def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     ax.xaxis.set_major_formatter(_percent_axis(language))
     ax.set_xlim(0, max([110.0, *threads, *memory]) * 1.05)
     ax.grid(axis="y", visible=False)
-    figure.legend(loc="outside lower center", ncols=3, fontsize=8, **chart_style.LEGEND)
+    _legend(figure, 3)
+
+
+def _legend(figure: Figure, columns: int) -> None:
+    """The legend under the plot, one column when its labels are long (German, option
+    titles): side by side they would run past the figure's edge and be cut off."""
+    handles, labels = figure.axes[0].get_legend_handles_labels()
+    longest = max((len(label) for label in labels), default=0)
+    fits = max(1, min(columns, int(LEGEND_CHARS // max(longest, 1))))
+    figure.legend(handles, labels, loc="outside lower center", ncols=fits, fontsize=8,
+                  **chart_style.LEGEND)  # fmt: skip
+
+
+def _more_row(ax: Axes, positions: list[int], labels: list[str], more: str) -> None:
+    """The bars' labels, and below them, without a bar, "3 more options in the table"."""
+    if more:
+        positions, labels = [-1, *positions], [more, *labels]
+    ax.set_yticks(positions, labels)
+    if more:
+        ax.get_yticklabels()[0].set_fontstyle("italic")
+
+
+def _compare(figure: Figure, data: Mapping[str, Any], language: str) -> None:
+    """Plans side by side: each one's best option (solid) and its baseline (dashed)."""
+    currency = data["currency"]
+    ax = _axes(figure)
+    last = 1
+    for colour, plan in zip(OPTION_COLOURS, data["plans"], strict=False):
+        months = list(range(len(plan["baseline"])))
+        last = max(last, len(months) - 1)
+        ax.plot(months, plan["baseline"], color=colour, linestyle="--", linewidth=1.4,
+                label=_("%(plan)s: today") % {"plan": plan["plan"]})  # fmt: skip
+        if plan["values"]:
+            label = _("%(plan)s: %(option)s") % {"plan": plan["plan"], "option": plan["best"]}
+            ax.plot(list(range(len(plan["values"]))), plan["values"], color=colour,
+                    linewidth=2.2, label=label)  # fmt: skip
+            month = plan.get("payback_month")
+            if month is not None and 0 <= month < len(plan["values"]):
+                ax.plot([month], [plan["values"][month]], marker="o", color=colour, markersize=6)
+    ax.set_xlabel(_("Month"))
+    ax.set_ylabel(_("Cumulative cost (%(currency)s)") % {"currency": currency})
+    ax.set_title(_("Cumulative cost: each plan's best option and its baseline"))
+    ax.set_xlim(0, last)
+    ax.set_ylim(bottom=0)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(_money_axis(currency, language))
+    figure.legend(loc="outside lower center", ncols=1, fontsize=8, **chart_style.LEGEND)
 
 
 DRAWERS: dict[str, Callable[[Figure, Mapping[str, Any], str], None]] = {
     "cumulative": _cumulative,
     "monthly": _monthly,
     "capacity": _capacity,
+    "compare": _compare,
 }
 
 

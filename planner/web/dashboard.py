@@ -23,15 +23,16 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from common.message_render import render
-from common.messages import Message, msg
+from common.messages import Message, msg, plain
 from common.units import HOURS_PER_MONTH
-from common.values import same_value
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
 
-CHART_OPTIONS = 5  # bars in the monthly and capacity charts besides the baseline
+CHART_OPTIONS = 8  # bars in the monthly and capacity charts besides the baseline
+CUMULATIVE_OPTIONS = 4  # lines in the cumulative chart besides the baseline
 
 
 @dataclass
@@ -88,10 +89,10 @@ class Evidence:
 @dataclass
 class Row:
     key: str
-    label: str  # the engine's English (the CSV exports keep it)
-    title: Message  # the same label, said in the reader's language
+    label: str  # the title in English (the CSV exports say it so)
+    title: Message  # the option as people tell it apart: tiers with provider and pricing model
     figure: str  # measured | estimate | entered
-    servers: list[tuple[int, str]]  # (count in month 1, tier name) per part
+    servers: list[tuple[int, Message]]  # (count in month 1, the tier's title) per part
     usage: list[Message]
     monthly: Decimal  # month 1
     one_time: Decimal
@@ -185,6 +186,13 @@ class Said:
     def maybe(self, path: str, text: Any) -> Message | None:
         return self(path, text) if text or path in self.messages else None
 
+    def first(self, paths: Sequence[str], text: Any) -> Message:
+        """The message of the first path that has one (a newer field, then an older one)."""
+        for path in paths:
+            if path in self.messages:
+                return self.messages[path][0]
+        return msg("common.text", text=str(text or ""))
+
 
 def _evidence(part: Mapping[str, Any], said: Said, at: str) -> list[Evidence]:
     cap = part.get("capacity") or {}
@@ -231,14 +239,19 @@ def _row(option: Mapping[str, Any]) -> Row:
     parts = option.get("parts") or []
     monthly = money.get("monthly") or ["0"]
     said = Said(option)
+    # A share frozen before titles has only the label: it still shows, as it was.
+    title = said.first(["title", "label"], option.get("title") or option["label"])
     return Row(
         key=option["key"],
-        label=option["label"],
-        title=said("label", option["label"]),
+        label=plain(title),
+        title=title,
         figure=option.get("figure", "entered"),
         servers=[
-            (int((p.get("servers_by_month") or [0])[0]), p.get("name") or p["tier"])
-            for p in parts
+            (
+                int((p.get("servers_by_month") or [0])[0]),
+                said.first([f"parts[{j}].title"], p.get("name") or p["tier"]),
+            )
+            for j, p in enumerate(parts)
             if p.get("mode") != "usage"
         ],
         usage=[
@@ -304,6 +317,17 @@ def results(comparison: Mapping[str, Any]) -> Results:
     return out
 
 
+def tier_titles(comparison: Mapping[str, Any]) -> dict[str, str]:
+    """{tier key: its title in the reader's language} for each tier the options name."""
+    out: dict[str, str] = {}
+    for option in comparison.get("options") or []:
+        said = Said(option)
+        for j, part in enumerate(option.get("parts") or []):
+            title = said.first([f"parts[{j}].title"], part.get("name") or part["tier"])
+            out.setdefault(part["tier"], render(title))
+    return out
+
+
 def mark_changes(frozen: Results, today: Results, retired: set[str]) -> None:
     """Flag today's rows whose figures moved since the snapshot, and rows on retired tiers."""
     before = {row.key: row for row in frozen.rows}
@@ -366,7 +390,7 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
                     "values": [_cents(v) for v in o["money"]["cumulative"]],
                     "payback_month": o["money"].get("payback_month"),
                 }
-                for o, title in zip(ordered[:3], titles, strict=False)
+                for o, title in zip(ordered[:CUMULATIVE_OPTIONS], titles, strict=False)
             ],
         },
     }
@@ -386,7 +410,7 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
                 "one_time": _cents(dec(o["money"]["one_time"]) / horizon),
             }
         )
-    out["monthly"] = {"currency": currency, "bars": bars}
+    out["monthly"] = {"currency": currency, "bars": bars, "more": _more(len(rows))}
     capacity_bars = [
         b for o, title in zip(ordered[:CHART_OPTIONS], titles, strict=False)
         if (b := _capacity_bar(o, title))
@@ -398,6 +422,16 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
             "bars": capacity_bars,
         }
     return out
+
+
+def _more(options: int) -> str:
+    """ "3 more options in the table": what the bar charts leave out, said under their bars."""
+    rest = options - CHART_OPTIONS
+    if rest <= 0:
+        return ""
+    return ngettext(
+        "%(count)s more option in the table", "%(count)s more options in the table", rest
+    ) % {"count": rest}
 
 
 def _capacity_bar(option: Mapping[str, Any], title: str) -> dict[str, Any] | None:
@@ -422,76 +456,3 @@ def _capacity_bar(option: Mapping[str, Any], title: str) -> dict[str, Any] | Non
         "threads_pct": round(100 * threads_need / threads_have, 1),
         "memory_pct": round(100 * memory_need / memory_have, 1) if memory_have else None,
     }
-
-
-# --- scenario compare ------------------------------------------------------------------------
-
-
-@dataclass
-class InputRow:
-    path: str
-    left: Any
-    right: Any
-
-    @property
-    def changed(self) -> bool:
-        return not same_value(self.left, self.right)
-
-
-def flatten(value: Any, path: str = "") -> dict[str, Any]:
-    """A plan's inputs as {"baseline.monthly": "480.00", "workloads[0].rows": 1000000, …}."""
-    if isinstance(value, Mapping):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            out.update(flatten(item, f"{path}.{key}" if path else str(key)))
-        return out
-    if isinstance(value, list | tuple):
-        out = {}
-        for i, item in enumerate(value):
-            out.update(flatten(item, f"{path}[{i}]"))
-        return out or {path: None}
-    return {path: value}
-
-
-def input_differences(left: Mapping[str, Any], right: Mapping[str, Any]) -> list[InputRow]:
-    """Every input either plan sets, side by side; `changed` marks the ones that differ."""
-    a, b = flatten(left), flatten(right)
-    rows = []
-    for path in list(dict.fromkeys([*a, *b])):
-        if path == "name" or (a.get(path) in (None, "") and b.get(path) in (None, "")):
-            continue
-        rows.append(InputRow(path, a.get(path), b.get(path)))
-    return rows
-
-
-@dataclass
-class Delta:
-    name: str
-    left: Any
-    right: Any
-    delta: Any
-
-
-def deltas(left: Results, right: Results) -> list[Delta]:
-    """Best option against best option: monthly, total, payback (right minus left)."""
-    a, b = left.best, right.best
-    out = [
-        Delta(
-            "baseline_total",
-            left.baseline_total,
-            right.baseline_total,
-            right.baseline_total - left.baseline_total,
-        )
-    ]
-    if a is None or b is None:
-        return out
-    out.append(Delta("monthly", a.monthly, b.monthly, b.monthly - a.monthly))
-    out.append(Delta("total", a.total, b.total, b.total - a.total))
-    out.append(Delta("saving", a.saving, b.saving, b.saving - a.saving))
-    months = (
-        None
-        if a.payback_month is None or b.payback_month is None
-        else b.payback_month - a.payback_month
-    )
-    out.append(Delta("payback_month", a.payback_month, b.payback_month, months))
-    return out

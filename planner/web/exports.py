@@ -25,7 +25,7 @@ from planner.web.dashboard import Results, dec
 
 COMPARISON_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("option_key", _("stable key of the option: 'baseline', 'candidate:<n>' or 'tier:<key>'")),
-    ("option", _("the option's label")),
+    ("option", _("the option's name: each tier with its provider and pricing model")),
     ("rank", _("1 = cheapest total over the horizon; empty for the baseline")),
     ("figure", _("measured, estimate (declared speed factor) or entered (fixed count)")),
     ("servers", _("servers in month 1, all parts together")),
@@ -46,7 +46,7 @@ CUMULATIVE_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("month", _("0 = the switch (one-time costs), 1…horizon = end of each month")),
     ("date", _("ISO 8601 date of that month's end, counted from as_of (month 0 = as_of)")),
     ("option_key", _("'baseline' or the option's key as in the comparison export")),
-    ("option", _("the option's label")),
+    ("option", _("the option's name, as in the comparison export")),
     ("currency", _("ISO 4217 code")),
     ("cumulative_cost", _("one-time + the monthly costs up to and including that month")),
 )
@@ -110,7 +110,7 @@ def cumulative_csv(comparison: Mapping[str, Any]) -> str:
     start = dt.date.fromisoformat(as_of) if as_of else None
     series = [("baseline", "baseline", comparison["baseline"]["cumulative"])]
     options = sorted(comparison.get("options") or [], key=lambda o: dec(o["money"]["total"]))
-    series += [(o["key"], o["label"], o["money"]["cumulative"]) for o in options]
+    series += [(o["key"], o.get("title") or o["label"], o["money"]["cumulative"]) for o in options]
     rows = []
     for key, label, values in series:
         for month, value in enumerate(values):

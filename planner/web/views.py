@@ -30,12 +30,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from changes.selectors import Generation, current_generation
 from common import clock
+from common.message_render import render as render_message
 from planner.celery import app as celery_app
 from planner.compute import schema
 from planner.models import Plan, Share
-from planner.services import evaluation
+from planner.services import evaluation, inputs
 from planner.services import plans as services
 from planner.web import charts, dashboard, exports
+from planner.web import compare as plan_compare
 from planner.web import data as web_data
 from planner.web.forms import PlanForm
 
@@ -111,6 +113,29 @@ def _language() -> str:
     return translation.get_language() or settings.LANGUAGE_CODE
 
 
+# --- errors --------------------------------------------------------------------------
+
+
+SHARE_URL_NAMES = ("shared", "shared-export")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's own 404; at a share link's address it says the link may be revoked.
+
+    A revoked link and one that never existed answer alike (the page tells nothing
+    about which), but a visitor learns why a link that once worked no longer does.
+    The page has no forms (the language menu and log-out need the request's CSRF token).
+    """
+    match = request.resolver_match
+    context = {
+        "share_link": bool(match and match.url_name in SHARE_URL_NAMES),
+        "user": getattr(request, "user", None),
+    }
+    # Without the request: no CSRF token or path in it, so a missing plan and someone
+    # else's (or a revoked link and an unknown one) answer with the same bytes.
+    return HttpResponse(render_to_string("404.html", context), status=404)
+
+
 # --- home ------------------------------------------------------------------------------
 
 
@@ -144,9 +169,24 @@ def _form(request: HttpRequest, plan: dict[str, Any] | None, generation: Generat
 
 
 def results_context(comparison: dict[str, Any]) -> dict[str, Any]:
-    """The results partial's context: rows, headline and chart URLs (their data cached)."""
+    """The results partial's context: rows, headline, chart URLs (their data cached), and the
+    plan's inputs as the printed report lists them."""
     view = dashboard.results(comparison)
-    return {"results": view, "chart_urls": chart_urls(view.charts)}
+    return {
+        "results": view,
+        "chart_urls": chart_urls(view.charts),
+        "plan_inputs": _printed_inputs(comparison),
+    }
+
+
+def _printed_inputs(comparison: dict[str, Any]) -> list[plan_compare.InputRow]:
+    """The inputs the figures rest on, by label and in the reader's formats (tiers by the
+    titles the options give them)."""
+    plan = comparison.get("plan")
+    if not plan:
+        return []
+    titles = dashboard.tier_titles(comparison)
+    return plan_compare.input_rows([plan], _language(), lambda slug: titles.get(slug, slug))
 
 
 def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
@@ -181,9 +221,21 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
         context["others"] = (
             Plan.objects.owned_by(request.user).exclude(pk=plan.pk).only("code", "name")
         )
+        if not request.htmx and (original := _compared_with(request, plan)):
+            context["comparison"] = compare_context(request, [original, plan])
     if request.htmx:
         return render(request, "planner/plan_edit.html#results", context)
     return render(request, "planner/plan_edit.html", context, status=status)
+
+
+def _compared_with(request: HttpRequest, plan: Plan) -> Plan | None:
+    """The plan named by `?compare=` (after "Duplicate as a scenario"), if it is the user's."""
+    try:
+        code = uuid.UUID(request.GET.get("compare") or "")
+    except ValueError:
+        return None
+    original = services.plan_for(request.user, code)
+    return original if original is not None and original.pk != plan.pk else None
 
 
 def _stored_results(plan: Plan, generation: Generation) -> dict[str, Any]:
@@ -404,17 +456,59 @@ def _export(comparison: dict[str, Any], what: str, stem: str) -> HttpResponse:
 @login_required
 @require_GET
 def compare(request: HttpRequest) -> HttpResponse:
-    left = _own_plan(request, request.GET.get("a") or "")
-    right = _own_plan(request, request.GET.get("b") or "")
-    sides = []
-    generation = current_generation()
-    for plan in (left, right):
-        comparison = evaluation.comparison(services.stored_plan(plan), generation=generation)
-        sides.append({"plan": plan, "results": dashboard.results(comparison)})
-    context = {
-        "left": sides[0],
-        "right": sides[1],
-        "inputs": dashboard.input_differences(left.inputs, right.inputs),
-        "deltas": dashboard.deltas(sides[0]["results"], sides[1]["results"]),
-    }
+    """Two to four of the user's plans side by side (`?plan=…&plan=…`, or `?a=…&b=…`)."""
+    codes = request.GET.getlist("plan")
+    chosen = bool(codes)  # from the page's chooser: one plan only asks for more
+    codes = codes or [request.GET.get("a") or "", request.GET.get("b") or ""]
+    plans = [_own_plan(request, code) for code in dict.fromkeys(codes)]
+    if len(plans) < 2 and not chosen:
+        raise Http404  # a plan against itself
+    context = compare_context(request, plans[: plan_compare.MAX_PLANS])
+    context["too_many"] = len(plans) > plan_compare.MAX_PLANS
     return render(request, "planner/compare.html", context)
+
+
+def compare_context(request: HttpRequest, plans: list[Plan]) -> dict[str, Any]:
+    """The comparison of `plans` (in that order) as the compare page and the editor show it."""
+    generation = current_generation()
+    comparisons = [
+        evaluation.comparison(services.stored_plan(plan), generation=generation) for plan in plans
+    ]
+    sides = [dashboard.results(c) for c in comparisons]
+    names = [plan.name or _("Unnamed plan") for plan in plans]
+    inputs = [plan.inputs for plan in plans]
+    chart = plan_compare.chart_data(names, comparisons, sides) if len(plans) > 1 else None
+    chosen = {plan.pk for plan in plans}
+    return {
+        "columns": [
+            {"plan": plan, "name": name, "results": side}
+            for plan, name, side in zip(plans, names, sides, strict=True)
+        ],
+        "summary": plan_compare.summary_rows(sides),
+        "inputs": plan_compare.input_rows(
+            inputs, _language(), _tier_titles(generation, [side.currency for side in sides])
+        ),
+        "chart_urls": chart_urls({"compare": chart}) if chart else {},
+        "currencies_differ": len({side.currency for side in sides}) > 1,
+        "choices": [
+            {"plan": p, "chosen": p.pk in chosen}
+            for p in Plan.objects.owned_by(request.user).only("code", "name")
+        ],
+        "max_plans": plan_compare.MAX_PLANS,
+    }
+
+
+def _tier_titles(generation: Generation, currencies: list[str]) -> Callable[[str], str]:
+    """A tier's title as the options name it ("AWS c5.4xlarge · spot"); its key if unknown.
+
+    From the catalog frames the plans were just evaluated on (cached), in their currencies.
+    """
+
+    def title(slug: str) -> str:
+        for currency in dict.fromkeys(currencies):
+            prices = inputs.priced_catalog(clock.today(), currency, generation).prices
+            if slug in prices:
+                return render_message(prices.title(slug))
+        return slug
+
+    return title

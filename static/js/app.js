@@ -24,3 +24,33 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     });
   }
 });
+
+// "Copy link" beside a share link: the link to the clipboard, and the button says so.
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-copy]");
+  if (!button) {
+    return;
+  }
+  const label = button.dataset.label || button.textContent;
+  button.dataset.label = label;
+  try {
+    await navigator.clipboard.writeText(button.dataset.copy);
+    button.textContent = button.dataset.copied;
+  } catch (error) {
+    // No clipboard (an insecure origin, a refused permission): select the link instead.
+    const link = button.parentElement.querySelector("a.share-link");
+    if (link) {
+      window.getSelection().selectAllChildren(link);
+    }
+    button.textContent = button.dataset.copyFailed;
+  }
+  setTimeout(() => { button.textContent = label; }, 2500);
+});
+
+// Forms that cannot be undone (revoking a share link, deleting a plan) ask first.
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest("form[data-confirm]");
+  if (form && !window.confirm(form.dataset.confirm)) {
+    event.preventDefault();
+  }
+});
