@@ -26,8 +26,11 @@ DateTime = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 Uri = Annotated[str, Field(json_schema_extra={"format": "uri"})]
 Uuid = Annotated[str, Field(json_schema_extra={"format": "uuid"})]
 Number = float | int
-# A plan as the request bodies take it: docs/openapi.yaml's Plan (the schema's own JSON Schema).
-PlanJson = Annotated[dict[str, Any], WithJsonSchema({"$ref": "#/components/schemas/Plan"})]
+# A plan as the request bodies take it: docs/openapi.yaml's Plan (the schema's own JSON
+# Schema). pydantic cannot refer to a schema it did not make: `planner.api.openapi` puts the
+# reference where this marker is.
+PLAN_MARKER = "x-planner-plan"
+PlanJson = Annotated[dict[str, Any], WithJsonSchema({PLAN_MARKER: True})]
 
 
 class Open(BaseModel):
@@ -153,22 +156,42 @@ class Provenance(Open):
 
 
 class WorkloadCapacity(Open):
+    """One workload on one tier (planner.compute.capacity.WorkloadResult)."""
+
     index: int
     name: str
     kind: str
     basis: Measured | EstimateBasis | NoBasis
     estimate: bool
+    labels: list[str]
+    seconds_per_unit: Number | None
+    threads_used: Number | None
+    thread_hours_per_month: Number | None
+    memory_gib: Number
+    deadline_hours: Number | None
+    deadline_met: bool | None
+    servers_forced_by_deadline: int | None
+    workers: int | None = Field(description="inference: workers for the p99 bound")
+    p99_ms_mmc: Number | None
+    p99_ms_sim: Number | None
+    simulated: bool | None
+    problem: str | None
 
 
 class Capacity(Open):
-    """The model's sizing of one tier: servers, threads, memory, per-workload figures."""
+    """The model's sizing of one tier (planner.compute.capacity.CapacityResult)."""
 
     tier: str
-    status: str
+    status: Literal["sized", "estimate", "no_number", "ruled_out"]
     reasons: list[str]
-    servers: int
+    servers: int | None = Field(description="month 1; null when the tier got no number")
     servers_by_month: list[int]
+    threads_per_server: Number | None
+    threads_needed: Number | None
+    memory_need_gib: Number
+    ram_gib: Number | None
     fits_in_ram: bool | None
+    spare_server: bool
     workloads: list[WorkloadCapacity]
     labels: list[str]
 

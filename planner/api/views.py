@@ -179,7 +179,7 @@ def list_plans(request: HttpRequest) -> HttpResponse:
     operation_id="createPlan",
     summary="Store a plan, private to its owner",
     response={201: schemas.PlanCreated, **WITH_BODY},
-    openapi_extra={"responses": {"201": {"headers": {"Location": {
+    openapi_extra={"responses": {201: {"headers": {"Location": {
         "schema": {"type": "string", "format": "uri"}, "description": "the plan's URL"}}}}},
 )  # fmt: skip
 def create_plan(request: HttpRequest, plan: PlanBody) -> HttpResponse:
@@ -243,7 +243,7 @@ def create_share(request: HttpRequest, code: PlanId) -> HttpResponse:
     summary="Revoke a share link (its reads then answer 404)",
     response={204: None, 404: Errors, **WRITE},
 )
-def revoke_share(request: HttpRequest, token: Token, code: PlanId) -> HttpResponse:
+def revoke_share(request: HttpRequest, code: PlanId, token: Token) -> HttpResponse:
     """Revoked again if it already was."""
     share = _own_plan(request, code).shares.filter(token=token).first()
     if share is None:
