@@ -54,6 +54,8 @@ SECRET_KEY = _secret_key()
 DEBUG = envbool("DEBUG", False)
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+# Django's page for the site; the API's JSON 403 (with Django's reason) for its own checks.
+CSRF_FAILURE_VIEW = "planner.api.auth.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -100,7 +100,7 @@ def test_every_field_is_documented_with_its_type_and_bounds():
 def test_the_json_schema_carries_the_same_bounds():
     schema = json.loads(json.dumps(json_schema()))
     assert schema["properties"]["horizon_months"] == {
-        "type": "integer",
+        "type": ["integer", "null"],  # null: not given (the default), as the API reads it
         "minimum": 1,
         "maximum": 120,
         "description": "months how far the comparison runs",

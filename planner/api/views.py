@@ -1,42 +1,133 @@
-"""JSON API v1 (docs/openapi.yaml). Thin: parse, call a service, answer JSON.
+"""JSON API v1 on django-ninja (docs/openapi.yaml is generated from this). Thin: parse,
+call a service, answer JSON.
 
-Errors are always {"errors": {<field path>: [messages]}}; a plan that is not the
-caller's answers exactly like one that does not exist.
+Each endpoint answers the JSON it always has, built by the services; the response models
+in `planner.api.schemas` document it. Errors are always {"errors": {<field path>:
+[messages]}}; a plan that is not the caller's answers exactly like one that does not exist.
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
+from ninja import NinjaAPI, Path
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
-from changes.selectors import current_generation
-from planner.api.auth import api_endpoint, error
+from planner.api import schemas
+from planner.api.auth import (
+    NO_CALLER,
+    BearerKey,
+    PerUserRate,
+    SessionUser,
+    anonymous,
+    rate_limited,
+    unauthorized,
+)
+from planner.api.body import PlanBody, StrictJsonParser
+from planner.api.errors import Answered, ApiError, errors_response, not_found, refusal
 from planner.compute.schema import PlanValidationError
 from planner.models import Plan, Share
 from planner.services import evaluation
 from planner.services import plans as services
 
-NOT_FOUND = "not found"
+CALLERS = [BearerKey(), SessionUser()]
+Errors = schemas.Errors
+# The refusals every endpoint may answer, by who may call it and whether it takes a body.
+READ = {401: Errors, 429: Errors}
+WRITE = {**READ, 403: Errors}
+WITH_BODY = {**WRITE, 400: Errors, 413: Errors, 415: Errors}
+
+api = NinjaAPI(
+    title="planner JSON API",
+    version="1",
+    auth=CALLERS,
+    throttle=[PerUserRate()],
+    parser=StrictJsonParser(),
+    openapi_url=None,
+    docs_url=None,
+    urls_namespace="api",
+)
+
+# The README's example (the FIELD-NOTES case, on the shipped default catalog): the document
+# shows it, and schemathesis sends it first, so the success answers are checked too.
+EXAMPLE_PLAN = {
+    "currency": "USD",
+    "baseline": {"monthly": "480"},
+    "candidates": [{"tier": "inmotion-hosting-extreme-dedicated-fixed-monthly", "count": 1}],
+    "one_time": {"migration_hours": 5, "migration_rate": 100, "running_both_months": 0,
+                 "retraining": 0},
+}  # fmt: skip
+WITH_EXAMPLE = {"requestBody": {"content": {"application/json": {"example": EXAMPLE_PLAN}}}}
+
+PlanId = Annotated[str, Path(alias="id", description="the plan's id (a UUID)")]
+Token = Annotated[str, Path(description="a share's token")]
 
 
-def _not_found() -> JsonResponse:
-    return error(404, "__all__", NOT_FOUND)
+# --- refusals in the one shape ------------------------------------------------------------
 
 
-def _invalid(exc: PlanValidationError) -> JsonResponse:
+def _invalid_plan(request: HttpRequest, exc: PlanValidationError) -> HttpResponse:
     # `errors` as it always was; `error_details` the same refusals as codes and parameters.
     return JsonResponse({"errors": exc.errors, "error_details": exc.api_details()}, status=400)
 
 
-def _own_plan(request: HttpRequest, code: str) -> Plan | None:
+def _answered(request: HttpRequest, exc: Answered) -> HttpResponse:
+    return exc.response
+
+
+def _no_caller(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return unauthorized(NO_CALLER).response()
+
+
+def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
+    return rate_limited().response()
+
+
+def _bad_parameter(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    errors: dict[str, list[str]] = {}
+    for error in exc.errors:
+        path = ".".join(str(part) for part in error["loc"][1:]) or "__all__"
+        errors.setdefault(path, []).append(error["msg"])
+    return JsonResponse({"errors": errors}, status=400)
+
+
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return errors_response(exc.status_code, "__all__", str(exc))
+
+
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return not_found().response()
+
+
+for exc_class, handler in (
+    (ApiError, refusal),
+    (PlanValidationError, _invalid_plan),
+    (Answered, _answered),
+    (AuthenticationError, _no_caller),
+    (Throttled, _throttled),
+    (ValidationError, _bad_parameter),
+    (HttpError, _http_error),
+    (Http404, _not_found),
+):
+    api.add_exception_handler(exc_class, handler)  # type: ignore[arg-type]
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _own_plan(request: HttpRequest, code: str) -> Plan:
+    """The caller's plan, or the same 404 as for a plan that does not exist."""
     try:
         parsed = uuid.UUID(code)
     except ValueError:
-        return None
-    return services.plan_for(request.user, parsed)
+        raise not_found() from None
+    plan = services.plan_for(request.auth, parsed)  # type: ignore[attr-defined]
+    if plan is None:
+        raise not_found()
+    return plan
 
 
 def _plan_url(request: HttpRequest, plan: Plan) -> str:
@@ -67,38 +158,62 @@ def _share_summary(request: HttpRequest, share: Share) -> dict[str, Any]:
     }
 
 
-@api_endpoint("POST")
-def evaluate_plan(request: HttpRequest) -> HttpResponse:
-    """A plan in, the comparison out; nothing is stored."""
-    generation = current_generation()  # read once: the tiers a plan may name, and the figures
-    try:
-        plan = services.parse_body(request.api_body, generation=generation)
-    except PlanValidationError as exc:
-        return _invalid(exc)
-    return JsonResponse(evaluation.comparison(plan, generation=generation))
+# --- endpoints -------------------------------------------------------------------------------
 
 
-@api_endpoint("GET", "POST")
-def plans(request: HttpRequest) -> HttpResponse:
-    if request.method == "GET":
-        own = Plan.objects.owned_by(request.user)
-        return JsonResponse({"plans": [_plan_summary(request, p) for p in own]})
-    try:
-        parsed = services.parse_body(request.api_body)
-    except PlanValidationError as exc:
-        return _invalid(exc)
-    plan = services.plan_create(owner=request.user, plan=parsed)
-    response = JsonResponse({"id": str(plan.code), "url": _plan_url(request, plan)}, status=201)
-    response["Location"] = _plan_url(request, plan)
+@api.post(
+    "/evaluate",
+    url_name="evaluate",
+    operation_id="evaluate",
+    summary="Evaluate a plan without storing it",
+    response={200: schemas.Comparison, **WITH_BODY},
+    openapi_extra=WITH_EXAMPLE,
+)
+def evaluate_plan(request: HttpRequest, plan: PlanBody) -> HttpResponse:
+    """A plan in, the comparison on today's prices and runs out; nothing is stored."""
+    return JsonResponse(evaluation.comparison(plan))
+
+
+@api.get(
+    "/plans",
+    url_name="plans",
+    operation_id="listPlans",
+    summary="The caller's own plans",
+    response={200: schemas.PlanList, **READ},
+)
+def list_plans(request: HttpRequest) -> HttpResponse:
+    own = Plan.objects.owned_by(request.auth)  # type: ignore[attr-defined]
+    return JsonResponse({"plans": [_plan_summary(request, p) for p in own]})
+
+
+@api.post(
+    "/plans",
+    url_name="plans",
+    operation_id="createPlan",
+    summary="Store a plan, private to its owner",
+    response={201: schemas.PlanCreated, **WITH_BODY},
+    openapi_extra={**WITH_EXAMPLE, "responses": {201: {"headers": {"Location": {
+        "schema": {"type": "string", "format": "uri"}, "description": "the plan's URL"}}}}},
+)  # fmt: skip
+def create_plan(request: HttpRequest, plan: PlanBody) -> HttpResponse:
+    """Stored in the schema's canonical form, defaults filled in."""
+    stored = services.plan_create(owner=request.auth, plan=plan)  # type: ignore[attr-defined]
+    url = _plan_url(request, stored)
+    response = JsonResponse({"id": str(stored.code), "url": url}, status=201)
+    response["Location"] = url
     return response
 
 
-@api_endpoint("GET")
-def plan_detail(request: HttpRequest, code: str) -> HttpResponse:
-    """The stored plan and its comparison on today's prices and runs."""
+@api.get(
+    "/plans/{str:id}",
+    url_name="plan",
+    operation_id="getPlan",
+    summary="Read one of the caller's plans, with its comparison on today's prices",
+    response={200: schemas.PlanDetail, 404: Errors, **READ},
+)
+def plan_detail(request: HttpRequest, code: PlanId) -> HttpResponse:
+    """Another caller's plan is the same 404 as one that does not exist."""
     plan = _own_plan(request, code)
-    if plan is None:
-        return _not_found()
     body = _plan_summary(request, plan) | {
         "inputs": plan.inputs,
         "comparison": evaluation.comparison(services.stored_plan(plan)),
@@ -106,31 +221,61 @@ def plan_detail(request: HttpRequest, code: str) -> HttpResponse:
     return JsonResponse(body)
 
 
-@api_endpoint("GET", "POST")
-def plan_shares(request: HttpRequest, code: str) -> HttpResponse:
+@api.get(
+    "/plans/{str:id}/shares",
+    url_name="plan-shares",
+    operation_id="listShares",
+    summary="The plan's share links, live and revoked",
+    response={200: schemas.ShareList, 404: Errors, **READ},
+)
+def list_shares(request: HttpRequest, code: PlanId) -> HttpResponse:
     plan = _own_plan(request, code)
-    if plan is None:
-        return _not_found()
-    if request.method == "GET":
-        return JsonResponse({"shares": [_share_summary(request, s) for s in plan.shares.all()]})
-    share = services.share_create(plan=plan, user=request.user)
+    return JsonResponse({"shares": [_share_summary(request, s) for s in plan.shares.all()]})
+
+
+@api.post(
+    "/plans/{str:id}/shares",
+    url_name="plan-shares",
+    operation_id="createShare",
+    summary="Freeze a snapshot of the plan behind a new unguessable link",
+    response={201: schemas.ShareCreated, 404: Errors, **WRITE},
+)
+def create_share(request: HttpRequest, code: PlanId) -> HttpResponse:
+    """The snapshot keeps the plan's inputs, the price rows and measurements it used (by id
+    and value) and its results; later price changes never alter it."""
+    plan = _own_plan(request, code)
+    share = services.share_create(plan=plan, user=request.auth)  # type: ignore[attr-defined]
     return JsonResponse({"token": share.token, "url": _share_url(request, share)}, status=201)
 
 
-@api_endpoint("DELETE")
-def plan_share_revoke(request: HttpRequest, code: str, token: str) -> HttpResponse:
-    plan = _own_plan(request, code)
-    share = plan.shares.filter(token=token).first() if plan else None
+@api.delete(
+    "/plans/{str:id}/shares/{str:token}",
+    url_name="plan-share",
+    operation_id="revokeShare",
+    summary="Revoke a share link (its reads then answer 404)",
+    response={204: None, 404: Errors, **WRITE},
+)
+def revoke_share(request: HttpRequest, code: PlanId, token: Token) -> HttpResponse:
+    """Revoked again if it already was."""
+    share = _own_plan(request, code).shares.filter(token=token).first()
     if share is None:
-        return _not_found()
+        raise not_found()
     services.share_revoke(share)
     return HttpResponse(status=204)
 
 
-@api_endpoint("GET", anonymous=True)
-def shared(request: HttpRequest, token: str) -> HttpResponse:
-    """A share's frozen snapshot, without login; revoked and unknown answer alike."""
+@api.get(
+    "/shared/{str:token}",
+    url_name="shared",
+    operation_id="readShare",
+    summary="Read a shared snapshot, without logging in",
+    auth=[*CALLERS, anonymous],
+    response={200: schemas.Snapshot, 404: Errors, 401: Errors, 429: Errors},
+    openapi_extra={"security": [{}]},
+)
+def read_share(request: HttpRequest, token: Token) -> HttpResponse:
+    """A revoked and an unknown token answer the same 404."""
     share = services.shared(token)
     if share is None:
-        return _not_found()
+        raise not_found()
     return JsonResponse({"shared_at": share.created_at.isoformat(), **share.snapshot})

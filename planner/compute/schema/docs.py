@@ -133,8 +133,9 @@ def _num(value: float) -> str:
 
 class _Documented(GenerateJsonSchema):
     """pydantic's JSON Schema as the document has it: no titles, no defaults (the table
-    has them), and `null` allowed wherever "not given" is the default, because that is
-    what a stored plan's `inputs` hold there and what may be sent back."""
+    has them), and `null` allowed for every member that may be left out: an object drops
+    its null members before validating ("not given"), and a stored plan's `inputs` hold
+    null where "not given" is the default, to be sent back as they are."""
 
     def field_title_should_be_set(self, schema: Any) -> bool:
         return False
@@ -143,19 +144,16 @@ class _Documented(GenerateJsonSchema):
         return value  # each field's keys as Spec.json_schema writes them: type first
 
     def default_schema(self, schema: core_schema.WithDefaultSchema) -> JsonSchemaValue:
-        out = self.generate_inner(schema["schema"])
-        if "default" in schema and schema["default"] is None:
-            out = _nullable(out)
-        return out
+        return _nullable(self.generate_inner(schema["schema"]))
 
 
 def _nullable(schema: JsonSchemaValue) -> JsonSchemaValue:
     out = dict(schema)
-    if "enum" in out:
+    if "enum" in out and None not in out["enum"]:
         out["enum"] = [*out["enum"], None]
-    elif isinstance(out.get("type"), list):
+    elif isinstance(out.get("type"), list) and "null" not in out["type"]:
         out["type"] = [*out["type"], "null"]
-    elif "type" in out:
+    elif isinstance(out.get("type"), str):
         out["type"] = [out["type"], "null"]
     return out
 

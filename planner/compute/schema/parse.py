@@ -39,16 +39,22 @@ def parse_plan_json(
         raise PlanValidationError(
             {"body": [msg("schema.body_too_large", limit=max_bytes, size=size)]}
         )
+    return parse_plan(decode_plan_json(body), known_tiers=known_tiers)
+
+
+def decode_plan_json(body: bytes | str) -> Any:
+    """A plan body's JSON as plain data (exact decimals), or a `PlanValidationError`: malformed
+    JSON under "body", a refused value (a NUL, a duplicate key, a 400-digit number) under
+    its own path. The API's parser reads bodies through this."""
     try:
         # NaN and Infinity become floats, for the fields to refuse by name.
-        data = safejson.loads(body, max_depth=MAX_PLAN_DEPTH, constants=float)
+        return safejson.loads(body, max_depth=MAX_PLAN_DEPTH, constants=float)
     except safejson.JsonRefused as exc:
         if exc.message.code in _WHOLE_BODY:
             raise PlanValidationError(
                 {"body": [msg("schema.malformed_json", reason=exc.message)]}
             ) from None
         raise PlanValidationError({exc.path or "body": [exc.message]}) from None
-    return parse_plan(data, known_tiers=known_tiers)
 
 
 def _plain(value: Any) -> Any:

@@ -1,0 +1,395 @@
+"""What each endpoint answers, as pydantic models: the source of docs/openapi.yaml's
+response schemas (`planner.api.openapi`).
+
+The views answer the JSON they always have (built by the services and the engine); these
+models describe it, and the tests check real answers against the document they make.
+Objects allow fields beyond those listed (a new figure is not a breaking change); a field
+is nullable exactly where the API answers null.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+Money = Annotated[
+    str,
+    Field(
+        pattern=r"^-?\d+\.\d{2}$",
+        description="An amount in the plan's currency, rounded half-up to the cent.",
+    ),
+]
+Decimal = Annotated[str, Field(description="an exact decimal number as a string")]
+Date = Annotated[str, Field(json_schema_extra={"format": "date"})]
+DateTime = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+Uri = Annotated[str, Field(json_schema_extra={"format": "uri"})]
+Uuid = Annotated[str, Field(json_schema_extra={"format": "uuid"})]
+Number = float | int
+# A plan as the request bodies take it: docs/openapi.yaml's Plan (the schema's own JSON
+# Schema). pydantic cannot refer to a schema it did not make: `planner.api.openapi` puts the
+# reference where this marker is.
+PLAN_MARKER = "x-planner-plan"
+PlanJson = Annotated[dict[str, Any], WithJsonSchema({PLAN_MARKER: True})]
+
+
+class Open(BaseModel):
+    """An object that may carry more fields than it lists."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+# --- errors ------------------------------------------------------------------------------
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="a stable message code, e.g. schema.at_most")
+    params: dict[str, Any] = Field(description="the message's typed parameters")
+    text: str = Field(description="the English text, as in `errors`")
+
+
+class Errors(BaseModel):
+    """Every problem at once, by field path (`baseline.monthly`, `workloads[0].rows`;
+    `body` the request body, `__all__` the whole object, `auth`, `rate`, `method`)."""
+
+    errors: dict[str, list[str]]
+    error_details: dict[str, list[ErrorDetail]] | None = Field(
+        default=None,
+        description="A refused plan's messages as data, by the same paths as `errors`.",
+    )
+
+
+# --- messages and provenance ---------------------------------------------------------------
+
+
+class FieldMessage(BaseModel):
+    """One sentence of the object it sits in, as data: a stable code, typed parameters and
+    the English text, which is the string in the field it names. `field` is the path of
+    that field inside the object ("label", "notes[0]", "money.payback_label",
+    "parts[0].capacity.reasons[1]"); the headline's sentence is several messages, each with
+    field "sentence". Parameters keep their type: {"amount", "currency"} money, {"date"} an
+    ISO date, {"number", "places"} a figure, {"percent", "places"} a share, {"tier", "name"}
+    a catalog tier, {"profile", "version"} a benchmark profile, {"code", "params"} a nested
+    message, or a plain string, integer or list of these."""
+
+    field: str
+    code: str = Field(description="e.g. engine.note_price_stale, capacity.workload_reason")
+    params: dict[str, Any]
+    text: str = Field(description="English, as the field it names says it")
+
+
+Messages = Annotated[
+    list[FieldMessage],
+    Field(description="the object's sentences as messages; empty when it has none"),
+]
+
+
+class PriceProvenance(Open):
+    """The catalog price row a figure rests on."""
+
+    price_id: int
+    amount: Decimal = Field(description="the row's amount, converted at fx_rate if needed")
+    unit: Literal["hour", "month"]
+    currency: str
+    effective_from: Date
+    source: str
+    source_url: str
+    confirmed: bool = Field(description="false for a quoted, unverified price")
+    stale: bool
+    fx_rate: Number | None
+    fx_date: Date | None
+
+
+class RunProvenance(Open):
+    """The benchmark measurement a capacity figure rests on."""
+
+    kind: Literal["measured", "predicted"]
+    run_id: Uuid
+    host: str = Field(description="the target (worker node) it ran on")
+    profile: str = Field(description="name X.Y.Z, e.g. gbm-xgboost 1.0.0")
+    scale: Literal["standard", "full"]
+    threads: int
+    fit: str | None = Field(description="usl or amdahl when predicted by a fit")
+    extrapolation: str | None
+
+
+class Measured(RunProvenance):
+    value: Number
+    unit: str
+
+
+class SpeedFactorOut(Open):
+    relative_to: str
+    factor: Number
+    unit: Literal["throughput_ratio", "per_thread_ratio"]
+    source: str
+    author: str
+    date: Date
+
+
+class Estimate(Open):
+    """A figure from a staff-declared speed factor against a measured tier."""
+
+    speed_factor: SpeedFactorOut
+    reference: Measured
+
+
+class EstimateBasis(BaseModel):
+    estimate: Estimate
+
+
+class NoBasis(BaseModel):
+    none: str = Field(description="why there is no measurement")
+
+
+class Provenance(Open):
+    prices: list[PriceProvenance] = []
+    runs: list[RunProvenance] = []
+    estimates: list[Estimate] = []
+    entered: list[str] = Field(
+        default=[], description="plan fields that feed the figures (one_time.migration_hours)"
+    )
+    option: str = Field(default="", description="(headline) the option its figures come from")
+
+
+# --- the comparison --------------------------------------------------------------------------
+
+
+class WorkloadCapacity(Open):
+    """One workload on one tier (planner.compute.capacity.WorkloadResult)."""
+
+    index: int
+    name: str
+    kind: str
+    basis: Measured | EstimateBasis | NoBasis
+    estimate: bool
+    labels: list[str]
+    seconds_per_unit: Number | None
+    threads_used: Number | None
+    thread_hours_per_month: Number | None
+    memory_gib: Number
+    deadline_hours: Number | None
+    deadline_met: bool | None
+    servers_forced_by_deadline: int | None
+    workers: int | None = Field(description="inference: workers for the p99 bound")
+    p99_ms_mmc: Number | None
+    p99_ms_sim: Number | None
+    simulated: bool | None
+    problem: str | None
+
+
+class Capacity(Open):
+    """The model's sizing of one tier (planner.compute.capacity.CapacityResult)."""
+
+    tier: str
+    status: Literal["sized", "estimate", "no_number", "ruled_out"]
+    reasons: list[str]
+    servers: int | None = Field(description="month 1; null when the tier got no number")
+    servers_by_month: list[int]
+    threads_per_server: Number | None
+    threads_needed: Number | None
+    memory_need_gib: Number
+    ram_gib: Number | None
+    fits_in_ram: bool | None
+    spare_server: bool
+    workloads: list[WorkloadCapacity]
+    labels: list[str]
+
+
+class OptionPart(Open):
+    tier: str
+    name: str
+    mode: Literal["sized", "fixed", "usage"]
+    servers_by_month: list[int]
+    usage_hours: str | None = Field(description="usage parts: 120 GPU-hours a month of <tier>")
+    price: PriceProvenance
+    capacity: Capacity | None
+
+
+class OptionMoney(Open):
+    one_time: Money
+    monthly: list[Money]
+    cumulative: list[Money]
+    total: Money
+    present_cost: Money
+    npv: Money
+    saving: Money
+    saving_pct: Decimal | None
+    saving_per_month: Money
+    saving_per_year: Money
+    payback_month: int | None = Field(description="null: never")
+    payback_fraction: Decimal | None = Field(description="interpolated crossing in months")
+    payback_label: str = Field(
+        description="immediately | within the first billing period | month N | never"
+    )
+
+
+class Option(Open):
+    key: str = Field(description="candidate:<index> or tier:<slug>")
+    label: str
+    figure: Literal["measured", "estimate", "entered"]
+    servers: int = Field(description="servers in month 1, all parts")
+    fits_in_ram: bool | None = Field(description="null when no working set must fit one box")
+    parts: list[OptionPart]
+    money: OptionMoney
+    one_time_items: dict[str, Money]
+    break_even_vs_best_monthly: dict[str, Any] | None
+    notes: list[str]
+    provenance: Provenance
+    messages: Messages
+
+
+class BaselineCost(Open):
+    """Today's spend: monthly, cumulative, total and present cost, with its provenance (a
+    price row or the entered baseline.monthly)."""
+
+    monthly: list[Money]
+    cumulative: list[Money]
+    total: Money
+    present_cost: Money
+    source: str = Field(default="", description="a quoted baseline: quoted by the manager")
+    provenance: Provenance
+    messages: Messages
+
+
+class Headline(Open):
+    best: str | None
+    label: str | None
+    saving_per_month: Money | None
+    saving_per_year: Money | None
+    payback_label: str | None
+    payback_month: int | None
+    payback_fraction: Decimal | None
+    not_entered: list[str]
+    sentence: str
+    provenance: Provenance
+    messages: Messages
+
+
+class NoNumber(Open):
+    """A tier that got no figure, with the reason."""
+
+    tier: str
+    status: Literal["no_number", "ruled_out"]
+    reason: str = Field(default="", description="a candidate the engine could not price")
+    reasons: list[str] = Field(default=[], description="why the model could not size it")
+    messages: Messages
+
+
+class StaysOnGpu(Open):
+    reason: str
+    messages: Messages
+
+
+class PricePerformance(Open):
+    tier: str
+    profile_class: str
+    amount: Decimal
+    per: str
+    currency: str
+    messages: Messages
+
+
+class Assumption(Open):
+    name: str
+    value: str | Number
+    unit: str
+    source: str
+
+
+class FxRow(Open):
+    rate_id: int
+    source: str
+
+
+class Fx(Open):
+    rate: Number
+    date: Date
+    rows: list[FxRow] = Field(description="the ExchangeRate rows it rests on")
+
+
+class Comparison(BaseModel):
+    plan: PlanJson = Field(description="the plan as evaluated, defaults filled in")
+    as_of: Date
+    currency: str
+    baseline: BaselineCost
+    headline: Headline
+    options: list[Option] = Field(description="cheapest total first; at most 50")
+    options_total: int
+    stays_on_gpu: list[StaysOnGpu]
+    no_number: list[NoNumber]
+    price_performance: list[PricePerformance]
+    assumptions: list[Assumption]
+    fx: list[Fx]
+
+
+# --- plans and shares --------------------------------------------------------------------
+
+
+class PlanSummary(BaseModel):
+    id: Uuid
+    name: str
+    url: Uri
+    created: DateTime
+    updated: DateTime
+
+
+class PlanList(BaseModel):
+    plans: list[PlanSummary] = Field(description="newest first")
+
+
+class PlanCreated(BaseModel):
+    id: Uuid
+    url: Uri
+
+
+class PlanDetail(PlanSummary):
+    inputs: PlanJson = Field(description="the plan as stored")
+    comparison: Comparison
+
+
+class ShareSummary(BaseModel):
+    token: str
+    url: Uri
+    created_at: DateTime
+    revoked_at: DateTime | None
+    as_of: Date | None
+
+
+class ShareList(BaseModel):
+    shares: list[ShareSummary] = Field(description="newest first")
+
+
+class ShareCreated(BaseModel):
+    token: str = Field(min_length=43, description="256 random bits")
+    url: Uri
+
+
+class SnapshotPrice(Open):
+    id: int
+    tier: str
+    amount: Decimal
+    unit: Literal["hour", "month"]
+    currency: str
+    effective_from: Date
+    source: str
+    confirmed: bool
+
+
+class Snapshot(BaseModel):
+    """A share's frozen snapshot: the plan, the price rows and measurements it used (by id
+    and value, in their own currency) and its results."""
+
+    model_config = ConfigDict(extra="allow")
+
+    shared_at: DateTime
+    as_of: Date
+    snapshot_version: int | None = None
+    engine_version: str | Number | None = None
+    inputs: PlanJson = Field(description="the plan as shared")
+    prices: list[SnapshotPrice]
+    measurements: list[dict[str, Any]] = Field(
+        description="per tier and workload class, the run used or `none` with the reason"
+    )
+    speed_factors: list[dict[str, Any]] = []
+    results: Comparison
