@@ -713,6 +713,33 @@ _FINANCE: dict[str, Text] = {
     "owned.payback_by_resale": N_(
         "pays back only because of the %(resale)s resale in month %(month)s"
     ),
+    # uncertain inputs (planner/compute/uncertainty.py) and the Monte Carlo
+    "uncertainty.baseline_monthly": N_("today's monthly bill"),
+    "uncertainty.price": N_("the price of %(tier)s"),
+    "uncertainty.fx": N_("the exchange rate"),
+    "uncertainty.batch_volume": N_("batch runs a month"),
+    "uncertainty.rps": N_("requests a second"),
+    "uncertainty.throughput": N_("measured throughput (%(kind)s)"),
+    "uncertainty.monthly_growth": N_("monthly growth"),
+    "uncertainty.annual_discount_rate": N_("the discount rate"),
+    "uncertainty.one_time": N_("the one-time costs"),
+    "uncertainty.utilisation_target": N_("the utilisation target"),
+    "uncertainty.break_even": N_(
+        "the switch stops paying back within %(months)s months when %(input)s is at %(value)s "
+        "of the base case"
+    ),
+    "uncertainty.break_even_rate": N_(
+        "the switch stops paying back within %(months)s months when %(input)s is %(value)s"
+    ),
+    "uncertainty.no_break_even": N_("no break-even for %(input)s between %(low)s and %(high)s"),
+    "montecarlo.never": N_("never"),
+    "montecarlo.month": N_("month %(month)s"),
+    "montecarlo.pays_back": N_(
+        "pays back within %(months)s months in %(share)s of %(draws)s draws"
+    ),
+    "montecarlo.recorded": N_(
+        "seed %(seed)s, %(draws)s draws, NumPy %(numpy)s; inputs drawn independently"
+    ),
 }
 
 TEXTS: dict[str, Text] = {

@@ -31,7 +31,10 @@ from benchmarks_app.evidence import BestMeasurement
 from catalog.models import Price
 from changes.selectors import Generation
 from common import clock
-from planner.compute import engine, schema
+from common.messages import as_api
+from common.messages import plain as plain_text
+from planner.compute import engine, montecarlo, schema, tco
+from planner.compute import uncertainty as ranges
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
 from planner.services.provenance import with_provenance
@@ -191,3 +194,61 @@ def snapshot_of(evaluation: Evaluation) -> dict[str, Any]:
         "speed_factors": evaluation.inputs.speed_factor_rows,
         "results": evaluation.to_dict(),
     }
+
+
+# --- sensitivity through the engine and the odds of paying back (deferred) ------------------
+
+
+def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> dict[str, Any]:
+    """The one-way table of every uncertain input (recomputed through the engine), the
+    tornado's eight widest bars and the Monte Carlo of the three leading options."""
+    inputs, comparison_ = evaluation.inputs, evaluation.comparison
+    if not comparison_.options:
+        return {"one_way": [], "tornado": None, "montecarlo": None}
+    model = montecarlo.Model(
+        inputs.plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices
+    )
+    best = comparison_.options[0].key
+
+    def outcome(values: Any) -> tuple[int, int, int] | None:
+        values = ranges.bill_for_tier_baseline(inputs.plan, values)
+        plan, frame, found = ranges.apply(inputs.plan, inputs.frame, inputs.measurements, values)
+        result = engine.compare(plan, frame, found, inputs.speed_factors, as_of=inputs.as_of)
+        for option in result.options:
+            if option.key == best:
+                m = option.money
+                return (tco.to_cents(m.npv), tco.to_cents(m.saving), m.payback_month or 0)
+        return None
+
+    rows = ranges.one_way(model.items, outcome, inputs.plan.horizon_months)
+    for row in rows:
+        row["messages"] = [
+            {"field": "label", **as_api(row["label"])},
+            {"field": "break_even_sentence", **as_api(row["break_even_sentence"])},
+        ]
+        row["label"] = plain_text(row["label"])
+        row["break_even_sentence"] = plain_text(row["break_even_sentence"])
+    base_npv = str(comparison_.options[0].money.npv)
+    return {
+        "option": best,
+        "one_way": rows,
+        "tornado": ranges.tornado(rows, base_npv),
+        "montecarlo": montecarlo.summary(model, seed=seed),
+    }
+
+
+def uncertainty(
+    plan: schema.Plan,
+    *,
+    as_of: dt.date | None = None,
+    generation: Generation | None = None,
+    seed: int = montecarlo.SEED,
+) -> dict[str, Any]:
+    """`uncertainty_of(evaluate(plan))`, cached per plan, data generation, date and seed."""
+    generation = engine_inputs.generation_or_current(generation)
+    as_of = as_of or clock.today()
+    key = cache_key(f"uncertainty-{seed}", plan, as_of, generation)
+    return _cached(
+        key,
+        lambda: uncertainty_of(evaluate(plan, as_of=as_of, generation=generation), seed=seed),
+    )

@@ -20,6 +20,7 @@ from planner.compute.schema.models import (
     Baseline,
     Candidate,
     Commitment,
+    InputRange,
     MonthlyExtras,
     OneTime,
     OwnedServer,
@@ -80,6 +81,7 @@ CANDIDATE_FIELDS = fields_of(Candidate)
 PART_FIELDS = fields_of(Part)
 WORKLOAD_COMMON = fields_of(Workload)
 OWNED_FIELDS = fields_of(OwnedServer)
+RANGE_FIELDS = fields_of(InputRange)
 WORKLOAD_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     kind: fields_of(model, skip=("kind", "name")) for kind, model in WORKLOAD_CLASSES.items()
 }
@@ -96,6 +98,7 @@ def _bounds_table() -> dict[str, FieldSpec]:
         ("candidates[].parts[].", PART_FIELDS),
         ("workloads[].", WORKLOAD_COMMON),
         ("owned[].", OWNED_FIELDS),
+        ("ranges[].", RANGE_FIELDS),
     ]
     sections += [(f"workloads[kind={kind}].", specs) for kind, specs in WORKLOAD_FIELDS.items()]
     return {prefix + spec.name: spec for prefix, specs in sections for spec in specs}

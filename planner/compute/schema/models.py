@@ -600,6 +600,29 @@ AnyWorkload = Annotated[
 # --- the plan -------------------------------------------------------------------------------
 
 
+RANGE_INPUTS = (
+    "baseline_monthly", "price", "fx", "batch_volume", "requests_per_second", "throughput",
+    "monthly_growth", "annual_discount_rate", "one_time", "utilisation_target",
+)  # fmt: skip
+
+
+class InputRange(SchemaObject):
+    """The manager's own low and high of one uncertain input (sensitivity, Monte Carlo)."""
+
+    input: Annotated[
+        str,
+        Spec("enum", choices=RANGE_INPUTS,
+             doc="which input; price, throughput: every leading tier's line, every class"),
+    ]  # fmt: skip
+    low: Annotated[
+        Decimal,
+        Spec("decimal", min=0, max=100, places=6,
+             doc="a factor on the base figure (1 = base), or the rate or share itself for "
+                 "monthly_growth, annual_discount_rate and utilisation_target"),
+    ]  # fmt: skip
+    high: Annotated[Decimal, Spec("decimal", min=0, max=100, places=6, doc="as low")]
+
+
 class Plan(SchemaObject):
     name: Annotated[str, Spec("str", max=200, doc="a label for the plan")] = ""
     currency: Annotated[str, Spec("currency", doc="ISO 4217 code; every amount is in it")]
@@ -647,6 +670,11 @@ class Plan(SchemaObject):
         Items(10, doc="servers bought instead of rented: each one an option of its own, at "
                       "its given count"),
     ] = ()  # fmt: skip
+
+    ranges: Annotated[
+        tuple[InputRange, ...],
+        Items(10, doc="low and high of uncertain inputs; absent: the published defaults"),
+    ] = ()
 
     SECTIONS: ClassVar[tuple[str, ...]] = ("baseline", "one_time", "monthly")
 

@@ -1,0 +1,380 @@
+# ruff: noqa: RUF002, RUF003  (money notation: ×, −)
+"""The odds that the switch pays back: a vectorised Monte Carlo over the inputs' ranges.
+
+Each draw sets every uncertain input (`uncertainty.inputs`) at once, independently:
+triangular over (low, base, high) for a published default, uniform over the manager's
+own range, and a bootstrap median of the run's repetitions for measured throughput.
+Values are rounded to the input's places (four for a factor, six for a rate), so a
+draw is a set of exact `Decimal`s that `uncertainty.apply` can hand the engine; the
+vectorised money below prices the same draw to the same cent (`bench/sensitivity.py`
+checks it against a loop of `engine.compare`).
+
+Vectorised over D draws × K leading options × H months:
+- server counts of sized parts from the capacity model's thread-hours, scaled by the
+  batch volume ÷ throughput and the drawn growth and utilisation (inference workers
+  stay as the model sized them: their queue does not scale linearly);
+- every bill line rounded half-up to the cent per month in integer arithmetic (a
+  scaled price is an exact ratio), as `tco.line_cents` does;
+- payback, saving and NPV as `tco.compute` computes them.
+
+Reported per option: the share of draws that pay back within the horizon, and P10,
+P50 and P90 of the saving and of the payback month, where a percentile that falls among
+draws that never pay back reads "never". Seed, draws and NumPy version are recorded.
+Pure: no Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from common.units import HOURS_PER_MONTH
+from planner.compute import capacity, engine, owned, tco, uncertainty
+from planner.compute.capacity import EPS
+from planner.compute.schema import Plan
+from planner.compute.uncertainty import Uncertain
+
+DRAWS = 10_000
+LEADING = 3
+SEED = 2024
+PERCENTILES = (10, 50, 90)
+SCALE_DEN = 10_000  # factors to four places
+RATE_DEN = 1_000_000  # rates to six places
+
+
+# --- draws -------------------------------------------------------------------------------
+
+
+def draw(items: Sequence[Uncertain], draws: int, seed: int) -> dict[str, np.ndarray]:
+    """name → D integer numerators (over SCALE_DEN or RATE_DEN), in `items`' order."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for item in items:
+        den = SCALE_DEN if item.kind == "scale" else RATE_DEN
+        low, base, high = float(item.low), float(item.base), float(item.high)
+        if item.medians:
+            values = rng.choice(np.asarray(item.medians), size=draws)
+        elif low == high:
+            values = np.full(draws, base)
+        elif item.source == "entered":
+            values = rng.uniform(low, high, size=draws)
+        else:
+            values = rng.triangular(low, min(max(base, low), high), high, size=draws)
+        out[item.name] = np.rint(values * den).astype(np.int64)
+    return out
+
+
+def values_of(items: Sequence[Uncertain], drawn: Mapping[str, np.ndarray], d: int) -> dict:
+    """Draw `d` as the Decimals `uncertainty.apply` takes."""
+    out = {}
+    for item in items:
+        den = SCALE_DEN if item.kind == "scale" else RATE_DEN
+        out[item.name] = Decimal(int(drawn[item.name][d])) / den
+    return out
+
+
+# --- the vectorised model -----------------------------------------------------------------
+
+
+def _line(price: Fraction, factor: np.ndarray, factor_den: int, qty: np.ndarray) -> np.ndarray:
+    """round_half_up(qty × price × factor ÷ factor_den) in cents, per draw (D × months):
+    `tco.line_cents` with one exact price a draw (int64 where it cannot overflow)."""
+    p, q = price.as_integer_ratio()
+    den = q * factor_den
+    qty = np.asarray(qty, dtype=np.int64)
+    top = 2 * int(qty.max(initial=1)) * abs(p) * 100 * int(factor.max(initial=1)) + den
+    if top < 2**62:
+        num = (p * 100) * factor.astype(np.int64)
+        return (2 * qty * num[:, None] + den) // (2 * den)
+    big = np.array([p * 100 * int(f) for f in factor], dtype=object)
+    return ((2 * qty.astype(object) * big[:, None] + den) // (2 * den)).astype(np.int64)
+
+
+@dataclass
+class Part:
+    tier: str
+    mode: str
+    price: Fraction  # monthly, as the frame gives it (before any factor)
+    ops: Fraction
+    setup: Fraction
+    owed: int
+    converted: bool
+    row: int | None = None  # capacity table row (sized)
+    count: int = 0  # fixed
+    usage: np.ndarray | None = None  # usage cents at base (H)
+
+
+@dataclass
+class Option:
+    key: str
+    parts: list[Part]
+    bought: owned.OwnedMoney | None = None
+
+
+class Model:
+    """The base case's three leading options, ready to price any number of draws."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        frame: pd.DataFrame,
+        measurements: Mapping[Any, Any],
+        speed_factors: Mapping[str, capacity.SpeedFactor] | None = None,
+        *,
+        leading: int = LEADING,
+        prices: engine.Prices | None = None,
+    ) -> None:
+        self.plan, self.h = plan, plan.horizon_months
+        self.frame, self.measurements = frame, measurements
+        self.speed_factors = speed_factors or {}
+        self.prices = prices or engine.Prices(frame, plan.currency)
+        base = engine.compare(plan, frame, measurements, self.speed_factors, prices=self.prices)
+        self.base = base
+        self.keys = [o.key for o in base.options[:leading]]
+        specs, _ = engine.plan_options(plan, self.prices)
+        by_key = {s.key: s for s in [*specs, *engine.owned_options(plan)]}
+        chosen = [by_key[k] for k in self.keys]
+        sized = sorted({p.tier for s in chosen for p in s.parts if p.mode in ("sized", "fixed")})
+        self.table = (
+            engine.size_plan(plan, self.prices, sized, measurements, self.speed_factors)
+            if sized
+            else None
+        )
+        if self.table is not None:
+            for r in range(len(self.table.slugs)):
+                if any(c.provisional[r] for c in self.table.inference):
+                    self.table.verify_inference(r, seed=0)
+            self.table.recompute()
+        self.pricer = engine.Pricer(plan, self.prices, self.table)
+        self.options = [self._option(s) for s in chosen]
+        self.items = uncertainty.inputs(plan, frame, measurements, self.leading_tiers())
+
+    def leading_tiers(self) -> list[str]:
+        return [p.tier for o in self.options for p in o.parts]
+
+    def _option(self, spec: engine.OptionSpec) -> Option:
+        if spec.owned is not None:
+            return Option(spec.key, [], owned.owned_money(spec.owned, self.h))
+        parts = []
+        for part in spec.parts:
+            p = self.prices
+            converted = bool(
+                "fx_rate" in p.frame.columns and p.get(part.tier, "fx_rate") is not None
+            )
+            item = Part(
+                part.tier, part.mode, Fraction(p.monthly(part.tier)),
+                Fraction(self.pricer.ops_unit(part.tier)), Fraction(p.setup(part.tier)),
+                self.pricer._owed_months(part), converted,
+            )  # fmt: skip
+            if part.mode == "sized":
+                item.row = self.table.row_of[part.tier]  # type: ignore[union-attr]
+            elif part.mode == "fixed":
+                item.count = part.count
+            else:
+                item.usage = self.pricer.usage_cents(part)
+            parts.append(item)
+        return Option(spec.key, parts)
+
+    # --- pricing D draws ---
+
+    def run(self, drawn: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """npv, saving (cents) and payback month (0: never) per draw × leading option."""
+        d = len(next(iter(drawn.values())))
+        get = _getter(drawn, d)
+        growth = get("monthly_growth", RATE_DEN, self.plan.monthly_growth)
+        rate = get("annual_discount_rate", RATE_DEN, self.plan.annual_discount_rate)
+        growth_vec = (1 + growth[:, None]) ** np.arange(self.h, dtype=float)[None, :]
+        baseline = self._baseline(drawn, d, growth, growth_vec)
+        shared = self._shared_monthly(baseline)
+        once = self._shared_one_time(drawn, d)
+        monthly = np.zeros((d, len(self.options), self.h), dtype=np.int64)
+        exact = np.zeros((d, len(self.options), self.h))
+        one_time = np.zeros((d, len(self.options)), dtype=np.int64)
+        for k, option in enumerate(self.options):
+            if option.bought is not None:
+                monthly[:, k] = option.bought.monthly_cents[None, :] + shared
+                exact[:, k] = option.bought.exact_monthly[None, :] + shared
+                one_time[:, k] = option.bought.one_time_cents + once
+                continue
+            lines, setup = self._catalog(option, drawn, d, growth_vec)
+            monthly[:, k] = lines + shared
+            exact[:, k] = monthly[:, k]
+            one_time[:, k] = setup + once
+        return _money(baseline, one_time, monthly, exact, rate)
+
+    def _factor(self, drawn: Mapping[str, np.ndarray], d: int, tier: str, converted: bool):
+        """The price factor of a tier per draw, as a numerator over a power of 10⁴."""
+        num, den = np.ones(d, dtype=np.int64), 1
+        for name, on in ((f"price:{tier}", True), ("fx", converted)):
+            if on and name in drawn:
+                num, den = num * drawn[name], den * SCALE_DEN
+        return num, den
+
+    def _baseline(self, drawn, d: int, growth: np.ndarray, growth_vec: np.ndarray) -> np.ndarray:
+        b = self.plan.baseline
+        bill = drawn.get("baseline_monthly", np.full(d, SCALE_DEN))
+        if b.monthly is not None:
+            p, q = Fraction(b.monthly).as_integer_ratio()
+            fixed = (2 * p * 100 * bill + q * SCALE_DEN) // (2 * q * SCALE_DEN)
+            out = np.repeat(fixed[:, None], self.h, axis=1)
+            grows = growth != 0
+            if grows.any():
+                amount = (p / q) * bill[grows] / SCALE_DEN
+                cents = amount[:, None] * growth_vec[grows] * 100
+                out[grows] = np.floor(cents + 0.5).astype(np.int64)
+            return out
+        counts = np.ceil(b.count * growth_vec - EPS).astype(np.int64)
+        converted = "fx_rate" in self.prices.frame.columns and (
+            self.prices.get(b.tier, "fx_rate") is not None
+        )
+        num, den = self._factor(drawn, d, b.tier, converted)
+        return _line(Fraction(self.prices.monthly(b.tier)), num * bill, den * SCALE_DEN, counts)
+
+    def _shared_monthly(self, baseline: np.ndarray) -> np.ndarray:
+        extra = self.plan.monthly
+        const = tco.to_cents(extra.egress) + tco.to_cents(extra.other)
+        out = np.repeat(self.pricer.commitments()[None, :] + const, len(baseline), axis=0)
+        both = min(self.plan.one_time.running_both_months or 0, self.h)
+        out[:, :both] = baseline[:, :both] + const
+        return out
+
+    def _shared_one_time(self, drawn, d: int) -> np.ndarray:
+        ot = self.plan.one_time
+        factor = drawn.get("one_time", np.full(d, SCALE_DEN))
+        total = np.zeros(d, dtype=np.int64)
+        items = [ot.migration, ot.retraining, ot.other]
+        for value in items:
+            if value:
+                p, q = Fraction(value).as_integer_ratio()
+                total += (2 * p * 100 * factor + q * SCALE_DEN) // (2 * q * SCALE_DEN)
+        return total
+
+    def _counts(self, part: Part, drawn, d: int, growth_vec: np.ndarray) -> np.ndarray:
+        if part.mode == "fixed":
+            return np.full((d, self.h), part.count, dtype=np.int64)
+        t, r = self.table, part.row
+        assert t is not None and r is not None
+        volume = drawn.get("batch_volume", np.full(d, SCALE_DEN)) / SCALE_DEN
+        util = drawn.get("utilisation_target", np.full(d, 0)) / RATE_DEN
+        util = np.where(util > 0, util, t.utilisation)
+        hours = np.zeros(d)
+        floor = np.ones(d)
+        for c in t.batch:
+            tp = drawn.get(f"throughput:{c.workload.kind}", np.full(d, SCALE_DEN)) / SCALE_DEN
+            per = np.nan_to_num(c.seconds_per_unit[r] / 3600 * c.threads[r])
+            hours = hours + c.workload.per_month * volume * per / tp
+            if c.deadline_forced is not None:
+                deadline = c.workload.deadline_hours
+                forced = np.ceil(np.nan_to_num(c.seconds_per_unit[r] / tp / 3600 / deadline) - EPS)
+                floor = np.maximum(floor, forced)
+            if type(c.workload).__name__ == "FeaturesWorkload" and not c.workload.must_fit_one_box:
+                split = np.ceil(c.memory_gib[r] / t.ram_gib[r] - EPS)
+                floor = np.maximum(floor, np.nan_to_num(split))
+        rerun = 1 + t.spot_allowance if t.spot[r] else 1.0
+        workers = sum((c.workers[r] for c in t.inference), np.zeros(self.h, dtype=np.int64))
+        threads = workers[None, :] + (hours * rerun)[:, None] * growth_vec / (
+            HOURS_PER_MONTH * util[:, None]
+        )
+        servers = np.ceil(threads / t.vcpus[r] - EPS)
+        servers = np.maximum(np.nan_to_num(servers), floor[:, None])
+        servers = np.maximum.accumulate(servers, axis=1)
+        if any(c.workload.n_plus_one for c in t.inference):
+            servers += 1
+        return servers.astype(np.int64)
+
+    def _catalog(self, option: Option, drawn, d: int, growth_vec) -> tuple[np.ndarray, np.ndarray]:
+        lines = np.zeros((d, self.h), dtype=np.int64)
+        setup = np.zeros(d, dtype=np.int64)
+        for part in option.parts:
+            num, den = self._factor(drawn, d, part.tier, part.converted)
+            if part.mode == "usage":
+                lines += np.floor(part.usage[None, :] * (num / den)[:, None] + 0.5).astype(np.int64)
+                continue
+            counts = self._counts(part, drawn, d, growth_vec)
+            ones = np.ones(d, dtype=np.int64)
+            lines += _line(part.price, num, den, counts) + _line(part.ops, ones, 1, counts)
+            added = np.maximum(np.diff(counts, axis=1, prepend=counts[:, :1]), 0)
+            lines += _line(part.setup, ones, 1, added)
+            if part.owed:
+                lines[:, -1] += _line(part.price, num, den, counts[:, -1:])[:, 0] * part.owed
+            setup += _line(part.setup, ones, 1, counts[:, :1])[:, 0]
+        return lines, setup
+
+
+def _getter(drawn: Mapping[str, np.ndarray], d: int):
+    def get(name: str, den: int, base: Decimal) -> np.ndarray:
+        if name in drawn:
+            return drawn[name] / den
+        return np.full(d, float(base))
+
+    return get
+
+
+def _money(baseline, one_time, monthly, exact, rate) -> dict[str, np.ndarray]:
+    """tco.compute's payback, saving and NPV for D × K options at once."""
+    d, k, h = monthly.shape
+    cumulative = np.empty((d, k, h + 1), dtype=np.int64)
+    cumulative[:, :, 0] = one_time
+    np.cumsum(monthly, axis=2, out=cumulative[:, :, 1:])
+    cumulative[:, :, 1:] += one_time[:, :, None]
+    base_cum = np.concatenate([np.zeros((d, 1), dtype=np.int64), np.cumsum(baseline, 1)], 1)
+    lead = (base_cum[:, None, :] - cumulative).reshape(d * k, h + 1)
+    month, _ = tco._payback(lead)
+    monthly_rate = (1 + rate) ** (1 / 12) - 1
+    factors = (1 + monthly_rate[:, None]) ** -np.arange(1, h + 1, dtype=float)[None, :]
+    factors[rate == 0] = 1.0
+    saving_m = baseline[:, None, :] - exact
+    npv = tco._cents_round(-one_time + np.einsum("dkh,dh->dk", saving_m, factors))
+    return {
+        "npv": npv,
+        "saving": base_cum[:, -1][:, None] - cumulative[:, :, -1],
+        "payback": month.reshape(d, k),
+    }
+
+
+# --- summary -------------------------------------------------------------------------------
+
+
+def percentile_month(months: np.ndarray, q: int, horizon: int) -> int | None:
+    """The q-th percentile of payback months, never-paying draws counted as beyond the
+    horizon; None ("never") where the percentile falls among them."""
+    ranked = np.sort(np.where(months > 0, months, horizon + 1))
+    value = int(np.percentile(ranked, q, method="inverted_cdf"))
+    return None if value > horizon else value
+
+
+def summary(model: Model, draws: int = DRAWS, seed: int = SEED) -> dict[str, Any]:
+    drawn = draw(model.items, draws, seed)
+    found = model.run(drawn)
+    h = model.h
+    options = []
+    for k, key in enumerate(model.keys):
+        saving = found["saving"][:, k]
+        months = found["payback"][:, k]
+        options.append(
+            {
+                "option": key,
+                "pays_back": str((Decimal(int((months > 0).sum())) / draws).quantize(FOUR)),
+                "saving": {
+                    f"p{q}": str(tco.money(int(np.percentile(saving, q, method="inverted_cdf"))))
+                    for q in PERCENTILES
+                },
+                "payback_month": {f"p{q}": percentile_month(months, q, h) for q in PERCENTILES},
+            }
+        )
+    return {
+        "seed": seed, "draws": draws, "numpy": np.__version__, "horizon_months": h,
+        "currency": model.plan.currency, "options": options,
+        "inputs": [i.to_dict() for i in model.items],
+    }  # fmt: skip
+
+
+FOUR = Decimal("0.0001")
+
+__all__ = ["DRAWS", "SEED", "Model", "draw", "percentile_month", "summary", "values_of"]

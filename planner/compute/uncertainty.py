@@ -1,0 +1,323 @@
+# ruff: noqa: RUF003  (money notation: ×, −)
+"""The uncertain inputs of a plan, each with its low/base/high range, and the one-way
+sensitivity of the base-case best option recomputed through the engine.
+
+An input's value is either a factor on what the plan or the catalog gives (`scale`:
+1 is the base case) or the plan's own figure (`absolute`: a rate or a share). Every
+value is a `Decimal` with at most four places (factors) or six (rates), so a changed
+price or bill is an exact `Decimal` and the money engine prices it to the cent, the same
+way whether one evaluation or a vectorised Monte Carlo asks.
+
+Ranges (each says where it comes from):
+- the baseline's bill, the leading options' price lines, the exchange rate: planner
+  defaults (±25 %, ±10 %, ±5 %), or what the plan enters;
+- workload volumes (batch runs a month, inference requests a second): ±25 %;
+- measured throughput: the bootstrap interval (P5…P95) of the median over the run's
+  repetitions at the measured thread count (`bootstrap_medians`);
+- growth, discount rate, utilisation and one-time costs: around the plan's own value.
+
+`apply(plan, frame, measurements, values)` gives the engine's inputs with the values
+in place; `one_way` moves each input alone to its low and high and asks the engine.
+Pure: no Django.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchmarks_app.evidence import BestMeasurement
+from common.messages import Message, Percent, msg
+from planner.compute.schema import Plan
+
+FACTOR = Decimal("0.0001")  # a factor's places: keeps a scaled price an exact Decimal
+RATE = Decimal("0.000001")
+BOOTSTRAP_SAMPLES = 2000
+BOOTSTRAP_SEED = 12  # the interval is a property of the run: always the same resamples
+
+
+@dataclass(frozen=True)
+class Uncertain:
+    """One input: its name, kind, range and where the range comes from."""
+
+    name: str  # baseline_monthly | price:<slug> | fx | batch_volume | requests_per_second |
+    # throughput:<class> | monthly_growth | annual_discount_rate | one_time | utilisation_target
+    kind: str  # scale | absolute
+    low: Decimal
+    base: Decimal
+    high: Decimal
+    source: str  # default | entered | measured
+    label: Message
+    medians: tuple[float, ...] = ()  # throughput: bootstrap medians ÷ the run's median
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "input": self.name, "kind": self.kind, "low": str(self.low),
+            "base": str(self.base), "high": str(self.high), "source": self.source,
+        }  # fmt: skip
+
+
+def _q(value: Decimal | float, places: Decimal = FACTOR) -> Decimal:
+    return Decimal(repr(float(value))).quantize(places) if isinstance(value, float) else (
+        Decimal(value).quantize(places)
+    )  # fmt: skip
+
+
+def bootstrap_medians(repetitions: Sequence[float], seed: int = BOOTSTRAP_SEED) -> np.ndarray:
+    """Medians of `BOOTSTRAP_SAMPLES` resamples (with replacement) of the repetitions,
+    each divided by the repetitions' own median (1 = the measured figure)."""
+    reps = np.asarray(repetitions, dtype=float)
+    if len(reps) < 2 or not np.all(reps > 0):
+        return np.ones(1)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(reps), size=(BOOTSTRAP_SAMPLES, len(reps)))
+    return np.median(reps[picks], axis=1) / float(np.median(reps))
+
+
+def _throughput_inputs(plan: Plan, measurements: Mapping[Any, Any]) -> list[Uncertain]:
+    """One input per workload class: the bootstrap of its leading measurement."""
+    out = []
+    classes = sorted({w.kind for w in plan.workloads if w.kind != "deep_learning"})
+    for cls in classes:
+        found = [m for (_s, c), m in sorted(measurements.items()) if c == cls]
+        found = [m for m in found if isinstance(m, BestMeasurement) and m.sweep is not None]
+        if not found:
+            continue
+        best = found[0]
+        reps = best.sweep.repetitions.get(best.threads) if best.sweep else None
+        medians = bootstrap_medians(reps or [])
+        low, high = np.percentile(medians, [5, 95])
+        label = msg("uncertainty.throughput", kind=cls)
+        out.append(
+            Uncertain(f"throughput:{cls}", "scale", _q(float(low)), Decimal(1), _q(float(high)),
+                      "measured", label, tuple(float(m) for m in medians))
+        )  # fmt: skip
+    return out
+
+
+def inputs(
+    plan: Plan,
+    frame: pd.DataFrame,
+    measurements: Mapping[Any, Any],
+    leading: Sequence[str],
+) -> list[Uncertain]:
+    """Every uncertain input of the plan with its range; `leading`: the tier slugs of the
+    three leading options (their price lines are inputs)."""
+    entered = {r.input: r for r in plan.ranges}
+    out = [_scale("baseline_monthly", "0.75", "1.25", msg("uncertainty.baseline_monthly"))]
+    for slug in dict.fromkeys(leading):
+        out.append(_scale(f"price:{slug}", "0.9", "1.1", msg("uncertainty.price", tier=slug)))
+    if "fx_rate" in frame.columns and frame["fx_rate"].notna().any():
+        out.append(_scale("fx", "0.95", "1.05", msg("uncertainty.fx")))
+    batch = [w for w in plan.workloads if w.kind not in ("inference", "deep_learning")]
+    if batch:
+        out.append(_scale("batch_volume", "0.75", "1.25", msg("uncertainty.batch_volume")))
+    if any(w.kind == "inference" for w in plan.workloads):
+        out.append(_scale("requests_per_second", "0.75", "1.25", msg("uncertainty.rps")))
+    out += _throughput_inputs(plan, measurements)
+    g, r, u = plan.monthly_growth, plan.annual_discount_rate, plan.utilisation_target
+    if plan.workloads or plan.baseline.monthly is not None:
+        out.append(_absolute("monthly_growth", Decimal(0), g, max(g * 2, Decimal("0.02")), g))
+    out.append(_absolute("annual_discount_rate", Decimal(0), r, max(r * 2, Decimal("0.14")), r))
+    out.append(_scale("one_time", "0.5", "2", msg("uncertainty.one_time")))
+    if plan.workloads:
+        low, high = max(u - Decimal("0.15"), Decimal("0.3")), min(u + Decimal("0.15"), Decimal(1))
+        out.append(_absolute("utilisation_target", min(low, u), u, max(high, u), u))
+    return [_entered(i, entered.get(i.name.split(":")[0])) for i in out]
+
+
+def _scale(name: str, low: str, high: str, label: Message) -> Uncertain:
+    return Uncertain(name, "scale", Decimal(low), Decimal(1), Decimal(high), "default", label)
+
+
+def _absolute(name: str, low: Decimal, base: Decimal, high: Decimal, _v: Decimal) -> Uncertain:
+    label = msg(f"uncertainty.{name}")
+    return Uncertain(name, "absolute", _q(low, RATE), base, _q(high, RATE), "default", label)
+
+
+def _entered(item: Uncertain, given: Any) -> Uncertain:
+    """The plan's own range where it gives one (low ≤ base ≤ high is kept)."""
+    if given is None:
+        return item
+    places = FACTOR if item.kind == "scale" else RATE
+    low = min(_q(given.low, places), item.base)
+    high = max(_q(given.high, places), item.base)
+    return dataclasses.replace(item, low=low, high=high, source="entered")
+
+
+# --- the engine's inputs with values in place ---------------------------------------------
+
+
+def apply(
+    plan: Plan,
+    frame: pd.DataFrame,
+    measurements: Mapping[Any, Any],
+    values: Mapping[str, Decimal],
+) -> tuple[Plan, pd.DataFrame, dict[Any, Any]]:
+    """(plan, frame, measurements) with each input at `values[name]` (others at base)."""
+    plan = _apply_plan(plan, values)
+    frame = _apply_frame(frame, values)
+    found = dict(measurements)
+    for name, value in values.items():
+        if name.startswith("throughput:") and value != 1:
+            cls = name.split(":", 1)[1]
+            for key, m in found.items():
+                if key[1] == cls and isinstance(m, BestMeasurement):
+                    found[key] = dataclasses.replace(m, value=m.value * float(value))
+    return plan, frame, found
+
+
+def _apply_plan(plan: Plan, values: Mapping[str, Decimal]) -> Plan:
+    update: dict[str, Any] = {}
+    for name in ("monthly_growth", "annual_discount_rate", "utilisation_target"):
+        if name in values:
+            update[name] = values[name]
+    bill = values.get("baseline_monthly", Decimal(1))
+    if bill != 1 and plan.baseline.monthly is not None:
+        baseline = plan.baseline.model_copy(update={"monthly": plan.baseline.monthly * bill})
+        update["baseline"] = baseline
+    once = values.get("one_time", Decimal(1))
+    if once != 1:
+        ot = plan.one_time
+        changed = {
+            k: getattr(ot, k) * once
+            for k in ("migration_rate", "retraining", "other")
+            if getattr(ot, k) is not None
+        }
+        update["one_time"] = ot.model_copy(update=changed)
+    volume, rps = values.get("batch_volume", Decimal(1)), values.get("requests_per_second")
+    if volume != 1 or (rps is not None and rps != 1):
+        update["workloads"] = tuple(_workload(w, volume, rps) for w in plan.workloads)
+    return plan.model_copy(update=update) if update else plan
+
+
+VOLUME_FIELDS = {
+    "gbm": "trainings_per_month", "sklearn": "searches_per_month", "features": "runs_per_month",
+    "hpo": "searches_per_month", "nn": "trainings_per_month", "inference": "peak_rps",
+}  # fmt: skip
+
+
+def _workload(w: Any, volume: Decimal, rps: Decimal | None) -> Any:
+    field = VOLUME_FIELDS.get(w.kind)
+    factor = (rps if rps is not None else Decimal(1)) if w.kind == "inference" else volume
+    if field is None or factor == 1:
+        return w
+    return w.model_copy(update={field: getattr(w, field) * float(factor)})
+
+
+def _apply_frame(frame: pd.DataFrame, values: Mapping[str, Decimal]) -> pd.DataFrame:
+    """Scaled prices: a tier's own line (`price:<slug>`), every converted row (`fx`), and
+    the baseline's tier (the bill)."""
+    factors: dict[str, Decimal] = {}
+    for name, value in values.items():
+        if name.startswith("price:") and value != 1:
+            factors[name.split(":", 1)[1]] = value
+    fx = values.get("fx", Decimal(1))
+    if not factors and fx == 1:
+        return frame
+    out = frame.copy()
+    converted = out["fx_rate"].notna().tolist() if "fx_rate" in out.columns else [False] * len(out)
+    for column in ("monthly_exact", "amount"):
+        scaled = []
+        for slug, value, conv in zip(out["slug"], out[column], converted, strict=True):
+            factor = factors.get(slug, Decimal(1)) * (fx if conv else Decimal(1))
+            scaled.append(value if factor == 1 or value is None else Decimal(value) * factor)
+        out[column] = pd.Series(scaled, index=out.index, dtype=object)
+    out.attrs = dict(frame.attrs)
+    return out
+
+
+def bill_for_tier_baseline(plan: Plan, values: Mapping[str, Decimal]) -> dict[str, Decimal]:
+    """A tier baseline's bill moves with its tier's price line."""
+    bill = values.get("baseline_monthly", Decimal(1))
+    if plan.baseline.tier is None or bill == 1:
+        return dict(values)
+    key = f"price:{plan.baseline.tier}"
+    return {**values, key: values.get(key, Decimal(1)) * bill}
+
+
+# --- one-way, through the engine ----------------------------------------------------------
+
+Outcome = tuple[int, int, int]  # NPV cents, saving cents, payback month (0: never)
+Evaluate = Callable[[Mapping[str, Decimal]], Outcome | None]
+
+
+def one_way(items: Sequence[Uncertain], evaluate: Evaluate, horizon: int) -> list[dict[str, Any]]:
+    """Each input alone at its low and its high; its break-even between them by bisection
+    on the value (to the input's places); rows by the NPV swing, widest first."""
+    base = evaluate({})
+    if base is None:
+        return []
+    rows = []
+    for item in items:
+        lo, hi = evaluate({item.name: item.low}), evaluate({item.name: item.high})
+        if lo is None or hi is None:
+            continue
+        even = _break_even(item, evaluate, lo, hi)
+        rows.append(_row(item, base, lo, hi, even, horizon))
+    rows.sort(key=lambda r: (-r["swing_cents"], r["input"]))
+    return rows
+
+
+def _break_even(item: Uncertain, evaluate: Evaluate, lo: Outcome, hi: Outcome) -> Decimal | None:
+    if (lo[2] > 0) == (hi[2] > 0):
+        return None
+    step = FACTOR if item.kind == "scale" else RATE
+    paying, not_paying = (item.low, item.high) if lo[2] > 0 else (item.high, item.low)
+    for _ in range(40):  # a value to the input's places: at most ~30 halvings
+        if abs(paying - not_paying) <= step:
+            break
+        mid = ((paying + not_paying) / 2).quantize(step)
+        found = evaluate({item.name: mid})
+        if found is not None and found[2] > 0:
+            paying = mid
+        else:
+            not_paying = mid
+    return paying
+
+
+def _row(
+    item: Uncertain, base: Outcome, lo: Outcome, hi: Outcome, even: Decimal | None, horizon: int
+) -> dict[str, Any]:
+    from planner.compute import tco
+
+    swing = max(abs(lo[0] - base[0]), abs(hi[0] - base[0]))
+    return {
+        **item.to_dict(), "label": item.label,
+        "npv_low": str(tco.money(lo[0])), "npv_high": str(tco.money(hi[0])),
+        "saving_low": str(tco.money(lo[1])), "saving_high": str(tco.money(hi[1])),
+        "payback_low": lo[2] or None, "payback_high": hi[2] or None,
+        "swing_cents": swing, "break_even": None if even is None else str(even),
+        "break_even_sentence": _sentence(item, even, horizon),
+    }  # fmt: skip
+
+
+def _sentence(item: Uncertain, even: Decimal | None, horizon: int) -> Message:
+    if even is None:
+        return msg("uncertainty.no_break_even", input=item.label, low=_value(item, item.low),
+                   high=_value(item, item.high))  # fmt: skip
+    code = "uncertainty.break_even" if item.kind == "scale" else "uncertainty.break_even_rate"
+    return msg(code, months=horizon, input=item.label, value=_value(item, even))
+
+
+def _value(item: Uncertain, value: Decimal) -> Percent:
+    """A factor as a percentage of the base case (0.85 → 85.00 %), a rate as itself."""
+    return Percent(value, 2)
+
+
+def tornado(rows: Sequence[Mapping[str, Any]], base_npv: str, limit: int = 8) -> dict[str, Any]:
+    """The `limit` inputs that swing the NPV most: (label, low NPV, high NPV) around base."""
+    return {
+        "base_npv": base_npv,
+        "bars": [
+            {"input": r["input"], "label": r["label"], "npv_low": r["npv_low"],
+             "npv_high": r["npv_high"]}
+            for r in list(rows)[:limit]
+        ],
+    }  # fmt: skip
