@@ -8,7 +8,8 @@ speed factor against a measured tier, which makes the figure an "estimate"):
   gbm       R·F·T / X                      X: cell-trees/s
   sklearn   G·K·(R·F)/(R₀·F₀) / X          X: model fits/s at the profile's R₀, F₀
   features  GB / X                         X: input GB/s; memory = GB × RSS-per-GB (GiB)
-  hpo       N / X(P) × (t / t₀ if given)   X: trials/h with P concurrent trials; k = P
+  hpo       N / X(P) × (t / t₀ if given)   X: trials/h with P concurrent trials; k = P;
+                                         t₀ = 3600 / X(1), the run's own one-process trial
   nn        S·E / X                        X: samples/s
 - batch thread-hours a month = Σ units a month × hours per unit × k, times
   (1 + interruption allowance) on spot tiers, times (1+g)^(m−1) in month m;
@@ -257,15 +258,39 @@ def _batch_seconds(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, np.ndarr
         seconds = _ratio(np.full_like(x, w.trials * 3600.0), x)
         if w.trial_hours_single_thread is None:
             return seconds, k, None
-        t0 = ev.extra("t0_seconds")
+        t = np.full_like(x, w.trial_hours_single_thread * 3600)
         return (
-            seconds * _ratio(np.full_like(x, w.trial_hours_single_thread * 3600), t0),
+            seconds * _ratio(t, _single_process_trial_seconds(ev)),
             k,
             msg("capacity.needs_trial_length"),
         )
     if isinstance(w, NnWorkload):
         return _ratio(np.full_like(x, float(w.samples) * w.epochs), x), k, None
     raise TypeError(f"not a batch workload: {w.kind}")
+
+
+def _single_process_trial_seconds(ev: ClassEvidence) -> np.ndarray:
+    """t₀ per tier: the length of one trial when the run ran one process, 3600 / X(1) s.
+
+    DESIGN scales a team's trial length t by the profile's own single-thread trial t₀,
+    measured at P = 1. The trial length measured with P trials at once (the record's
+    `t0_seconds` at P > 1) is longer by their contention, and dividing by it would cancel
+    that contention out. One process runs its trials back to back, so X(1) trials an hour
+    is one trial every 3600 / X(1) s: the search takes N·t/3600 single-thread hours over
+    the measured speedup X(P)/X(1). X(1) comes from the record itself when it was measured
+    at one process, else from its run's sweep (`BestMeasurement.sweep`, the medians by
+    thread count); NaN (no figure, with the reason) where neither has it.
+    """
+    out = np.full(len(ev.records), np.nan)
+    for i, record in enumerate(ev.records):
+        if record is None:
+            continue
+        medians = getattr(getattr(record, "sweep", None), "medians", None) or {}
+        if record.measured and _float(record.extra.get("concurrency", record.threads)) == 1:
+            out[i] = 3600 / record.value
+        elif _float(medians.get(1)) > 0:
+            out[i] = 3600 / float(medians[1])
+    return out
 
 
 def _trusted_range(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, Message | None]:
