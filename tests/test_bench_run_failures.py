@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest
 @pytest.fixture
 def xgboost() -> ProfileVersion:
     load_shipped_profiles()
-    return ProfileVersion.objects.get(profile__name="gbm-xgboost", version="1.0.0")
+    return ProfileVersion.objects.get(profile__name="gbm-xgboost", version="1.0.1")
 
 
 def runner_processes(run) -> list[psutil.Process]:

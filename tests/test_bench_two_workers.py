@@ -23,7 +23,7 @@ def test_a_run_lands_on_its_targets_worker_only(redis_url, start_worker):
         assert target.fingerprint["usable_cpus"] >= 1 and target.fingerprint["cpu_model"]
         assert target.fingerprint["hostname"] == target.hostname
 
-    version = ProfileVersion.objects.get(profile__name="gbm-xgboost", version="1.0.0")
+    version = ProfileVersion.objects.get(profile__name="gbm-xgboost", version="1.0.1")
     run = create_run(version=version, scale="smoke", target=targets["beta"], threads=[1])
     wait_over(run)
 
