@@ -125,7 +125,10 @@ MEMORY_FACTORS: dict[str, MemoryFactor] = {
     "rf_fit": MemoryFactor(1.8, "scikit-learn RandomForestClassifier", 500_000, 50),  # 1.77
     "grid_search": MemoryFactor(6.1, "scikit-learn GridSearchCV", 200_000, 50),  # 6.02
 }
-# A run that names neither its library nor its mode gets its class's larger factor.
+# A run's library (gbm) or mode (sklearn) is in its extra; else its shipped profile names it;
+# else (a staff-made profile) the class's larger factor applies.
+MEMORY_PROFILES = {"gbm-xgboost": "xgboost", "gbm-lightgbm": "lightgbm",
+                   "sklearn-rf": "rf_fit", "sklearn-gridsearch": "grid_search"}  # fmt: skip
 MEMORY_FALLBACK = {"gbm": "lightgbm", "sklearn": "grid_search"}
 
 
@@ -354,8 +357,7 @@ def _memory_factor(record: BestMeasurement, kind: str) -> MemoryFactor:
     """The factor of the record's library (gbm) or mode (sklearn), else the class's larger."""
     named = record.extra.get("library") if kind == "gbm" else record.extra.get("mode")
     if named not in MEMORY_FACTORS:
-        names = [k for k in MEMORY_FACTORS if k in record.profile_name.replace("-", "_")]
-        named = names[0] if names else MEMORY_FALLBACK[kind]
+        named = MEMORY_PROFILES.get(record.profile_name, MEMORY_FALLBACK[kind])
     return MEMORY_FACTORS[named]
 
 
