@@ -286,6 +286,11 @@ _CAPACITY: dict[str, Text] = {
     "capacity.task_vit_from_scratch": N_("vit from scratch"),
     "capacity.task_diffusion": N_("diffusion"),
     "capacity.task_other_deep_learning": N_("other deep learning"),
+    # memory of gbm and sklearn jobs where the run records no ratio of its own
+    "capacity.label_memory_estimate": N_(
+        "estimate: memory at %(ratio)s GiB per GB of input, the factor this project measured "
+        "for %(library)s at %(rows)s rows × %(features)s features; the run records none"  # noqa: RUF001
+    ),
 }
 
 # Benchmarks: evidence and its absence, fits, runs, profiles (benchmarks_app).

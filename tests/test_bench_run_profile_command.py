@@ -45,7 +45,7 @@ def test_wait_follows_a_real_run_to_its_end(redis_url, start_worker):
     text = out.getvalue()
     run = Run.objects.get()
     assert text.startswith(
-        f"run {run.pk} queued on bench.cli: gbm-xgboost-slower 1.0.0 smoke, threads 1"
+        f"run {run.pk} queued on bench.cli: gbm-xgboost-slower {body['version']} smoke, threads 1"
     )
     assert "\r[" in text and "threads=1 rep" in text
     assert f"\r[{'#' * 24}] 100% gbm-xgboost-slower" in text

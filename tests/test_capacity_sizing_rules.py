@@ -17,7 +17,16 @@ from planner.compute.schema import (
     NnWorkload,
     SklearnWorkload,
 )
-from tests.support.capacity import C5, C5_SPOT, EXTREME, GBM, measured, one, tiers
+from tests.support.capacity import (
+    C5,
+    C5_SPOT,
+    EXTREME,
+    GBM,
+    measured,
+    measured_in_sweep,
+    one,
+    tiers,
+)
 
 
 def test_gbm_thread_hours_come_from_cell_trees_per_second():
@@ -79,7 +88,8 @@ def test_the_field_notes_hpo_grid_takes_half_an_hour_on_sixteen_threads():
 
 def test_hpo_scales_by_the_teams_own_trial_length():
     grid = HpoWorkload("hpo", searches_per_month=1, trials=256, trial_hours_single_thread=0.0625)
-    m = measured("hpo", 512, 16, concurrency=16, t0_seconds=112.5)
+    # One process ran 32 trials an hour: t₀ = 3600 ÷ 32 = 112.5 s.
+    m = measured_in_sweep("hpo", {1: 32, 16: 512}, 16, concurrency=16, t0_seconds=112.5)
     [w] = one([grid], {("extreme", "hpo"): m}).workloads
     assert w.seconds_per_unit / 3600 == pytest.approx(0.5 * 225 / 112.5)  # t = 225 s = 2 × t₀
 

@@ -288,8 +288,9 @@ def test_a_missed_deadline_and_a_working_set_too_big_carry_their_figures():
 
 def test_an_estimate_a_prediction_and_its_reach_are_labels():
     factor = SpeedFactor("extreme", 0.5, "throughput_ratio", "spec sheet", "staff", AS_OF)
-    table = size_tiers(tiers(EXTREME, C5), [GBM], {("extreme", "gbm"): measured("gbm", 1e9)},
-                       speed_factors={"c5": factor})  # fmt: skip
+    # The run records its memory ratio, so no memory estimate joins the labels.
+    lookup = {("extreme", "gbm"): measured("gbm", 1e9, rss_per_input_gb=1.5)}
+    table = size_tiers(tiers(EXTREME, C5), [GBM], lookup, speed_factors={"c5": factor})
     assert table.result(1).labels == [
         msg("capacity.label_estimate", factor=Number(Decimal("0.5")), unit="throughput_ratio",
             tier=TierRef("extreme"))
@@ -302,7 +303,8 @@ def test_an_estimate_a_prediction_and_its_reach_are_labels():
 
 
 def test_a_workload_outside_the_trusted_range_and_a_provisional_pool_are_labelled():
-    ranged = measured("gbm", 1e9, trusted_range={"param": "rows", "min": 1e4, "max": 1e6})
+    ranged = measured("gbm", 1e9, trusted_range={"param": "rows", "min": 1e4, "max": 1e6},
+                      rss_per_input_gb=1.5)  # fmt: skip
     [label] = one([GBM], {("extreme", "gbm"): ranged}).labels
     assert label == msg("capacity.label_out_of_range", param="rows", given="1e+07",
                         low=Number(Decimal("10000")), high="1e+06")  # fmt: skip

@@ -211,8 +211,16 @@ class OptionMoney(Open):
     monthly: list[Money]
     cumulative: list[Money]
     total: Money
-    present_cost: Money
-    npv: Money
+    present_cost: Money = Field(
+        description="one-time + Σ monthly_m ÷ (1 + i)^m, each month discounted at its end"
+    )
+    npv: Money = Field(
+        description=(
+            "-one-time + Σ saving_m ÷ (1 + i)^m: each month is discounted at its end (month m "
+            "by (1 + i)^m, i = (1 + annual_discount_rate)^(1/12) - 1); one-time costs fall at "
+            "month 0, undiscounted"
+        )
+    )
     saving: Money
     saving_pct: Decimal | None
     saving_per_month: Money

@@ -8,7 +8,8 @@ speed factor against a measured tier, which makes the figure an "estimate"):
   gbm       R·F·T / X                      X: cell-trees/s
   sklearn   G·K·(R·F)/(R₀·F₀) / X          X: model fits/s at the profile's R₀, F₀
   features  GB / X                         X: input GB/s; memory = GB × RSS-per-GB (GiB)
-  hpo       N / X(P) × (t / t₀ if given)   X: trials/h with P concurrent trials; k = P
+  hpo       N / X(P) × (t / t₀ if given)   X: trials/h with P concurrent trials; k = P;
+                                         t₀ = 3600 / X(1), the run's own one-process trial
   nn        S·E / X                        X: samples/s
 - batch thread-hours a month = Σ units a month × hours per unit × k, times
   (1 + interruption allowance) on spot tiers, times (1+g)^(m−1) in month m;
@@ -19,14 +20,19 @@ speed factor against a measured tier, which makes the figure an "estimate"):
 - threads needed = c + batch thread-hours ÷ (730 × utilisation);
 - servers = max(⌈threads ÷ threads per server⌉, ⌈memory ÷ RAM⌉ for working sets
   that may be split, 1 when a must-fit working set fits, the servers a deadline
-  forces), never fewer than the month before, plus one spare for N+1.
+  forces), never fewer than the month before, plus one spare for N+1;
+- memory (GiB) of a job: features GB × RSS ratio; gbm and sklearn R·F·4 bytes (the
+  float32 matrix, decimal GB) × RSS ratio. The ratio is the run's `rss_per_input_gb`
+  (peak RSS GiB per input GB), else the library's factor in MEMORY_FACTORS, labelled
+  as an estimate. A GBM training or a scikit-learn fit holds its whole matrix, so its
+  working set must fit one server: a tier with less RAM is ruled out.
 
 Deadlines are per job: sklearn searches and HPO searches spread over servers, so a
 deadline forces ⌈job hours ÷ deadline⌉ servers; a GBM or NN training and a
 features run do not split, so a job longer than its deadline rules the tier out.
-Memory counts working sets of features runs only (the one class that measures
-RSS); jobs are assumed to run one at a time per working set, so the need is the
-largest, not the sum. Growth scales the number of jobs and requests, not a job's size.
+Memory counts the working sets of features, gbm and sklearn jobs (the classes that
+measure RSS); jobs are assumed to run one at a time per working set, so the need is
+the largest, not the sum. Growth scales the number of jobs and requests, not a job's size.
 
 Deep-learning workloads are never sized onto CPU tiers: they stay on GPUs.
 All arrays are per tier (N) or per tier × month (N × H), computed at once.
@@ -60,6 +66,7 @@ from planner.compute.schema import (
 )
 
 GIB_PER_GB = 1e9 / 2**30  # dataset sizes are decimal GB; memory is GiB
+FLOAT32_BYTES = 4  # a gbm or sklearn matrix of R rows × F features, as the runners build it
 EPS = 1e-9  # keeps ⌈2.0000000001⌉ from becoming 3 after float arithmetic
 SPEED_UNITS = ("throughput_ratio", "per_thread_ratio")
 
@@ -93,6 +100,36 @@ class SpeedFactor:
             "author": self.author,
             "date": self.date.isoformat(),
         }
+
+
+@dataclass(frozen=True)
+class MemoryFactor:
+    """Peak RSS (GiB) per decimal GB of float32 input where a run records no ratio of its own."""
+
+    ratio: float
+    library: str  # as the label names it
+    rows: int  # the size it was measured at (× `features` float32 columns)
+    features: int
+
+
+# Measured by this project, not taken from the libraries' documentation (none of them
+# publishes a ratio): the gbm and sklearn runners at the sizes below, 2 threads, 10 trees,
+# on the development machine (2-core AMD EPYC, Python 3.13, xgboost 3.4.1, lightgbm 4.7.0,
+# scikit-learn 1.9.1), peak RSS above the baseline taken after the imports (and after the
+# joblib workers started) over the float32 input, rounded up to one decimal. The grid
+# search counts its 2 workers' summed RSS, fold copies and shared pages included, so it
+# grows with the workers a team runs. benchmarks_app/profiles/README.md has the runs.
+MEMORY_FACTORS: dict[str, MemoryFactor] = {
+    "xgboost": MemoryFactor(1.6, "XGBoost hist", 1_000_000, 50),  # measured 1.56
+    "lightgbm": MemoryFactor(1.9, "LightGBM", 1_000_000, 50),  # 1.89
+    "rf_fit": MemoryFactor(1.8, "scikit-learn RandomForestClassifier", 500_000, 50),  # 1.77
+    "grid_search": MemoryFactor(6.1, "scikit-learn GridSearchCV", 200_000, 50),  # 6.02
+}
+# A run's library (gbm) or mode (sklearn) is in its extra; else its shipped profile names it;
+# else (a staff-made profile) the class's larger factor applies.
+MEMORY_PROFILES = {"gbm-xgboost": "xgboost", "gbm-lightgbm": "lightgbm",
+                   "sklearn-rf": "rf_fit", "sklearn-gridsearch": "grid_search"}  # fmt: skip
+MEMORY_FALLBACK = {"gbm": "lightgbm", "sklearn": "grid_search"}
 
 
 def _getter(measurements: Lookup) -> Callable[[str, str], Measurement]:
@@ -235,6 +272,7 @@ class WorkloadColumns:
     p99_sim_s: np.ndarray | None = None
     provisional: np.ndarray | None = None  # bool: not yet checked by simulation
     ruled_out: dict[int, Message] = field(default_factory=dict)  # tier index → why it cannot serve
+    memory_labels: list[Message | None] | None = None  # where the memory is an estimate
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -259,15 +297,77 @@ def _batch_seconds(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, np.ndarr
         seconds = _ratio(np.full_like(x, w.trials * 3600.0), x)
         if w.trial_hours_single_thread is None:
             return seconds, k, None
-        t0 = ev.extra("t0_seconds")
+        t = np.full_like(x, w.trial_hours_single_thread * 3600)
         return (
-            seconds * _ratio(np.full_like(x, w.trial_hours_single_thread * 3600), t0),
+            seconds * _ratio(t, _single_process_trial_seconds(ev)),
             k,
             msg("capacity.needs_trial_length"),
         )
     if isinstance(w, NnWorkload):
         return _ratio(np.full_like(x, float(w.samples) * w.epochs), x), k, None
     raise TypeError(f"not a batch workload: {w.kind}")
+
+
+def _single_process_trial_seconds(ev: ClassEvidence) -> np.ndarray:
+    """t₀ per tier: the length of one trial when the run ran one process, 3600 / X(1) s.
+
+    DESIGN scales a team's trial length t by the profile's own single-thread trial t₀,
+    measured at P = 1. The trial length measured with P trials at once (the record's
+    `t0_seconds` at P > 1) is longer by their contention, and dividing by it would cancel
+    that contention out. One process runs its trials back to back, so X(1) trials an hour
+    is one trial every 3600 / X(1) s: the search takes N·t/3600 single-thread hours over
+    the measured speedup X(P)/X(1). X(1) comes from the record itself when it was measured
+    at one process, else from its run's sweep (`BestMeasurement.sweep`, the medians by
+    thread count); NaN (no figure, with the reason) where neither has it.
+    """
+    out = np.full(len(ev.records), np.nan)
+    for i, record in enumerate(ev.records):
+        if record is None:
+            continue
+        medians = getattr(getattr(record, "sweep", None), "medians", None) or {}
+        if record.measured and _float(record.extra.get("concurrency", record.threads)) == 1:
+            out[i] = 3600 / record.value
+        elif _float(medians.get(1)) > 0:
+            out[i] = 3600 / float(medians[1])
+    return out
+
+
+def _working_set(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, list[Message | None]]:
+    """(GiB one job holds at its peak, the estimate label where no run ratio sized it)."""
+    n = len(ev.records)
+    labels: list[Message | None] = [None] * n
+    rss = ev.extra("rss_per_input_gb")
+    if isinstance(w, FeaturesWorkload):
+        return np.where(np.isfinite(rss), w.dataset_gb * rss, w.dataset_gb * GIB_PER_GB), labels
+    if not isinstance(w, GbmWorkload | SklearnWorkload):
+        return np.zeros(n), labels
+    input_gb = float(w.rows) * w.features * FLOAT32_BYTES / 1e9
+    ratio = rss.copy()
+    for i in np.flatnonzero(~np.isfinite(rss)):
+        if ev.records[i] is None:
+            continue  # no measurement: the tier has no figure anyway
+        factor = _memory_factor(ev.records[i], w.kind)
+        ratio[i] = factor.ratio
+        labels[i] = msg(
+            "capacity.label_memory_estimate", ratio=figure(factor.ratio), library=factor.library,
+            rows=figure(factor.rows, "d"), features=figure(factor.features, "d"),
+        )  # fmt: skip
+    return np.nan_to_num(input_gb * ratio), labels
+
+
+def _memory_factor(record: BestMeasurement, kind: str) -> MemoryFactor:
+    """The factor of the record's library (gbm) or mode (sklearn), else the class's larger."""
+    named = record.extra.get("library") if kind == "gbm" else record.extra.get("mode")
+    if named not in MEMORY_FACTORS:
+        named = MEMORY_PROFILES.get(record.profile_name, MEMORY_FALLBACK[kind])
+    return MEMORY_FACTORS[named]
+
+
+def must_fit_one_box(w: Workload) -> bool:
+    """Whether a job's working set has to fit one server (gbm and sklearn always do)."""
+    if isinstance(w, FeaturesWorkload):
+        return w.must_fit_one_box
+    return isinstance(w, GbmWorkload | SklearnWorkload)
 
 
 def _trusted_range(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, Message | None]:
@@ -296,12 +396,10 @@ def _batch_columns(index: int, w: Workload, ev: ClassEvidence) -> WorkloadColumn
     for i in np.flatnonzero(~np.isfinite(seconds) | ~(threads > 0)):
         lacks = Message("capacity.measurement_lacks", {"class": ev.profile_class, "what": needs})
         problems[i] = ev.reasons[i] or lacks
-    memory = np.zeros(n)
-    if isinstance(w, FeaturesWorkload):
-        rss = ev.extra("rss_per_input_gb")
-        memory = np.where(np.isfinite(rss), w.dataset_gb * rss, w.dataset_gb * GIB_PER_GB)
+    memory, memory_labels = _working_set(w, ev)
     out_of_range, label = _trusted_range(w, ev)
     cols = WorkloadColumns(index, w, ev, seconds, threads, memory, problems, out_of_range, label)
+    cols.memory_labels = memory_labels
     deadline = getattr(w, "deadline_hours", None)
     if deadline:
         hours = seconds / 3600
@@ -465,13 +563,12 @@ class CapacityTable:
         must_fit = np.zeros(n, dtype=bool)
         for c in self.batch:
             self.memory_need = np.maximum(self.memory_need, c.memory_gib)
-            if isinstance(c.workload, FeaturesWorkload):
-                if c.workload.must_fit_one_box:
-                    must_fit |= c.memory_gib > self.ram_gib
-                else:
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        split = np.ceil(c.memory_gib / self.ram_gib - EPS)
-                    floor = np.maximum(floor, np.nan_to_num(split))
+            if must_fit_one_box(c.workload):
+                must_fit |= c.memory_gib > self.ram_gib
+            elif isinstance(c.workload, FeaturesWorkload):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    split = np.ceil(c.memory_gib / self.ram_gib - EPS)
+                floor = np.maximum(floor, np.nan_to_num(split))
             if c.deadline_forced is not None:
                 floor = np.maximum(floor, c.deadline_forced)
         servers = np.maximum(np.nan_to_num(servers), floor[:, None])
@@ -591,8 +688,7 @@ class CapacityTable:
                         kind=c.workload.kind,
                     )
                 )  # fmt: skip
-            must_fit = getattr(c.workload, "must_fit_one_box", False)
-            if must_fit and c.memory_gib[i] > self.ram_gib[i]:
+            if must_fit_one_box(c.workload) and c.memory_gib[i] > self.ram_gib[i]:
                 problems.append(
                     msg("capacity.must_fit_one_box", need=figure(c.memory_gib[i], ".2f"),
                         ram=figure(self.ram_gib[i]))
@@ -607,6 +703,8 @@ class CapacityTable:
         w, ev = c.workload, c.evidence
         seconds = float(c.seconds_per_unit[i]) if np.isfinite(c.seconds_per_unit[i]) else None
         labels = ev.labels(i) + ([c.range_label] if c.out_of_range[i] and c.range_label else [])
+        if c.memory_labels and c.memory_labels[i] is not None:
+            labels.append(c.memory_labels[i])
         out = WorkloadResult(
             index=c.index, name=_workload_name(c), kind=w.kind, basis=ev.basis(i),
             estimate=bool(ev.estimate[i]), labels=labels, seconds_per_unit=seconds,

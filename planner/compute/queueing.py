@@ -60,17 +60,34 @@ def erlang_c(c: ArrayLike, a: ArrayLike) -> np.ndarray:
 
 
 def sojourn_tail(t: ArrayLike, c: ArrayLike, lam: ArrayLike, mu: ArrayLike) -> np.ndarray:
-    """P(T > t) for the M/M/c response time (the formula in the module docstring)."""
+    """P(T > t) for the M/M/c response time (the formula in the module docstring).
+
+    Computed in log space. With x = c − 1 − a, the waiting part e^{−μt}·(1 − e^{−xμt})/x
+    is (e^{−μt} − e^{−θt})/x: both exponentials underflow once the bound is some 745
+    mean service times, and the direct product 0 × ∞ gave NaN. Its log is
+    −min(μ, θ)t + log(1 − e^{−|x|μt}) − log|x|, which stays finite for any t.
+    """
     t, c, lam, mu = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (t, c, lam, mu)))
     a = lam / mu
     pw = erlang_c(c, a)
     x = c - 1 - a
     mt = mu * t
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        # (1 − e^{−xμt}) / x, written with expm1 so it stays accurate as x → 0.
-        ratio = np.where(np.abs(x) > 1e-9, -np.expm1(-x * mt) / x, mt * (1 - x * mt / 2))
-        tail = np.exp(-mt) * (1 + pw * ratio)
+        log_wait = np.where(np.abs(x) > 1e-9, _log_wait_part(x, mt), _log_wait_near(x, mt))
+        log_tail = np.logaddexp(-mt, np.log(pw) + log_wait)
+        tail = np.exp(log_tail)
     return np.where(a < c, np.clip(tail, 0.0, 1.0), 1.0)
+
+
+def _log_wait_part(x: np.ndarray, mt: np.ndarray) -> np.ndarray:
+    """log((e^{−μt} − e^{−θt})/x) for x ≠ 0, where θ/μ = 1 + x (positive when stable)."""
+    slower = np.minimum(1.0, 1.0 + x)  # the smaller of μ and θ, in units of μ
+    return -slower * mt + np.log(-np.expm1(-np.abs(x) * mt)) - np.log(np.abs(x))
+
+
+def _log_wait_near(x: np.ndarray, mt: np.ndarray) -> np.ndarray:
+    """The same as x → 0: e^{−μt}·μt·(1 − xμt/2), so it stays accurate at the special case."""
+    return -mt + np.log(mt) + np.log1p(-x * mt / 2)
 
 
 def sojourn_quantile(

@@ -108,6 +108,7 @@ class Row:
     evidence: list[Evidence]
     notes: list[Message]
     best: bool = False
+    npv: Decimal | None = None  # of switching; None in a share frozen before it was kept
     changed: bool = False  # the shared page: differs from the frozen figures
     retired: bool = False  # the shared page: a tier it names is no longer offered
 
@@ -272,6 +273,7 @@ def _row(option: Mapping[str, Any]) -> Row:
         prices=[_price(p) for p in parts if p.get("price")],
         evidence=[e for j, p in enumerate(parts) for e in _evidence(p, said, f"parts[{j}]")],
         notes=[said(f"notes[{i}]", note) for i, note in enumerate(option.get("notes") or [])],
+        npv=dec(money["npv"]) if money.get("npv") is not None else None,
     )
 
 

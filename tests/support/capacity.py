@@ -1,6 +1,7 @@
 """Builders for the capacity model's tests: tier tables, fake measurements, a GBM workload."""
 
 import datetime as dt
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -31,3 +32,23 @@ GBM = GbmWorkload("gbm", trainings_per_month=30, rows=10_000_000, features=100, 
 
 def one(workloads, measurements, row=EXTREME, **kw):
     return size_tiers(tiers(row), workloads, measurements, **kw).result(0)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """What capacity reads of a run's whole sweep (`BestMeasurement.sweep` from the batched
+    selector): the median throughput at each measured thread count."""
+
+    medians: dict[int, float]
+
+
+@dataclass(frozen=True)
+class _SweptMeasurement(BestMeasurement):
+    sweep: Sweep | None = field(default=None, compare=False, repr=False)
+
+
+def measured_in_sweep(cls, medians: dict[int, float], threads, **extra) -> BestMeasurement:
+    """The measurement at `threads` of a run that measured `medians`, carrying that sweep."""
+    plain = measured(cls, medians[threads], threads, **extra)
+    fields = {name: getattr(plain, name) for name in plain.__dataclass_fields__}
+    return _SweptMeasurement(**{**fields, "sweep": Sweep(dict(medians))})
