@@ -64,8 +64,9 @@ def next_due(source: str, now: dt.datetime | None = None) -> dt.datetime | None:
         return None
     now = now or timezone.now()
     schedule = entry["schedule"]
-    due = now + schedule.remaining_estimate(now) + dt.timedelta(seconds=30)
-    return due.replace(second=0, microsecond=0)  # the estimate is a few µs short
+    # The first run after `now`, as beat computes it from a last run at `now`.
+    start, delta, _ = schedule.remaining_delta(now)
+    return start + delta
 
 
 def newest_runs() -> list[FeedImport]:

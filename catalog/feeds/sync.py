@@ -79,16 +79,16 @@ class _Storing:
         self.bytes = 0
 
     def __call__(self, stage: str, size: int, count: int) -> None:
-        if self.inner:
-            self.inner(stage, size, count)
         if stage == "download":
             self.bytes = size
         now = time.monotonic()
-        if self.record is None or not self.record.pk or now - self.last < self.INTERVAL:
-            return
-        self.last = now
-        FeedImport.objects.filter(pk=self.record.pk).update(bytes=max(size, self.bytes),
-                                                            records=count)  # fmt: skip
+        if self.record is not None and self.record.pk and now - self.last >= self.INTERVAL:
+            self.last = now
+            FeedImport.objects.filter(pk=self.record.pk).update(
+                bytes=max(size, self.bytes), records=count
+            )
+        if self.inner:
+            self.inner(stage, size, count)
 
 
 def _fetch_index(source: Source, url: str) -> Path:
