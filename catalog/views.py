@@ -99,8 +99,8 @@ def _filtered(request: HttpRequest) -> tuple[TierFilterForm, _Frame, pd.DataFram
     entry = _frame(as_of, asked if asked in CURRENCIES else None, retired)
     form = TierFilterForm(data, providers=entry.providers, regions=entry.regions,
                           choices=entry.choices)  # fmt: skip
-    form.offer_currencies(entry.currencies)
     form.is_valid()  # invalid fields fall back to defaults and show their errors
+    form.offer_currencies(entry.currencies)  # after cleaning: it keeps the code asked for
     frame = entry.frame
     query = TierQuery(
         q=form.value("q") or "",
