@@ -11,15 +11,21 @@ import secrets
 import time
 from pathlib import Path
 
+from celery.result import AsyncResult
 from django.conf import settings
 from django.contrib import admin, messages
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from catalog.feed_status import rendered_messages, source_statuses
+from catalog.feeds.registry import SOURCES
+from catalog.feeds.sync import summary
 from catalog.forms import ImportUploadForm, PriceChangeForm
 from catalog.io.exporter import export_catalog
 from catalog.io.formats import check_size, detect_format, format_decimal
@@ -27,6 +33,7 @@ from catalog.io.importer import import_catalog
 from catalog.io.records import CatalogFileError
 from catalog.models import ExchangeRate, FeedImport, Price, PricingModel, Provider, Tier
 from catalog.staleness import stale_after_days
+from catalog.tasks import sync_prices
 from common import clock
 from common.message_render import render
 
@@ -302,3 +309,81 @@ class FeedImportAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("sync/", view(self.sync_view), name="catalog_feed_sync"),
+            path("sync/<str:source>/", view(self.sync_start), name="catalog_feed_sync_start"),
+            path(
+                "sync/<str:source>/progress/",
+                view(self.sync_progress),
+                name="catalog_feed_sync_progress",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _may_sync(self, request: HttpRequest) -> None:
+        if not request.user.has_perm("catalog.add_price"):
+            raise PermissionDenied
+
+    def sync_view(self, request: HttpRequest) -> HttpResponse:
+        """Each source: last sync, result, counts, refusals, next due, and "Sync now"."""
+        self._may_sync(request)
+        statuses = source_statuses()
+        for status in statuses:
+            status.pending = sync_pending(status.name)  # type: ignore[attr-defined]
+            status.messages = [  # type: ignore[attr-defined]
+                (run.region, rendered_messages(run)) for run in status.runs if run.messages
+            ]
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta,
+                   "title": _("Sync prices"), "sources": statuses}  # fmt: skip
+        return TemplateResponse(request, "admin/catalog/feed_sync.html", context)
+
+    def sync_start(self, request: HttpRequest, source: str) -> HttpResponse:
+        """Queue `catalog.sync_prices` for one source on the control (default) queue."""
+        self._may_sync(request)
+        if request.method != "POST" or source not in SOURCES:
+            return HttpResponseRedirect(reverse("admin:catalog_feed_sync"))
+        if sync_pending(source) is None:
+            result = sync_prices.apply_async(args=[source], queue="default")
+            cache.set(_pending_key(source), {"task": result.id, "since": timezone.now()},
+                      SYNC_PENDING_SECONDS)  # fmt: skip
+        return HttpResponseRedirect(reverse("admin:catalog_feed_sync") + f"#source-{source}")
+
+    def sync_progress(self, request: HttpRequest, source: str) -> HttpResponse:
+        """The live part of one source while its sync runs; HTTP 286 (htmx: stop polling)
+        once the task is over."""
+        self._may_sync(request)
+        pending = sync_pending(source)
+        since = pending["since"] if pending else None
+        runs = list(FeedImport.objects.filter(source=source, started_at__gte=since)
+                    .order_by("started_at", "id")) if since else []  # fmt: skip
+        over = pending is None or task_finished(pending["task"])
+        if over and pending:
+            cache.delete(_pending_key(source))
+        for run in runs:
+            run.summary_text = render(summary(run))  # type: ignore[attr-defined]
+            run.message_texts = rendered_messages(run)  # type: ignore[attr-defined]
+        context = {"source": source, "runs": runs, "over": over}
+        response = TemplateResponse(request, "admin/catalog/feed_sync_progress.html", context)
+        if over:
+            response.status_code = STOP_POLLING
+        return response
+
+
+STOP_POLLING = 286  # htmx stops an `every 1s` poll on this status
+SYNC_PENDING_SECONDS = 6 * 3600  # a sync still unfinished after this is no longer shown
+
+
+def _pending_key(source: str) -> str:
+    return f"catalog:feed-sync:{source}"
+
+
+def sync_pending(source: str) -> dict | None:
+    """The queued or running "Sync now" of a source: its task id and when it was queued."""
+    return cache.get(_pending_key(source))
+
+
+def task_finished(task_id: str) -> bool:
+    return AsyncResult(task_id).ready()

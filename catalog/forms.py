@@ -19,6 +19,24 @@ SORTS = {
 }
 
 
+# The catalog table's optional columns (the name is always shown), in table order.
+COLUMNS = {
+    "provider": _("Provider"),
+    "kind": _("Kind"),
+    "region": _("Region"),
+    "vcpus": _("vCPUs"),
+    "ram_gib": _("RAM"),
+    "gpus": _("GPUs"),
+    "cpu": _("CPU"),
+    "price": _("Price"),
+    "per_vcpu_hour": _("per vCPU-hour"),
+    "per_gib_hour": _("per GiB-hour"),
+    "per_gpu_hour": _("per GPU-hour"),
+    "source": _("Price source"),
+}
+DEFAULT_COLUMNS = [c for c in COLUMNS if c != "cpu"]
+
+
 class TierFilterForm(forms.Form):
     """GET filters of the catalog page. Every field is optional; bad values are reported."""
 
@@ -49,12 +67,55 @@ class TierFilterForm(forms.Form):
         choices=[("asc", _("ascending")), ("desc", _("descending"))],
     )
     retired = forms.BooleanField(label=_("Show retired tiers"), required=False)
+    confirmed = forms.BooleanField(label=_("Confirmed prices only"), required=False)
+    cpu_vendor = forms.ChoiceField(label=_("CPU vendor"), required=False)
+    cpu_generation = forms.ChoiceField(label=_("CPU generation"), required=False)
+    avx512 = forms.BooleanField(label=_("AVX-512"), required=False)
+    gpu_model = forms.ChoiceField(label=_("GPU model"), required=False)
+    per = forms.ChoiceField(
+        label=_("Prices"),
+        required=False,
+        choices=[("month", _("monthly")), ("hour", _("hourly"))],
+        widget=forms.RadioSelect,
+    )
+    cols = forms.MultipleChoiceField(
+        label=_("Columns"),
+        required=False,
+        choices=list(COLUMNS.items()),
+        widget=forms.CheckboxSelectMultiple,
+    )
     page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
-    def __init__(self, *args, providers: list[str], regions: list[str], **kwargs) -> None:
+    # Filters shown folded away under "More filters", and the column chooser's fields.
+    MORE = ("cpu_vendor", "cpu_generation", "avx512", "gpu_model", "min_vcpus", "min_ram_gib",
+            "min_gpus", "as_of", "sort", "dir", "retired")  # fmt: skip
+    VIEW = ("per", "cols")
+
+    def __init__(
+        self, *args, providers: list[str], regions: list[str],
+        choices: dict[str, list[str]] | None = None, **kwargs
+    ) -> None:  # fmt: skip
         super().__init__(*args, **kwargs)
         self.fields["provider"].choices = [("", _("any"))] + [(p, p) for p in providers]
         self.fields["region"].choices = [("", _("any"))] + [(r, r) for r in regions]
+        for name, values in (choices or {}).items():
+            self.fields[name].choices = [("", _("any"))] + [(v, v) for v in values]
+
+    @property
+    def more_open(self) -> bool:
+        """Unfold "More filters" when one of them is set (or wrong)."""
+        return any(self.data.get(name) for name in self.MORE if name not in ("sort", "dir"))
+
+    def main_fields(self) -> list:
+        return [f for f in self if f.name not in (*self.MORE, *self.VIEW, "page")]
+
+    def more_fields(self) -> list:
+        return [self[name] for name in self.MORE]
+
+    def columns(self) -> list[str]:
+        """The chosen columns, in table order; the defaults when none was chosen."""
+        chosen = self.value("cols") or DEFAULT_COLUMNS
+        return [c for c in COLUMNS if c in chosen]
 
     def offer_currencies(self, codes: list[str]) -> None:
         """List only currencies that have a rate (`currencies_with_rates`), plus the one
@@ -68,7 +129,8 @@ class TierFilterForm(forms.Form):
         cleaned = getattr(self, "cleaned_data", {})
         value = cleaned.get(name)
         defaults = {"sort": "monthly", "dir": "asc", "page": 1, "as_of": clock.today(),
-                    "retired": False}  # fmt: skip
+                    "retired": False, "confirmed": False, "avx512": False, "per": "month",
+                    "cols": []}  # fmt: skip
         return value if value not in (None, "") else defaults.get(name)
 
 

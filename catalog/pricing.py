@@ -32,7 +32,8 @@ from common.units import HOURS_PER_MONTH
 
 FRAME_COLUMNS: list[str] = [
     "slug", "name", "provider", "kind", "pricing_model", "region", "vcpus", "cores",
-    "cpu_model", "ram_gib", "gpus", "gpu_model", "gpu_mem_gib", "managed", "min_term_months",
+    "cpu_model", "cpu_flags", "ram_gib", "gpus", "gpu_model", "gpu_mem_gib", "managed",
+    "min_term_months",
     "price_id", "amount", "unit", "effective_from", "source", "source_url", "confirmed",
     "stale", "currency", "monthly", "monthly_exact", "setup_fee", "setup_fee_exact",
     "per_vcpu_hour", "per_gib_hour", "per_gpu_hour", "effective_hourly",
@@ -57,6 +58,7 @@ _PRICE_FIELDS = {
     "vcpus": "tier__vcpus",
     "cores": "tier__cores",
     "cpu_model": "tier__cpu_model",
+    "cpu_flags": "tier__cpu_flags",
     "ram_gib": "tier__ram_gib",
     "gpus": "tier__gpus",
     "gpu_model": "tier__gpu_model",

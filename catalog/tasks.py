@@ -11,7 +11,8 @@ from catalog.feeds.sync import sync_source
 # CELERY_TASK_ROUTES beside the beat schedule.)
 @shared_task(name="catalog.sync_prices", ignore_result=False)
 def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
-    """Sync one source; returns each region's status and counts (JSON for the result)."""
+    """Sync one source, saving its progress for the admin's page; returns each region's
+    status and counts (JSON for the result)."""
     return [
         {
             "id": record.pk, "source": record.source, "region": record.region,
@@ -19,5 +20,5 @@ def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
             "changed_prices": record.changed_prices, "unchanged": record.unchanged,
             "retired": record.retired, "refused_rows": record.refused_rows,
         }
-        for record in sync_source(source, regions or None)
+        for record in sync_source(source, regions or None, store_progress=True)
     ]  # fmt: skip

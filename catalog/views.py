@@ -1,33 +1,107 @@
-"""The catalog page: every tier with its price as of a date, filtered, sorted and paged.
+"""The catalog pages: the tier table (filtered, sorted, paged, exported as CSV), the
+comparison of selected tiers, and the price sources with their last sync.
 
-Built on one `catalog_frame` call (plus two small queries for the filter choices: providers
-and regions, and the currencies that have a rate), so the number of queries does not grow
-with the catalog.
+The table rests on one `catalog_frame` per data generation: the frame (with the CPU
+vendor and generation derived once) is kept in this process under the generation's key
+(`changes.selectors.current_generation`), so a request over 20,000 tiers costs the
+generation query, filters and sorts in pandas, and renders one page of rows.
 """
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from collections import OrderedDict
+from dataclasses import dataclass
 
 import pandas as pd
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from catalog.forms import SORTS, TierFilterForm
-from catalog.models import Kind, PricingModel, Tier
+from catalog import cpus
+from catalog.feed_status import source_statuses
+from catalog.forms import COLUMNS, DEFAULT_COLUMNS, SORTS, TierFilterForm
+from catalog.models import CURRENCIES, Kind, PricingModel
 from catalog.pricing import TierQuery, catalog_frame, currencies_with_rates, select_tiers
+from changes.selectors import current_generation
+from common.csv_cells import neutralise
 from common.message_render import render as say
+from common.messages import msg
+from common.units import HOURS_PER_MONTH
 
 PAGE_SIZE = 50
+COMPARE_MAX = 6
+_FRAMES: OrderedDict[tuple, _Frame] = OrderedDict()
+_FRAMES_KEPT = 8  # a few dates and currencies; each frame of 20,000 tiers is ~20 MB
 
 
-def tier_list(request: HttpRequest) -> HttpResponse:
-    # One query for both filter lists: the providers and regions that have tiers.
-    pairs = Tier.objects.order_by().values_list("provider__name", "region").distinct()
-    providers = sorted({provider for provider, _ in pairs})
-    regions = sorted({region for _, region in pairs if region})
-    form = TierFilterForm(request.GET, providers=providers, regions=regions)
+@dataclass(frozen=True)
+class _Frame:
+    frame: pd.DataFrame
+    currencies: list[str]
+    providers: list[str]
+    regions: list[str]
+    choices: dict[str, list[str]]
+
+
+def _frame(as_of: dt.date, currency: str | None, retired: bool) -> _Frame:
+    """The catalog frame with the page's derived columns, kept per data generation."""
+    generation = current_generation()
+    key = (generation.key, as_of, currency, retired)
+    # Generation 0 (no change recorded) is not cached: its key is not unique to the data.
+    if generation.number and key in _FRAMES:
+        _FRAMES.move_to_end(key)
+        return _FRAMES[key]
+    frame = catalog_frame(as_of, currency or None, include_retired=retired)
+    models, attrs = frame["cpu_model"].fillna(""), dict(frame.attrs)
+    frame = frame.assign(
+        cpu_vendor=models.map(cpus.vendor).astype(object),
+        cpu_generation=models.map(cpus.generation).astype(object),
+        avx512=frame["cpu_flags"].fillna("").map(cpus.has_avx512).astype(bool),
+        gpu_label=frame["gpu_model"].fillna("").astype(object),
+        hourly=frame["monthly"] / float(HOURS_PER_MONTH),
+    )
+    frame.attrs = attrs
+
+    def values(column: str) -> list[str]:
+        return sorted({v for v in frame[column] if v})
+
+    entry = _Frame(
+        frame=frame,
+        currencies=currencies_with_rates(as_of),
+        providers=values("provider"),
+        regions=values("region"),
+        choices={
+            "cpu_vendor": values("cpu_vendor"),
+            "cpu_generation": values("cpu_generation"),
+            "gpu_model": values("gpu_label"),
+        },
+    )
+    if generation.number:
+        _FRAMES[key] = entry
+        while len(_FRAMES) > _FRAMES_KEPT:
+            _FRAMES.popitem(last=False)
+    return entry
+
+
+def _filtered(request: HttpRequest) -> tuple[TierFilterForm, _Frame, pd.DataFrame, TierQuery]:
+    data = request.GET.copy()
+    data.setdefault("per", "month")
+    if not data.getlist("cols"):
+        data.setlist("cols", DEFAULT_COLUMNS)  # so the chooser shows them ticked
+    # The provider and region lists come from the same frame; the currency asked for
+    # shapes the frame, so read it before the form knows its choices.
+    probe = TierFilterForm(data, providers=[], regions=[])
+    probe.is_valid()
+    as_of, retired = probe.value("as_of"), bool(probe.value("retired"))
+    asked = data.get("currency", "")
+    entry = _frame(as_of, asked if asked in CURRENCIES else None, retired)
+    form = TierFilterForm(data, providers=entry.providers, regions=entry.regions,
+                          choices=entry.choices)  # fmt: skip
     form.is_valid()  # invalid fields fall back to defaults and show their errors
-    form.offer_currencies(currencies_with_rates(form.value("as_of")))
-    currency = form.value("currency") or None
-    frame = catalog_frame(form.value("as_of"), currency, include_retired=form.value("retired"))
+    form.offer_currencies(entry.currencies)  # after cleaning: it keeps the code asked for
+    frame = entry.frame
     query = TierQuery(
         q=form.value("q") or "",
         provider=form.value("provider") or "",
@@ -40,26 +114,59 @@ def tier_list(request: HttpRequest) -> HttpResponse:
         sort=form.value("sort"),
         descending=form.value("dir") == "desc",
     )
-    selected = select_tiers(frame, query)
+    return form, entry, select_tiers(_page_filters(frame, form), query), query
+
+
+def _page_filters(frame: pd.DataFrame, form: TierFilterForm) -> pd.DataFrame:
+    """The filters select_tiers does not know: CPU, AVX-512, GPU model, confirmed only."""
+    keep = pd.Series(True, index=frame.index)
+    for field, column in (("cpu_vendor", "cpu_vendor"), ("cpu_generation", "cpu_generation"),
+                          ("gpu_model", "gpu_label")):  # fmt: skip
+        if value := form.value(field):
+            keep &= frame[column] == value
+    if form.value("avx512"):
+        keep &= frame["avx512"]
+    if form.value("confirmed"):
+        keep &= frame["confirmed"]
+    return frame if bool(keep.all()) else frame.loc[keep]
+
+
+def tier_list(request: HttpRequest) -> HttpResponse:
+    form, entry, selected, query = _filtered(request)
     page = Paginator(selected, PAGE_SIZE).get_page(form.value("page"))
+    as_of = form.value("as_of")
+    currency = form.value("currency") or None
     context = {
         "form": form,
         "page": page,
-        "tiers": _records(page.object_list),
-        "total": len(frame),
+        "tiers": _records(page.object_list, as_of),
+        "total": len(entry.frame),
         "matching": len(selected),
-        "as_of": form.value("as_of"),
+        "as_of": as_of,
         "currency": currency,
+        "per": form.value("per"),
+        "columns": form.columns(),
+        "column_labels": COLUMNS,
         "dropped": [
             {"slug": d["slug"], "reason": say(d["message"])}
-            for d in frame.attrs["dropped_messages"]
+            for d in entry.frame.attrs["dropped_messages"]
         ],
         "sort": query.sort,
         "descending": query.descending,
         "sort_links": _sort_links(request, query),
+        "export_query": _without(request, "page"),
+        "aws_no_spot": say(msg("feeds.aws_no_spot")),
+        "compare_max": COMPARE_MAX,
     }
     template = "catalog/tiers.html#table" if request.htmx else "catalog/tiers.html"
     return render(request, template, context)
+
+
+def _without(request: HttpRequest, *names: str) -> str:
+    params = request.GET.copy()
+    for name in names:
+        params.pop(name, None)
+    return params.urlencode()
 
 
 def _sort_links(request: HttpRequest, query: TierQuery) -> dict[str, dict[str, str]]:
@@ -76,11 +183,87 @@ def _sort_links(request: HttpRequest, query: TierQuery) -> dict[str, dict[str, s
     return links
 
 
-def _records(frame: pd.DataFrame) -> list[dict]:
+def _records(frame: pd.DataFrame, as_of: dt.date | None = None) -> list[dict]:
     """Rows for the template, with None (not NaN or <NA>) wherever a value is missing."""
     records = frame.astype(object).where(frame.notna(), None).to_dict("records")
     kinds, models = dict(Kind.choices), dict(PricingModel.choices)
     for record in records:
         record["kind_label"] = kinds.get(record["kind"], record["kind"])
         record["pricing_model_label"] = models.get(record["pricing_model"], record["pricing_model"])
+        day = record.get("effective_from")
+        record["age_days"] = (as_of - day).days if as_of and day else None
     return records
+
+
+# --- CSV export of the filtered view ----------------------------------------------------
+
+EXPORT_FIELDS = (
+    "slug", "name", "provider", "kind", "pricing_model", "region", "vcpus", "cores",
+    "cpu_model", "cpu_vendor", "cpu_generation", "avx512", "ram_gib", "gpus", "gpu_model",
+    "currency", "hourly", "monthly", "per_vcpu_hour", "per_gib_hour", "per_gpu_hour",
+    "effective_from", "confirmed", "stale", "source", "source_url",
+)  # fmt: skip
+
+
+def export_csv(request: HttpRequest) -> HttpResponse:
+    """Every tier of the filtered view (all pages), one row each; text cells neutralised."""
+    _form, _entry, selected, _query = _filtered(request)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="catalog.csv"'
+    writer = csv.writer(response)
+    writer.writerow(EXPORT_FIELDS)
+    for record in _records(selected[list(EXPORT_FIELDS)]):
+        writer.writerow([_cell(record.get(field)) for field in EXPORT_FIELDS])
+    return response
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6f}".rstrip("0").rstrip(".")
+    if isinstance(value, int | dt.date):
+        return str(value)
+    return neutralise(str(value))
+
+
+# --- comparing selected tiers -----------------------------------------------------------
+
+
+def compare(request: HttpRequest) -> HttpResponse:
+    """The selected tiers side by side (at most COMPARE_MAX), in the page's currency."""
+    form, entry, _selected, _query = _filtered(request)
+    slugs = list(dict.fromkeys(request.GET.getlist("t")))[:COMPARE_MAX]
+    frame = entry.frame
+    chosen = frame.loc[frame["slug"].isin(slugs)]
+    order = {slug: index for index, slug in enumerate(slugs)}
+    records = sorted(_records(chosen, form.value("as_of")), key=lambda r: order[r["slug"]])
+    cheapest = min((r["monthly"] for r in records if r["monthly"] is not None), default=None)
+    found = set(chosen["slug"])
+    missing = [slug for slug in slugs if slug not in found]
+    return render(
+        request,
+        "catalog/compare.html",
+        {
+            "tiers": records,
+            "cheapest": cheapest,
+            "missing": missing,
+            "as_of": form.value("as_of"),
+            "currency": form.value("currency") or None,
+            "back": _without(request, "t"),
+            "limit": COMPARE_MAX,
+        },
+    )
+
+
+# --- the price sources ------------------------------------------------------------------
+
+
+def sources(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "catalog/sources.html",
+        {"sources": source_statuses(), "aws_no_spot": say(msg("feeds.aws_no_spot"))},
+    )

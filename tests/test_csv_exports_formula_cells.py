@@ -53,6 +53,9 @@ CSV_URLS: dict[str, Builder] = {
     "admin:catalog_price_export": lambda w: [
         (w.staff, reverse("admin:catalog_price_export") + query) for query in ("", "?history=1")
     ],
+    "catalog:export": lambda w: [
+        (w.anyone, reverse("catalog:export") + query) for query in ("", "?per=hour&q=%3D")
+    ],
 }
 
 
