@@ -166,6 +166,26 @@ _SCHEMA: dict[str, Text] = {
     "schema.form.usage_hours": N_(
         "A usage-based GPU option with no hours takes the deep-learning GPU hours: none given."
     ),
+    # A bound said with its unit counted ("at least 1 server") or as a percentage.
+    "schema.form.at_least_amount": N_("Must be at least %(amount)s."),
+    "schema.form.at_most_amount": N_("Must be at most %(amount)s."),
+    "schema.form.above_amount": N_("Must be above %(amount)s."),
+    "schema.form.percent": N_("%(value)s %%"),
+    "schema.form.count.servers": NP_("%(count)s server", "%(count)s servers", "count"),
+    "schema.form.count.months": NP_("%(count)s month", "%(count)s months", "count"),
+    "schema.form.count.rows": NP_("%(count)s row", "%(count)s rows", "count"),
+    "schema.form.count.features": NP_("%(count)s feature", "%(count)s features", "count"),
+    "schema.form.count.trees": NP_("%(count)s tree", "%(count)s trees", "count"),
+    "schema.form.count.folds": NP_("%(count)s fold", "%(count)s folds", "count"),
+    "schema.form.count.trials": NP_("%(count)s trial", "%(count)s trials", "count"),
+    "schema.form.count.samples": NP_("%(count)s sample", "%(count)s samples", "count"),
+    "schema.form.count.epochs": NP_("%(count)s epoch", "%(count)s epochs", "count"),
+    "schema.form.count.combinations": NP_(
+        "%(count)s combination", "%(count)s combinations", "count"
+    ),
+    "schema.form.baseline_missing": N_(
+        "Enter today's monthly spend, or the tier and number of servers you run today."
+    ),
 }
 
 # The engine: options, notes, the headline, payback (planner.compute.engine, tco).

@@ -93,14 +93,14 @@ def recompute_by_typing(watched: Watched) -> None:
     page = watched.page
     watched.visit("/plans/new")
     page.fill("#id_baseline__monthly", "480")
-    page.select_option("#id_cand_0__tier", DEDICATED)
-    page.fill("#id_cand_0__count", "1")
+    page.fill("#id_cand-0-tier", DEDICATED)
+    page.fill("#id_cand-0-count", "1")
     page.wait_for_selector('[data-testid="headline"]:has-text("130.01")')
     page.fill("#id_baseline__monthly", "-5")  # a message beside the field...
-    page.wait_for_selector("#id_baseline__monthly-error:has-text('at least 0')")
+    page.wait_for_selector("#id_baseline__monthly_error:has-text('at least 0')")
     page.fill("#id_baseline__monthly", "600")  # ...emptied by the next results (static JS)
     page.wait_for_selector('[data-testid="headline"]:has-text("250.01")')
-    assert page.locator("#id_baseline__monthly-error").inner_text() == ""
+    assert page.locator("#id_baseline__monthly_error").inner_text() == ""
     watched.check("plan editor, recomputed")
 
 

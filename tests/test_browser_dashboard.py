@@ -96,23 +96,26 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     page.goto(f"{url}/plans/new")
     page.evaluate("window.__same_page = true")
     page.fill("#id_baseline__monthly", "480")
-    page.select_option("#id_cand_0__tier", DEDICATED)
-    page.fill("#id_cand_0__count", "1")
+    page.fill("#id_cand-0-tier", DEDICATED)
+    page.fill("#id_cand-0-count", "1")
     page.wait_for_selector('[data-testid="headline"]')
     wait_for_headline(page, "130.01")
     wait_for_chart(page, "cumulative")
     first_chart = chart_src(page, "cumulative")
     assert "1 \u00d7 Test Hosting Extreme · monthly saves $130.01 a month" in headline(page)
 
-    # A bad value: its message appears beside the field as typed, the results say so.
+    # A bad value: its message appears beside the field as typed; the last good results
+    # stay, dimmed as stale, and the field says it is invalid.
     page.fill("#id_baseline__monthly", "-5")
-    page.wait_for_selector("#id_baseline__monthly-error:has-text('at least 0')")
-    assert page.locator("#results").inner_text().startswith("Some inputs need attention")
+    page.wait_for_selector("#id_baseline__monthly_error:has-text('at least 0')")
+    page.wait_for_selector("#results.stale")
+    assert "130.01" in headline(page)
+    assert page.get_attribute("#id_baseline__monthly", "aria-invalid") == "true"
     assert page.evaluate("document.activeElement.id") == "id_baseline__monthly"
 
     page.fill("#id_baseline__monthly", "600")
     wait_for_headline(page, "250.01")
-    assert page.locator("#id_baseline__monthly-error").inner_text() == ""  # fixed: gone
+    assert page.locator("#id_baseline__monthly_error").inner_text() == ""  # fixed: gone
     wait_for_chart(page, "cumulative")
     assert chart_src(page, "cumulative") != first_chart
     assert page.evaluate("window.__same_page") is True

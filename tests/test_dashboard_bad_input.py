@@ -24,7 +24,7 @@ CASES = [
      "wl_inference_0__peak_rps", "at most 1,000,000 requests/s"),
     ({"baseline__monthly": "lots"}, "baseline__monthly", "Enter a number"),
     ({"baseline__monthly": "480.001"}, "baseline__monthly", "2 decimal places"),
-    ({"baseline__monthly": ""}, "baseline__monthly", "monthly amount or a tier"),
+    ({"baseline__monthly": ""}, "baseline__monthly", "Enter today&#x27;s monthly spend"),
     ({"baseline__tier": "aws-c5.4xlarge-us-east-1-on-demand"}, "baseline__monthly",
      "not both"),
     ({"cand_0__tier": "no-such-tier"}, "cand_0__tier", "not offered"),
@@ -32,7 +32,7 @@ CASES = [
     ({"cand_0__count": "1.5"}, "cand_0__count", "whole number"),
     ({"cand_0__mode": "fixed", "cand_0__count": ""}, "cand_0__count", "fixed count"),
     ({"one_time__migration_hours": "40"}, "one_time__migration_rate", "other migration"),
-    ({"annual_discount_rate": "1.5"}, "annual_discount_rate", "at most 1"),
+    ({"annual_discount_rate": "150"}, "annual_discount_rate", "at most 100 %"),
     ({"wl_gbm_0__trainings_per_month": "4"}, "wl_gbm_0__rows", "Required"),
     ({"currency": "dollars"}, "currency", "3-letter"),
 ]  # fmt: skip
@@ -57,17 +57,25 @@ def test_an_edit_with_bad_input_leaves_the_saved_plan_as_it_was(owner, changes, 
     assert plan.inputs == before
 
 
-def test_the_live_recompute_shows_the_message_and_no_figures(owner):
+def test_the_live_recompute_keeps_the_last_results_and_shows_the_message(owner):
     response = login(owner).post(
         "/plans/new", form_data(horizon_months="0"), headers={"HX-Request": "true"}
     )
     assert response.status_code == 200  # htmx swaps only 2xx answers
+    # the results on the page stay (dimmed as stale), not replaced by a warning
+    assert response["HX-Reswap"] == "none"
     html = response.content.decode()
-    assert "need attention" in html
+    assert 'id="results-stale"' in html and "last valid inputs" in html
     assert "headline" not in html
-    # the message goes beside its field, swapped in place out of band
-    assert 'id="id_horizon_months-error" hx-swap-oob="true">Must be at least 1 months.' in html
+    # the message goes beside its field, swapped in place out of band, counted in words
+    assert 'id="id_horizon_months_error" hx-swap-oob="true">Must be at least 1 month.' in html
     assert Plan.objects.count() == 0
+
+
+def test_a_valid_recompute_swaps_the_results_in(owner):
+    response = login(owner).post("/plans/new", form_data(), headers={"HX-Request": "true"})
+    assert "HX-Reswap" not in response
+    assert 'data-testid="headline"' in response.content.decode()
 
 
 def test_several_problems_are_all_reported_at_once(owner):

@@ -224,7 +224,12 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
         if not request.htmx and (original := _compared_with(request, plan)):
             context["comparison"] = compare_context(request, [original, plan])
     if request.htmx:
-        return render(request, "planner/plan_edit.html#results", context)
+        response = render(request, "planner/plan_edit.html#results", context)
+        if not context.get("results") and request.method == "POST":
+            # An input being typed is not valid yet: keep the last good results on the
+            # page (marked stale by static/js/plan_form.js), swap only the messages.
+            response["HX-Reswap"] = "none"
+        return response
     return render(request, "planner/plan_edit.html", context, status=status)
 
 

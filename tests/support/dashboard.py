@@ -32,27 +32,51 @@ def small_catalog() -> None:
     add_price(vm, "0.68", days_ago(20), source="test cloud list")
 
 
+# The editor's lists are Django formsets: a row's field is "<prefix>-<n>-<field>". Tests
+# write it as a keyword, "cand_0__tier" (Python names hold no "-"); `field_name` translates.
+_ROW_KEY = re.compile(r"^(cand|commit|owned|wl_[a-z_]+?)_(\d+)__(\w+)$")
+FORMSETS = ("cand", "commit", "owned", "wl_gbm", "wl_sklearn", "wl_features", "wl_hpo",
+            "wl_inference", "wl_nn", "wl_deep_learning")  # fmt: skip
+
+
+def field_name(key: str) -> str:
+    """The posted name of a field: "cand_0__tier" → "cand-0-tier"; others unchanged."""
+    match = _ROW_KEY.match(key)
+    return f"{match.group(1)}-{match.group(2)}-{match.group(3)}" if match else key
+
+
 def form_data(**changes: Any) -> dict[str, str]:
-    """What the editor posts for a three-field plan: spend 480, one Extreme server."""
+    """What the editor posts for a three-field plan: spend 480, one Extreme server (rates as
+    the form shows them: percentages)."""
     data = {
         "currency": "USD",
         "name": "",
         "horizon_months": "36",
-        "annual_discount_rate": "0.07",
-        "utilisation_target": "0.7",
+        "annual_discount_rate": "7",
+        "utilisation_target": "70",
         "monthly_growth": "0",
-        "spot_interruption_allowance": "0.10",
+        "spot_interruption_allowance": "10",
         "baseline__monthly": "480",
         "baseline__count": "1",
         "one_time__other": "0",
         "monthly__egress": "0",
         "monthly__other": "0",
-        "cand_0__tier": DEDICATED,
-        "cand_0__count": "1",
-        "cand_1__tier": "",
-        "cand_2__tier": "",
+        "cand-0-tier": DEDICATED,
+        "cand-0-count": "1",
+        "cand-1-tier": "",
+        "cand-2-tier": "",
     }
-    data.update({k: str(v) for k, v in changes.items()})
+    data.update({field_name(k): str(v) for k, v in changes.items()})
+    return with_management(data)
+
+
+def with_management(data: dict[str, str]) -> dict[str, str]:
+    """The formsets' management fields: as many rows as the data names (at least one)."""
+    for prefix in FORMSETS:
+        rows = [int(k.split("-")[1]) for k in data if k.startswith(f"{prefix}-") and
+                k.split("-")[1].isdigit()]  # fmt: skip
+        data.setdefault(f"{prefix}-TOTAL_FORMS", str(max(rows, default=0) + 1))
+        data.setdefault(f"{prefix}-INITIAL_FORMS", "0")
     return data
 
 
@@ -91,5 +115,6 @@ def charts_in(html: str) -> dict[str, str]:
 
 def field_error(html: str, field: str) -> str:
     """The message shown beside a form field ('' when none)."""
-    match = re.search(rf'id="id_{re.escape(field)}-error"[^>]*>(.*?)</span>', html, re.S)
+    name = field_name(field)
+    match = re.search(rf'id="id_{re.escape(name)}_error"[^>]*>(.*?)</span>', html, re.S)
     return match.group(1).strip() if match else ""

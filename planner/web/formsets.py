@@ -1,0 +1,217 @@
+"""The plan's lists as Django formsets: candidate parts, reserved terms still running, owned
+servers, and one formset per workload kind.
+
+A row form only collects and shows its fields; it validates nothing itself (every field is
+optional and keeps what was typed). `PlanForm` assembles the rows into the schema's plain
+data, remembers which plan path each row became, and the schema's errors come back onto the
+row and field that path names.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from django import forms
+from django.forms import BaseFormSet, formset_factory
+
+from planner.compute import schema
+from planner.compute.schema import FieldSpec
+from planner.compute.schema.docs import OWNED_FIELDS
+from planner.web import fields as f
+
+SPARE_ROWS = 1
+MIN_CANDIDATE_ROWS = 3
+# Rows a posted formset may hold (Django refuses more than absolute_max): the schema's own
+# list limits are far below, so a longer post is refused by path, not by the formset.
+ABSOLUTE_MAX = 200
+
+CANDIDATE_ORDER = ("name", "tier", "mode", "count", "gpu_hours_per_month",
+                   "instance_hours_per_month", "min_term_months")  # fmt: skip
+CONTEXTS = {"candidate": "part", "commitment": "commitment", "owned": "owned",
+            "workload": "workload"}  # fmt: skip
+
+
+def _spec(specs: tuple[FieldSpec, ...], name: str) -> FieldSpec:
+    return next(s for s in specs if s.name == name)
+
+
+def _specs(section: str, workload_kind: str = "") -> tuple[FieldSpec, ...]:
+    if section == "candidate":
+        by_name = {s.name: s for s in (_spec(schema.CANDIDATE_FIELDS, "name"),
+                                       *schema.PART_FIELDS)}  # fmt: skip
+        return tuple(by_name[n] for n in CANDIDATE_ORDER)
+    if section == "commitment":
+        return tuple(schema.COMMITMENT_FIELDS)
+    if section == "owned":
+        return tuple(OWNED_FIELDS)
+    return (_spec(schema.WORKLOAD_COMMON, "name"), *schema.WORKLOAD_FIELDS[workload_kind])
+
+
+def _label(spec: FieldSpec, context: str) -> Any:
+    return f.LABELS.get(f"{context}.{spec.name}") or f.LABELS.get(spec.name) or spec.name
+
+
+def form_field(spec: FieldSpec, label: Any, language: str) -> forms.Field:
+    """One schema field as a form field: it collects text, the schema judges it."""
+    common = {"label": label, "required": False, "help_text": f.bounds_text(spec, language)}
+    if spec.type in ("money", "decimal", "int", "number"):
+        return f.NumberField(spec=spec, language=language, **common)
+    if spec.type == "bool":
+        return forms.BooleanField(initial=spec.default, **common)
+    if spec.type == "enum":
+        choices = [("", "—")] + [(c, f.CHOICE_LABELS.get(c, c)) for c in spec.choices]
+        # A select, not a ChoiceField: whether the value is offered is the schema's check.
+        return forms.CharField(widget=forms.Select(choices=choices), **common)
+    if spec.type == "tier":
+        # Searchable: the datalist is filled by the tier search as the reader types.
+        attrs = {"list": "tier-options", "autocomplete": "off", "data-tier-search": "1"}
+        widget = forms.TextInput(attrs={**attrs, "spellcheck": "false"})
+        return forms.CharField(widget=widget, **common)
+    return forms.CharField(**common)  # lengths, like every rule, are the schema's to check
+
+
+def initial_value(spec: FieldSpec, value: Any) -> Any:
+    """Stored strings back to numbers, so a German page shows "349,99"."""
+    if value is None:
+        return None
+    if spec.type in ("money", "decimal", "number"):
+        return Decimal(str(value))
+    return value
+
+
+def plain_value(spec: FieldSpec, value: Any) -> Any:
+    """A collected value as the schema's plain data (None: not given)."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, Decimal):
+        if spec.type == "int" and value == value.to_integral():
+            return int(value)
+        return str(value) if spec.type in ("money", "decimal") else value
+    return value
+
+
+class RowForm(forms.Form):
+    """One object of a plan's list; `path` is where it went in the assembled plan."""
+
+    section: ClassVar[str] = ""
+    workload_kind: ClassVar[str] = ""
+    specs: ClassVar[tuple[FieldSpec, ...]] = ()
+    path: str = ""
+    tier_note: str = ""
+
+    def values(self) -> dict[str, Any] | None:
+        """The row as plain data, or None when nothing but defaults was given (not in the
+        plan). A value the form could not read counts as given: the schema says why."""
+        values: dict[str, Any] = {}
+        given = False
+        for spec in self.specs:
+            raw = self.cleaned_data.get(spec.name)
+            if spec.type == "bool":
+                values[spec.name] = bool(raw)
+                continue
+            value = plain_value(spec, raw)
+            if value is not None:
+                values[spec.name] = value
+                given = given or spec.name != "name"
+        if not given:
+            return None
+        if self.section == "workload":
+            values["kind"] = self.workload_kind
+        return values
+
+    def bound_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields]
+
+
+class RowFormSet(BaseFormSet):
+    """Rows of one list; every form is optional (an empty row is not in the plan)."""
+
+    section: ClassVar[str] = ""
+    workload_kind: ClassVar[str] = ""
+
+    def filled(self) -> bool:
+        return any(
+            form[name].value() not in (None, "", False)
+            for form in self.forms
+            for name, field in form.fields.items()
+            if name != "name" and not isinstance(field, forms.BooleanField)
+        )
+
+    def has_errors(self) -> bool:
+        return any(form.errors for form in self.forms)
+
+
+@functools.lru_cache(maxsize=64)
+def formset_class(section: str, language: str, workload_kind: str = "") -> type[RowFormSet]:
+    """The formset of one list in one language (labels lazy, help in `language`)."""
+    specs = _specs(section, workload_kind)
+    declared = {s.name: form_field(s, _label(s, CONTEXTS[section]), language) for s in specs}
+    attrs = {**declared, "section": section, "workload_kind": workload_kind, "specs": specs}
+    form_class = type(f"{section.title()}{workload_kind.title()}Row", (RowForm,), attrs)
+    formset = formset_factory(
+        form_class, formset=RowFormSet, extra=0, absolute_max=ABSOLUTE_MAX, max_num=ABSOLUTE_MAX
+    )
+    formset.section, formset.workload_kind = section, workload_kind
+    return formset
+
+
+def prefix(section: str, workload_kind: str = "") -> str:
+    return {"candidate": "cand", "commitment": "commit", "owned": "owned"}.get(
+        section, f"wl_{workload_kind}"
+    )
+
+
+def rows_of(section: str, plan: Mapping[str, Any], workload_kind: str = "") -> list[dict]:
+    """A stored plan's objects of one list, as the rows' initial values."""
+    if section == "candidate":
+        rows = [{**part, "name": c.get("name", "")}
+                for c in plan.get("candidates") or [] for part in parts_of(c)]  # fmt: skip
+        for row in rows:
+            if row.get("mode") == inferred_mode(row):
+                row["mode"] = ""  # shown as "—": the schema infers it again
+    elif section == "commitment":
+        rows = list((plan.get("baseline") or {}).get("commitments") or [])
+    elif section == "owned":
+        rows = list(plan.get("owned") or [])
+    else:
+        rows = [w for w in plan.get("workloads") or [] if w.get("kind") == workload_kind]
+    specs = _specs(section, workload_kind)
+    return [{s.name: initial_value(s, row.get(s.name)) for s in specs if s.name in row}
+            for row in rows]  # fmt: skip
+
+
+def build(
+    section: str,
+    data: Mapping[str, Any] | None,
+    plan: Mapping[str, Any],
+    language: str,
+    workload_kind: str = "",
+) -> RowFormSet:
+    cls = formset_class(section, language, workload_kind)
+    name = prefix(section, workload_kind)
+    if data is not None:
+        return cls(data, prefix=name)
+    initial = rows_of(section, plan, workload_kind)
+    spare = SPARE_ROWS
+    if section == "candidate":
+        spare = max(SPARE_ROWS + 1, MIN_CANDIDATE_ROWS - len(initial))
+    formset = cls(initial=initial, prefix=name)
+    formset.extra = spare
+    return formset
+
+
+def parts_of(candidate: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    if "parts" in candidate:
+        return list(candidate["parts"] or [])
+    return [{k: v for k, v in candidate.items() if k != "name"}]
+
+
+def inferred_mode(part: Mapping[str, Any]) -> str:
+    if part.get("count") is not None:
+        return "fixed"
+    if part.get("gpu_hours_per_month") is not None or part.get("instance_hours_per_month"):
+        return "usage"
+    return "sized"

@@ -1,0 +1,69 @@
+// The plan editor's form: stale results while an input is not valid yet, rows added from
+// the formsets' empty templates, and the fields' error state kept in step with the
+// messages the live recompute swaps in. Static, as the Content-Security-Policy requires.
+
+// Each field whose message span has text is aria-invalid and described by that message.
+function markInvalidFields() {
+  document.querySelectorAll("#plan-form span.errorlist[id$='_error']").forEach((span) => {
+    const field = document.getElementById(span.id.replace(/_error$/, ""));
+    if (!field) {
+      return;
+    }
+    const described = (field.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    const others = described.filter((id) => id !== span.id);
+    if (span.textContent.trim()) {
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-describedby", [...others, span.id].join(" "));
+    } else {
+      field.removeAttribute("aria-invalid");
+      if (others.length) {
+        field.setAttribute("aria-describedby", others.join(" "));
+      } else {
+        field.removeAttribute("aria-describedby");
+      }
+    }
+  });
+}
+
+// A refused keystroke keeps the last good results on the page, dimmed: the server answers
+// with HX-Reswap: none; a valid answer swaps fresh results in and clears the mark.
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (!event.target.matches || !event.target.matches("#plan-form")) {
+    return;
+  }
+  const xhr = event.detail.xhr;
+  const stale = Boolean(xhr) && xhr.getResponseHeader("HX-Reswap") === "none";
+  const results = document.getElementById("results");
+  if (results) {
+    results.classList.toggle("stale", stale);
+  }
+  const note = document.getElementById("results-stale");
+  if (note) {
+    note.hidden = !stale;
+  }
+  markInvalidFields();
+});
+
+// "Add a row": the formset's empty form, numbered next, and its TOTAL_FORMS raised.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-add-row]");
+  if (!button) {
+    return;
+  }
+  const prefix = button.dataset.addRow;
+  const total = document.getElementById(`id_${prefix}-TOTAL_FORMS`);
+  const template = document.getElementById(`${prefix}-empty`);
+  const rows = document.querySelector(`[data-formset="${prefix}"]`);
+  if (!total || !template || !rows) {
+    return;
+  }
+  const index = Number(total.value);
+  const html = template.innerHTML.replaceAll("__prefix__", String(index));
+  const target = rows.tBodies ? rows.tBodies[0] : rows;
+  target.insertAdjacentHTML("beforeend", html);
+  total.value = String(index + 1);
+  const first = target.lastElementChild.querySelector("input, select");
+  if (first) {
+    first.focus();
+  }
+});
