@@ -455,6 +455,13 @@ _BENCHMARKS: dict[str, Text] = {
         "profile %(profile)s here has other content than the run's: "
         "the two installations edited it differently"
     ),
+    # Queued runs reconciled and runs cancelled from the command line (lifecycle, cancel_run).
+    "benchmarks.run_not_picked_up": N_(
+        "not picked up: sent %(sends)s times to target %(target)s, online and idle, "
+        "and no worker took it"
+    ),
+    "benchmarks.run_waited_too_long": N_("waited for target %(target)s longer than %(limit)s s"),
+    "benchmarks.command_line_user": N_("%(user)s on the command line"),
 }
 
 # The catalog: imports, prices, exchange rates (catalog).
