@@ -60,7 +60,7 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def child_environment() -> Callable[..., dict[str, str]]:
     """child_env for tests that start other processes (a manage.py command, say)."""
     return child_env

@@ -74,7 +74,7 @@ def test_a_crashed_child_is_restarted_after_a_back_off_and_the_others_keep_runni
     supervise(supervisor, lambda: supervisor.children["worker"].proc is not first)
     again = supervisor.children["worker"].proc
     assert said == [
-        "worker stopped (exit code 3); restarting it in 0.4 s.",
+        "worker stopped (exit code 3); restarting it in 0.2 s.",
         f"worker restarted (pid {again.pid}).",
     ]
     time.sleep(0.3)

@@ -123,8 +123,11 @@ class Supervisor:
         child.started, child.restart_at = time.monotonic(), None
 
     def _crashed(self, child: Child, code: int, now: float) -> None:
+        # Each crash in a row within quick_s of its start doubles the wait; a crash after
+        # a longer life starts over.
         quick = now - child.started < self.quick_s
-        child.quick_crashes = child.quick_crashes + 1 if quick else 0
+        in_a_row = child.quick_crashes if quick else 0
+        child.quick_crashes = in_a_row + 1 if quick else 0
         how = describe_exit(code)
         if child.quick_crashes >= self.max_quick_crashes:
             child.given_up = True
@@ -138,7 +141,7 @@ class Supervisor:
                 f"row within {self.quick_s:g} s of starting: giving up on it; {rest}."
             )
             return
-        delay = self.backoff_s[min(child.quick_crashes, len(self.backoff_s) - 1)]
+        delay = self.backoff_s[min(in_a_row, len(self.backoff_s) - 1)]
         child.restart_at = now + delay
         self.say(f"{child.label} stopped ({how}); restarting it in {delay:g} s.")
 
