@@ -10,14 +10,19 @@ import contextlib
 import json
 import os
 import queue
+import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import psutil
 
 from common.messages import Message, Number, msg, plain
 
@@ -220,3 +225,60 @@ def _read_json(path: Path) -> dict | None:
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+# Scratch folders ---------------------------------------------------------------------
+# A run measures in /tmp/bench-<first 8 hex of its id>-<random>/. The folder goes with the
+# run's end (success, failure, cancel); a worker killed mid-run cannot remove it, so the
+# folder names the process that owns it and a sweep removes those whose owner is gone.
+SCRATCH_NAME = re.compile(r"^bench-[0-9a-f]{8}-[a-z0-9_]+$")
+OWNER_FILE = "owner.json"
+# A folder without an owner file (made before owners were written) is swept after this.
+UNOWNED_AFTER_S = 24 * 3600.0
+
+
+@contextlib.contextmanager
+def scratch_dir(run_hex: str) -> Iterator[Path]:
+    """A run's scratch folder, owned by this process, removed when the block ends."""
+    with tempfile.TemporaryDirectory(prefix=f"bench-{run_hex[:8]}-") as tmp:
+        me = psutil.Process()
+        owner = {"pid": me.pid, "started": me.create_time()}
+        (Path(tmp) / OWNER_FILE).write_text(json.dumps(owner))
+        yield Path(tmp)
+
+
+def sweep_scratch(root: Path | None = None, now: float | None = None) -> list[Path]:
+    """Remove the scratch folders whose owning process is gone; the folders removed."""
+    root = Path(root or tempfile.gettempdir())
+    now = time.time() if now is None else now
+    removed = []
+    with contextlib.suppress(OSError):
+        for path in root.iterdir():
+            ours = SCRATCH_NAME.match(path.name) and not path.is_symlink() and path.is_dir()
+            if ours and _stale(path, now):
+                shutil.rmtree(path, ignore_errors=True)
+                removed.append(path)
+    return removed
+
+
+def _stale(path: Path, now: float) -> bool:
+    try:
+        owner = json.loads((path / OWNER_FILE).read_text())
+        pid, started = int(owner["pid"]), float(owner["started"])
+    except FileNotFoundError:
+        # Being made this instant, or made before owners were written: go by age.
+        try:
+            return now - path.stat().st_mtime > UNOWNED_AFTER_S
+        except OSError:
+            return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return False  # not ours to judge
+    try:
+        # A pid reused by another process is told apart by its start time.
+        process = psutil.Process(pid)
+        reused = abs(process.create_time() - started) > 1.0
+        return reused or process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:
+        return False

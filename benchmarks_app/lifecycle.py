@@ -1,39 +1,44 @@
-"""The worker side of a run and of a target: execute, heartbeat, and the periodic
-check that ends runs nobody is running any more.
+"""The worker side of a run and of a target: send, claim, execute, heartbeat, and the
+periodic checks that end runs nobody is running any more and re-send queued runs whose
+broker message was lost.
 
-A run only ever leaves "running" through a conditional update (status still
-running), so the worker and the check never overwrite each other's verdict.
+A run only ever leaves "queued" or "running" through a conditional update (status still
+what it was), so workers, checks and cancels never overwrite each other's verdict, and a
+second message for one run (a re-send, a redelivery) finds it claimed and is dropped.
 """
 
 import importlib.util
 import logging
 import math
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Max
 from django.utils import timezone
 
 from common.messages import Message, msg
 
 from . import signals
-from .execution import run_child, runner_command, time_limit
+from .execution import run_child, runner_command, scratch_dir, sweep_scratch, time_limit
 from .models import (
     Measurement,
     Run,
     Summary,
     Target,
     heartbeat_grace,
+    queue_for,
     reason_fields,
     step_fields,
 )
 
 logger = logging.getLogger(__name__)
 PROGRESS_EVERY_S = 0.5
+EXECUTE_TASK = "benchmarks_app.execute_run"
+# Sends of one run before the reconciler stops re-sending and fails it.
+MAX_SENDS = 3
 
 
 def finish(run_id, status: str, reason: Message | str | None = None) -> bool:
@@ -57,7 +62,11 @@ def execute_run(run_id: str, *, executed_by: str) -> str | None:
         **step_fields(msg("benchmarks.step_fingerprint")),
     )
     if not claimed:
-        return None  # cancelled, expired or already run (a redelivered message)
+        # Cancelled or expired, or claimed already: a re-sent or redelivered message.
+        status = Run.objects.filter(pk=run_id).values_list("status", flat=True).first()
+        logger.warning("run %s is %s, not queued: its message is dropped", run_id, status)
+        return None
+    sweep_scratch()  # what a killed predecessor on this host left behind
     run = Run.objects.select_related("profile_version", "target").get(pk=run_id)
     try:
         _execute(run)
@@ -85,10 +94,10 @@ def _execute(run: Run) -> None:
     budget = runners.measurement_budget_s(content, run.scale, len(run.threads))
     limit = time_limit(budget, run.time_limit_s or scale.get("time_limit_s"))
     progress = Progress(run.pk, len(run.threads))
-    with tempfile.TemporaryDirectory(prefix=f"bench-{run.pk.hex[:8]}-") as tmp:
+    with scratch_dir(run.pk.hex) as tmp:
         for index, threads in enumerate(run.threads):
             progress.start(index, threads)
-            workdir = Path(tmp) / f"threads-{threads}"
+            workdir = tmp / f"threads-{threads}"
             outcome = run_child(
                 runner_command(content["runner"]),
                 runners.build_spec(content, run.scale, threads, workdir, time_budget_s=budget),
@@ -274,7 +283,7 @@ def check_targets(now: datetime | None = None) -> CheckReport:
 
 
 def _expire_queued(now: datetime) -> int:
-    expiry = timedelta(seconds=settings.BENCH_QUEUED_EXPIRY_SECONDS)
+    expiry = timedelta(seconds=settings.BENCH_QUEUED_BOUND_SECONDS)
     expired = 0
     for target in Target.objects.filter(runs__status=Run.Status.QUEUED, online=False).distinct():
         since = target.offline_since or target.last_seen or target.created_at
@@ -284,9 +293,117 @@ def _expire_queued(now: datetime) -> int:
             "benchmarks.run_expired",
             target=target.name,
             since=f"{since:%Y-%m-%d %H:%M} UTC",
-            limit=settings.BENCH_QUEUED_EXPIRY_SECONDS,
+            limit=settings.BENCH_QUEUED_BOUND_SECONDS,
         )
         expired += Run.objects.filter(target=target, status=Run.Status.QUEUED).update(
             status=Run.Status.FAILED, **reason_fields(why), finished_at=now
         )
     return expired
+
+
+# Sending and reconciling queued runs --------------------------------------------------
+
+
+def send_run(run: Run, now: datetime | None = None) -> bool:
+    """Count one more send of a queued run, then publish its task on its target's queue.
+
+    False when the run is no longer queued or another sender counted this send first
+    (two reconcilers never both re-send). Raises when the broker cannot be reached. Every
+    copy carries the run's task id, so one revoke reaches them all.
+    """
+    counted = Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED, sends=run.sends).update(
+        sends=F("sends") + 1, sent_at=now or timezone.now()
+    )
+    if not counted:
+        return False
+    from planner.celery import app
+
+    queue = queue_for(Target.objects.values_list("name", flat=True).get(pk=run.target_id))
+    app.send_task(EXECUTE_TASK, args=[str(run.pk)], queue=queue, task_id=run.task_id or None)
+    return True
+
+
+def resend_after() -> timedelta:
+    """How long a queued run may go unclaimed by an idle, online target before it is
+    re-sent: a quarter of the bound, so three sends and the checks' periods fit in it."""
+    return timedelta(seconds=settings.BENCH_QUEUED_BOUND_SECONDS / 4)
+
+
+@dataclass
+class ReconcileReport:
+    resent: int
+    not_picked_up: int
+    waited_too_long: int
+    swept_folders: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def reconcile_runs(now: datetime | None = None) -> ReconcileReport:
+    """Beat's reconciler: no queued run waits for a message that is gone.
+
+    On a target that is online and has been idle (nothing running, started or ended)
+    for a quarter of the bound, a queued run unclaimed that long lost its message: it is
+    re-sent, and failed once its last send goes unclaimed too. On a busy target a queued
+    run waits, up to BENCH_QUEUED_MAX_WAIT_SECONDS. (Runs of offline targets expire in
+    check_targets.) Also removes the scratch folders of killed runs on this host.
+    """
+    now = now or timezone.now()
+    report = ReconcileReport(0, 0, _fail_waited_too_long(now), 0)
+    for target in Target.objects.filter(runs__status=Run.Status.QUEUED).distinct():
+        if target.is_alive(now) and _idle_for(target, resend_after(), now):
+            resent, gave_up = _reconcile_idle_target(target, now)
+            report.resent += resent
+            report.not_picked_up += gave_up
+    report.swept_folders = len(sweep_scratch())
+    return report
+
+
+def _idle_for(target: Target, span: timedelta, now: datetime) -> bool:
+    """Nothing running on the target, and no run started or ended there within `span`."""
+    if target.runs.filter(status=Run.Status.RUNNING).exists():
+        return False
+    latest = target.runs.aggregate(started=Max("started_at"), finished=Max("finished_at"))
+    return max(filter(None, [*latest.values(), target.created_at])) <= now - span
+
+
+def _reconcile_idle_target(target: Target, now: datetime) -> tuple[int, int]:
+    resent = gave_up = 0
+    unclaimed_since = now - resend_after()
+    for run in target.runs.filter(status=Run.Status.QUEUED).order_by("created_at"):
+        if (run.sent_at or run.created_at) > unclaimed_since:
+            continue
+        if run.sends >= MAX_SENDS:
+            why = msg("benchmarks.run_not_picked_up", target=target.name, sends=run.sends)
+            gave_up += _fail_queued(run.pk, why, now)
+            continue
+        try:
+            sent = send_run(run, now)
+        except Exception as exc:  # as when it was first sent: failed, saying why
+            logger.warning("could not re-send run %s", run.pk, exc_info=True)
+            why = msg("benchmarks.run_broker_unreachable", error=str(exc))
+            gave_up += _fail_queued(run.pk, why, now)
+            continue
+        if sent:
+            logger.warning("run %s unclaimed on idle target %s: re-sent", run.pk, target.name)
+            resent += 1
+    return resent, gave_up
+
+
+def _fail_waited_too_long(now: datetime) -> int:
+    limit = settings.BENCH_QUEUED_MAX_WAIT_SECONDS
+    failed = 0
+    too_old = Run.objects.filter(
+        status=Run.Status.QUEUED, created_at__lt=now - timedelta(seconds=limit)
+    ).select_related("target")
+    for run in too_old:
+        why = msg("benchmarks.run_waited_too_long", target=run.target.name, limit=limit)
+        failed += _fail_queued(run.pk, why, now)
+    return failed
+
+
+def _fail_queued(run_id, why: Message, now: datetime) -> int:
+    return Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).update(
+        status=Run.Status.FAILED, **reason_fields(why), finished_at=now
+    )

@@ -251,6 +251,10 @@ class Run(models.Model):
     current_threads = models.PositiveIntegerField(null=True, blank=True)
     cancel_requested = models.BooleanField(default=False)
     task_id = models.CharField(max_length=64, blank=True)
+    # When its task message was last sent and how often: the reconciler re-sends a queued
+    # run whose message a broker lost (lifecycle.reconcile_queued).
+    sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    sends = models.PositiveSmallIntegerField(default=0, editable=False)
     executed_by = models.CharField(
         _("executed by"), max_length=255, blank=True, help_text=_("The worker node that ran it.")
     )

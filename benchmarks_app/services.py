@@ -15,6 +15,7 @@ from django.utils import timezone
 from common.messages import Message, ProfileRef, msg, plain
 
 from . import signals
+from .lifecycle import send_run
 from .models import (
     Profile,
     ProfileVersion,
@@ -96,10 +97,9 @@ def create_run(
 
 
 def enqueue(run: Run) -> None:
-    from .tasks import execute_run
-
+    """Send a new run's task; a broker that cannot be reached fails the run, saying so."""
     try:
-        execute_run.apply_async(args=[str(run.pk)], queue=run.target.queue, task_id=run.task_id)
+        send_run(run)
     except Exception as exc:  # the broker is down: say so on the run, not with a 500
         logger.exception("could not enqueue run %s", run.pk)
         why = msg("benchmarks.run_broker_unreachable", error=str(exc))
@@ -147,9 +147,10 @@ def create_suite(*, target: Target, scale: str, user=None) -> SuiteStarted:
     return started
 
 
-def cancel_run(run: Run, user=None) -> str:
-    """A queued run is cancelled at once; a running one is stopped by its worker."""
-    who = getattr(user, "username", "") or msg("benchmarks.a_user")
+def cancel_run(run: Run, user=None, *, who: Message | str | None = None) -> str:
+    """A queued run is cancelled at once; a running one is stopped by its worker (within
+    about a second). `who` names a canceller that is no user (the command line)."""
+    who = who or getattr(user, "username", "") or msg("benchmarks.a_user")
     now = timezone.now()
     if Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
         status=Run.Status.CANCELLED,

@@ -10,7 +10,7 @@ from . import lifecycle
 # and a late redelivery finds the run no longer queued and does nothing).
 @shared_task(
     bind=True,
-    name="benchmarks_app.execute_run",
+    name=lifecycle.EXECUTE_TASK,
     acks_late=True,
     reject_on_worker_lost=False,
     ignore_result=True,
@@ -22,3 +22,8 @@ def execute_run(self, run_id: str) -> str | None:
 @shared_task(name="benchmarks_app.check_targets", ignore_result=True)
 def check_targets() -> dict:
     return lifecycle.check_targets().as_dict()
+
+
+@shared_task(name="benchmarks_app.reconcile_runs", ignore_result=True)
+def reconcile_runs() -> dict:
+    return lifecycle.reconcile_runs().as_dict()

@@ -524,6 +524,13 @@ _BENCHMARKS: dict[str, Text] = {
     ),
     "benchmarks.on_target": N_("target %(name)s"),
     "benchmarks.on_tier": N_("tier %(tier)s"),
+    # Queued runs reconciled and runs cancelled from the command line (lifecycle, cancel_run).
+    "benchmarks.run_not_picked_up": N_(
+        "not picked up: sent %(sends)s times to target %(target)s, online and idle, "
+        "and no worker took it"
+    ),
+    "benchmarks.run_waited_too_long": N_("waited for target %(target)s longer than %(limit)s s"),
+    "benchmarks.command_line_user": N_("%(user)s on the command line"),
 }
 
 # The catalog: imports, prices, exchange rates (catalog).

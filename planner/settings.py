@@ -197,15 +197,33 @@ def _node_name(raw: str) -> str:
 BENCH_TARGET_NAME = _node_name(os.getenv("BENCH_TARGET_NAME", socket.gethostname()))
 # A benchmark worker touches its target this often; three missed beats = vanished.
 BENCH_HEARTBEAT_SECONDS = envint("BENCH_HEARTBEAT_SECONDS", 15)
-# A queued run whose target stays offline this long expires.
-BENCH_QUEUED_EXPIRY_SECONDS = envint("BENCH_QUEUED_EXPIRY_SECONDS", 3600)
-# Periodic checks run on the default queue (`make run`'s worker consumes it).
+# Queued runs are reconciled within this bound: one nobody claims while its target is
+# online and idle is re-sent (its broker message was lost), and failed after its third
+# send goes unclaimed; one whose target is offline longer than this fails. Nothing waits
+# for a worker that is gone (README, "Settings").
+BENCH_QUEUED_BOUND_SECONDS = envint("BENCH_QUEUED_BOUND_SECONDS", 300)
+# A queued run behind other runs on a busy target waits, but never longer than this.
+BENCH_QUEUED_MAX_WAIT_SECONDS = envint("BENCH_QUEUED_MAX_WAIT_SECONDS", 24 * 3600)
+# The reconciler's period: a twentieth of the bound (15 s by default).
+BENCH_RECONCILE_SECONDS = max(0.5, BENCH_QUEUED_BOUND_SECONDS / 20)
+# Periodic checks run on the default queue, which only a control worker consumes
+# (`make run` starts one beside the benchmark worker), so a running benchmark never
+# delays them.
 CELERY_BEAT_SCHEDULE = {
     "benchmarks-check-targets": {
         "task": "benchmarks_app.check_targets",
         "schedule": float(BENCH_HEARTBEAT_SECONDS),
         "options": {"queue": "default"},
     },
+    "benchmarks-reconcile-runs": {
+        "task": "benchmarks_app.reconcile_runs",
+        "schedule": float(BENCH_RECONCILE_SECONDS),
+        "options": {"queue": "default"},
+    },
+}
+CELERY_TASK_ROUTES = {
+    "benchmarks_app.check_targets": {"queue": "default"},
+    "benchmarks_app.reconcile_runs": {"queue": "default"},
 }
 
 
@@ -234,11 +252,8 @@ for _source, _default in CATALOG_FEED_DEFAULT_SCHEDULE.items():
             "args": [_source],
             "options": {"queue": "default"},
         }
-# Periodic and catalog work runs on the control (default) queue, never on a bench.* queue.
-CELERY_TASK_ROUTES = {
-    "benchmarks_app.check_targets": {"queue": "default"},
-    "catalog.sync_prices": {"queue": "default"},
-}
+# Catalog work runs on the control (default) queue too, never on a bench.* queue.
+CELERY_TASK_ROUTES["catalog.sync_prices"] = {"queue": "default"}
 
 # Catalog ------------------------------------------------------------------------
 # A price is stale once older than this many days, per pricing model: spot

@@ -60,6 +60,12 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
+@pytest.fixture(scope="session")
+def child_environment() -> Callable[..., dict[str, str]]:
+    """child_env for tests that start other processes (a manage.py command, say)."""
+    return child_env
+
+
 class WorkerProcess:
     def __init__(self, name: str, queues: list[str], log: Path, **env: str) -> None:
         self.name = name

@@ -49,7 +49,7 @@ def test_a_worker_heard_within_three_heartbeats_keeps_its_run(settings):
 
 
 def test_a_queued_run_for_a_target_offline_too_long_expires(settings):
-    settings.BENCH_QUEUED_EXPIRY_SECONDS = 600
+    settings.BENCH_QUEUED_BOUND_SECONDS = 600
     pv = version()
     gone, briefly = target("gone", online=False), target("briefly", online=False)
     gone.offline_since = timezone.now() - timedelta(seconds=601)

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from benchmarks_app.models import Profile, Run, Scale, Target
 from benchmarks_app.services import RunRefused, create_run
 
-from ._follow import follow
+from ._follow import follow, on_interrupt, refused_to_send
 
 
 def thread_list(value: str) -> list[int]:
@@ -57,9 +57,18 @@ class Command(BaseCommand):
             )  # fmt: skip
         except RunRefused as exc:
             raise CommandError("refused:\n  - " + "\n  - ".join(exc.problems)) from None
+        if refused_to_send([run], self.stderr):
+            raise CommandError(f"run {run.pk} was not queued")
         self.stdout.write(
             f"run {run.pk} queued on {run.target.queue}: {version} {scale}, "
             f"threads {','.join(map(str, run.threads))}"
         )
-        if wait and follow(run, self.stdout).status != Run.Status.SUCCEEDED:
+        if wait and self._follow(run).status != Run.Status.SUCCEEDED:
             raise CommandError(f"run {run.pk} {run.status}: {run.reason}")
+
+    def _follow(self, run: Run) -> Run:
+        try:
+            return follow(run, self.stdout)
+        except KeyboardInterrupt:
+            on_interrupt([run], self.stdout, self.stderr)
+            return follow(run, self.stdout)  # to its end: a cancel takes about a second
