@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("plans/new", views.plan_new, name="plan-new"),
     path("plans/compare", views.compare, name="plan-compare"),
     path("plans/<uuid:code>/", views.plan_edit, name="plan-edit"),

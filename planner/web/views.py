@@ -20,7 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -54,6 +54,15 @@ logger = logging.getLogger(__name__)
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness: the process answers. Says nothing of the database, cache or broker."""
     return JsonResponse({"ok": True})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> FileResponse:
+    """/favicon.ico, which browsers ask for whatever the page links: the static icon."""
+    response = FileResponse((settings.BASE_DIR / "static" / "favicon.ico").open("rb"),
+                            content_type="image/x-icon")  # fmt: skip
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def readyz(request: HttpRequest) -> JsonResponse:
