@@ -10,6 +10,7 @@ urlpatterns = [
     path("plans/new", views.plan_new, name="plan-new"),
     path("plans/compare", views.compare, name="plan-compare"),
     path("plans/<uuid:code>/", views.plan_edit, name="plan-edit"),
+    path("plans/<uuid:code>/figures", views.plan_figures, name="plan-figures"),
     path("plans/<uuid:code>/duplicate", views.plan_duplicate, name="plan-duplicate"),
     path("plans/<uuid:code>/delete", views.plan_delete, name="plan-delete"),
     path("plans/<uuid:code>/share", views.share_create, name="share-create"),
