@@ -8,6 +8,8 @@ Python load generator with threads, and the results say so):
 - GET /healthz: the trivial Django view, the baseline (full middleware stack);
 - GET /s/<token>/: the shared plan page (frozen figures + today's recompute, body cached
   by token, language and data generation);
+- GET / logged in: the home page (the plan list with each plan's stored figures, the
+  catalog-freshness panel cached by data generation, the benchmark targets);
 - POST /plans/<id>/ with HX-Request: the live recompute as the editor sends it (session
   cookie + CSRF token); every request types a different monthly spend, so no cache
   answers it: the form is validated by the schema, the plan evaluated, the results
@@ -20,7 +22,9 @@ answers: harsher than people typing); req/s is over all rounds, latency
 percentiles the median of the rounds'. A last run has 10 typing users who think
 about 2 s (0.5-1.5x, random) between recomputes. Prints a table and writes
 bench/results/web_load.json. Targets (issue 5): shared page at >= 0.5x the trivial
-view's requests per second; recompute p95 < 100 ms at 10 concurrent users.
+view's requests per second; recompute p95 < 100 ms at 10 concurrent users. Then a
+50-user run (--crowd) of the shared page and the home page, interleaved the same way:
+target (issue 15 item 11) home page at >= 0.5x the shared page's requests per second.
 
     .venv/bin/python bench/web_load.py [--duration 10] [--workers 2] [--connections 10]
                                        [--cache redis|file]
@@ -348,6 +352,8 @@ def main() -> int:
                         help="Django cache: Redis (as in production) or file")  # fmt: skip
     parser.add_argument("--typing-duration", type=int, default=20,
                         help="seconds of the typing users' run")  # fmt: skip
+    parser.add_argument("--crowd", type=int, default=50,
+                        help="users of the shared-page-versus-home-page run")  # fmt: skip
     parser.add_argument("--copies", type=int, default=0,
                         help="also import this many copies of the default tiers (2000: the "
                              "2,018-tier catalog of bench/api_scale.py)")  # fmt: skip
@@ -369,9 +375,14 @@ def main() -> int:
             "Content-Type": "application/x-www-form-urlencoded", "Referer": f"{base}/",
         }  # fmt: skip
         body = recompute_body(cookies["csrftoken"])
+        # Viewed once, as its owner would have: the home page then shows stored figures.
+        viewed = urllib.request.Request(f"{base}/plans/{seeded['plan']}/",
+                                        headers={"Cookie": cookie_header})  # fmt: skip
+        urllib.request.urlopen(viewed).read()
         endpoints = {
             "healthz": (f"{base}/healthz", "GET", {}, ""),
             "shared_page": (f"{base}/s/{seeded['token']}/", "GET", {}, ""),
+            "home": (f"{base}/", "GET", {"Cookie": cookie_header}, ""),
             "recompute": (f"{base}/plans/{seeded['plan']}/", "POST", recompute_headers, body),
         }
         check = urllib.request.Request(endpoints["recompute"][0], method="POST",
@@ -379,8 +390,9 @@ def main() -> int:
                                        headers=recompute_headers)  # fmt: skip
         answer = urllib.request.urlopen(check).read().decode()
         assert 'data-testid="headline"' in answer, "the recompute did not answer with results"
-        sizes = {name: len(urllib.request.urlopen(url).read()) for name, (url, method, *_rest)
-                 in endpoints.items() if method == "GET"}  # fmt: skip
+        sizes = {name: len(urllib.request.urlopen(urllib.request.Request(url, headers=h)).read())
+                 for name, (url, method, h, _body) in endpoints.items()
+                 if method == "GET"}  # fmt: skip
         sizes["recompute"] = len(answer.encode())
         wrk = ensure_wrk()
         tool = (
@@ -400,6 +412,15 @@ def main() -> int:
                     collected[name].append(outcome)
                 drain(base)
         results = {name: combine(rounds_) for name, rounds_ in collected.items()}
+        crowd = {name: [] for name in ("shared_page", "home")}
+        for index in range(rounds + 1):
+            for name in crowd:
+                outcome = measure(wrk, endpoints[name], args.round, args.crowd)
+                if index:
+                    crowd[name].append(outcome)
+                drain(base)
+        for name, rounds_ in crowd.items():
+            results[f"{name}_{args.crowd}_users"] = combine(rounds_)
         # Users who think between edits: Python threads, not wrk. With think time wrk's
         # delay() and gunicorn's sync workers (a new connection per request) inflate its
         # latencies several-fold (checked side by side); at ~5 req/s the threads' own cost
@@ -418,7 +439,12 @@ def main() -> int:
         server.wait(timeout=30)
     ratio = results["shared_page"]["rps"] / results["healthz"]["rps"]
     p95 = results["recompute"]["p95_ms"]
+    home_ratio = (results[f"home_{args.crowd}_users"]["rps"]
+                  / results[f"shared_page_{args.crowd}_users"]["rps"])  # fmt: skip
     targets = {
+        f"home_rps_vs_shared_page_{args.crowd}_users": {"value": round(home_ratio, 2),
+                                                        "target": ">= 0.5",
+                                                        "met": home_ratio >= 0.5},
         "shared_page_rps_vs_trivial": {"value": round(ratio, 2), "target": ">= 0.5",
                                        "met": ratio >= 0.5},
         "recompute_p95_ms_10_users_no_think_time": {"value": p95, "target": "< 100",
@@ -426,6 +452,8 @@ def main() -> int:
     }  # fmt: skip
     print(f"shared page at {ratio:.2f}x the trivial view's req/s (target >= 0.5): "
           f"{'met' if ratio >= 0.5 else 'NOT met'}")  # fmt: skip
+    print(f"home page at {home_ratio:.2f}x the shared page's req/s at {args.crowd} users "
+          f"(target >= 0.5): {'met' if home_ratio >= 0.5 else 'NOT met'}")  # fmt: skip
     print(f"recompute p95 {p95} ms at {args.connections} users with no think time "
           f"(target < 100 ms): {'met' if p95 < 100 else 'NOT met'}; with typing users "
           f"(think {args.think_ms} ms): p95 {typing['p95_ms']} ms")  # fmt: skip

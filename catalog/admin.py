@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import time
+from decimal import Decimal
 from pathlib import Path
 
 from celery.result import AsyncResult
@@ -60,6 +61,15 @@ def stale_q(as_of: dt.date) -> Q:
         cutoff = as_of - dt.timedelta(days=stale_after_days(model))
         query |= Q(pricing_model=model, current_from__lt=cutoff)
     return query
+
+
+def amount_text(value: Decimal | None) -> str:
+    """An amount with the decimals it needs: 349.99, 0.0416, 12.50 (never 349.990000)."""
+    if value is None:
+        return "—"
+    text = format_decimal(value)
+    whole, _dot, decimals = text.partition(".")
+    return f"{whole}.{decimals.ljust(2, '0')}"
 
 
 class StaleFilter(admin.SimpleListFilter):
@@ -150,7 +160,8 @@ class PriceAdmin(admin.ModelAdmin):
     """Append-only: the change form of a price saves a new row, never edits the old one."""
 
     form = PriceChangeForm
-    list_display = ["tier", "effective_from", "amount", "unit", "currency", "confirmed",
+    # One "price" column (amount, currency, unit) keeps the list within 1366 px.
+    list_display = ["tier", "effective_from", "price", "setup", "freshness", "confirmed",
                     "recorder", "recorded_at"]  # fmt: skip
     list_filter = ["tier__provider", "tier__kind", "tier__pricing_model", "confirmed", "currency"]
     search_fields = ["tier__slug", "tier__name", "source"]
@@ -162,6 +173,57 @@ class PriceAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         # "Changing" a price adds a row, so it takes the permission to add one.
         return request.user.has_perm("catalog.add_price")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Price]:
+        newest = Price.objects.filter(
+            tier=OuterRef("tier"), effective_from__lte=clock.today()
+        ).order_by("-effective_from")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(current_from=Subquery(newest.values("effective_from")[:1]))
+        )
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is None:
+            return form
+
+        class NewRowForm(form):
+            """The stored row as the start of a new one: plain amounts and today's date."""
+
+            def __init__(self, *args, **kwargs) -> None:
+                super().__init__(*args, **kwargs)
+                for name in ("amount", "setup_fee"):
+                    if self.initial.get(name) is not None:
+                        self.initial[name] = amount_text(self.initial[name])
+                self.initial["effective_from"] = clock.today()
+
+        return NewRowForm
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # Saving never edits the shown row: it adds a new one, and the page says so.
+        context = {"title": _("Add a new price"), "subtitle": None, **(extra_context or {})}
+        return super().change_view(request, object_id, form_url, context)
+
+    @admin.display(description=_("price"), ordering="amount")
+    def price(self, price: Price) -> str:
+        return f"{amount_text(price.amount)} {price.currency} {price.get_unit_display()}"
+
+    @admin.display(description=_("set-up fee"), ordering="setup_fee")
+    def setup(self, price: Price) -> str:
+        return amount_text(price.setup_fee) if price.setup_fee else "—"
+
+    @admin.display(description=_("freshness"))
+    def freshness(self, price: Price) -> str:
+        """As in the tier list, for the row in force; earlier and later rows say which they are."""
+        if price.effective_from > clock.today():
+            return _("upcoming")
+        if price.current_from is not None and price.effective_from < price.current_from:
+            return _("replaced")
+        age = (clock.today() - price.effective_from).days
+        label = _("stale") if age > stale_after_days(price.tier.pricing_model) else _("fresh")
+        return label if price.confirmed else f"{label}, {_('unconfirmed')}"
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
@@ -210,6 +272,7 @@ class PriceAdmin(admin.ModelAdmin):
                     data = upload.read()
                     fmt = detect_format(upload.name, data)
                     context["change_set"] = import_catalog(data, fmt, dry_run=True)
+                    context["replaced"] = _replaced_prices(context["change_set"].new_prices)
                 except CatalogFileError as exc:
                     context["issues"] = exc.issues
                 else:
@@ -245,6 +308,33 @@ class PriceAdmin(admin.ModelAdmin):
         name = f"catalog{'-history' if history else ''}-{clock.today().isoformat()}.{fmt}"
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
+
+
+def _price_shown(amount: Decimal, currency: str, unit: str, day: dt.date) -> dict[str, object]:
+    return {"amount": amount_text(Decimal(amount)), "currency": currency, "unit": unit, "day": day}
+
+
+def _replaced_prices(records: list) -> list[tuple[str, dict, dict | None, bool]]:
+    """Each new price beside the row it takes over from (the tier's newest row before it):
+    (tier slug, new price, replaced price or None, confirmed)."""
+    slugs = {record.slug for record in records}
+    history: dict[str, list[Price]] = {}
+    rows = Price.objects.filter(tier__slug__in=slugs).select_related("tier")
+    for row in rows.order_by("-effective_from"):
+        history.setdefault(row.tier.slug, []).append(row)
+    pairs = []
+    for record in records:
+        new = record.price
+        day = new["effective_from"]
+        earlier = [row for row in history.get(record.slug, []) if row.effective_from < day]
+        old = earlier[0] if earlier else None
+        pairs.append((
+            record.slug,
+            _price_shown(new["amount"], new["currency"], new["unit"], day),
+            _price_shown(old.amount, old.currency, old.unit, old.effective_from) if old else None,
+            bool(new.get("confirmed", True)),
+        ))  # fmt: skip
+    return pairs
 
 
 def _stash(request: HttpRequest, data: bytes, fmt: str) -> str:

@@ -279,7 +279,9 @@ class Price(models.Model):
 
     def __str__(self) -> str:
         return (
-            f"{self.tier.slug} {self.amount} {self.currency}/{self.unit} from {self.effective_from}"
+            # normalize(): 349.99, not the column's 349.990000 (breadcrumbs, selects, logs)
+            f"{self.tier.slug} {self.amount.normalize():f} {self.currency}/{self.unit} "
+            f"from {self.effective_from}"
         )
 
     @property

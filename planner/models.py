@@ -42,6 +42,11 @@ class Plan(models.Model):
     inputs = models.JSONField(_("inputs"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
+    # The figures as its owner last saw them on the plan page, and the data generation they
+    # rest on: the home page compares generations and says what changed since.
+    seen_generation = models.PositiveBigIntegerField(_("generation last viewed"), null=True,
+                                                     blank=True)  # fmt: skip
+    seen_figures = models.JSONField(_("figures last viewed"), null=True, blank=True)
 
     objects = PlanQuerySet.as_manager()
 

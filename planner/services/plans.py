@@ -74,6 +74,15 @@ def plan_create(*, owner, plan: schema.Plan) -> Plan:
     return Plan.objects.create(owner=owner, name=plan.name, inputs=stored)
 
 
+def plan_viewed(plan: Plan, figures: dict[str, Any], generation: int) -> None:
+    """Remember what the owner was just shown. An update, not save(): viewing is not an
+    edit, so `updated` stays and no change is recorded."""
+    if plan.seen_generation == generation and plan.seen_figures == figures:
+        return
+    Plan.objects.filter(pk=plan.pk).update(seen_generation=generation, seen_figures=figures)
+    plan.seen_generation, plan.seen_figures = generation, figures
+
+
 def plan_for(user, code: Any) -> Plan | None:
     """The user's own plan by its UUID; None for anyone else's, a bad UUID, or none."""
     return Plan.objects.owned_by(user).filter(code=code).first()

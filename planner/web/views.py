@@ -20,17 +20,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from changes.selectors import Generation, current_generation
+from changes.selectors import Generation, changes_since, current_generation
 from common import clock
 from common.message_render import render as render_message
+from common.messages import Message
 from planner.celery import app as celery_app
 from planner.compute import schema
 from planner.models import Plan, Share
@@ -54,6 +56,15 @@ logger = logging.getLogger(__name__)
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness: the process answers. Says nothing of the database, cache or broker."""
     return JsonResponse({"ok": True})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> FileResponse:
+    """/favicon.ico, which browsers ask for whatever the page links: the static icon."""
+    response = FileResponse((settings.BASE_DIR / "static" / "favicon.ico").open("rb"),
+                            content_type="image/x-icon")  # fmt: skip
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def readyz(request: HttpRequest) -> JsonResponse:
@@ -139,12 +150,82 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 # --- home ------------------------------------------------------------------------------
 
 
+HOME_FRESHNESS_SECONDS = 24 * 3600  # keyed by the data generation and the day as well
+# What a change-log kind's first word names, for "changed since you last viewed it".
+CHANGE_SUBJECTS = {"price": _lazy("price row"), "run": _lazy("benchmark run"),
+                   "tier": _lazy("tier"), "exchangerate": _lazy("exchange rate"),
+                   "speedfactor": _lazy("speed factor")}  # fmt: skip
+
+
 def home(request: HttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {"freshness": web_data.catalog_freshness()}
+    generation = current_generation()
+    context: dict[str, Any] = {"freshness": _catalog_freshness(generation)}
     if request.user.is_authenticated:
-        context["plans"] = Plan.objects.owned_by(request.user).only("code", "name", "updated")
+        plans = Plan.objects.owned_by(request.user).only(
+            "code", "name", "updated", "seen_generation", "seen_figures"
+        )
+        # One query for the plans; a plan whose figures rest on an older generation is
+        # evaluated only when its cell asks (htmx, plan_figures), never here.
+        context["plans"] = [
+            {"plan": plan, "fresh": plan.seen_generation == generation.number,
+             "figures": _shown_figures(plan.seen_figures)}
+            for plan in plans
+        ]  # fmt: skip
         context["targets"] = web_data.bench_targets()
     return render(request, "planner/home.html", context)
+
+
+def _catalog_freshness(generation: Generation) -> dict[str, Any]:
+    """The freshness panel builds the whole catalog frame: once per data generation and day."""
+    key = f"home-freshness:{generation.key}:{clock.today().isoformat()}"
+    freshness = cache.get(key)
+    if freshness is None:
+        freshness = web_data.catalog_freshness()
+        cache.set(key, freshness, HOME_FRESHNESS_SECONDS)
+    return freshness
+
+
+def seen_figures(view: dashboard.Results) -> dict[str, Any]:
+    """The headline's figures as stored with a plan: best option, monthly saving, payback."""
+    best = view.best
+    if best is None:
+        return {"currency": view.currency, "option": None}
+    saving = dashboard.dec(view.headline.get("saving_per_month")) if best.saving > 0 else 0
+    return {"currency": view.currency, "option": best.title.to_json(),
+            "saving_per_month": str(saving), "payback": best.payback.to_json()}  # fmt: skip
+
+
+def _shown_figures(figures: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not figures:
+        return None
+    if not figures.get("option"):
+        return {"currency": figures["currency"], "option": None}
+    return {"currency": figures["currency"], "option": Message.from_json(figures["option"]),
+            "saving_per_month": dashboard.dec(figures["saving_per_month"]),
+            "payback": Message.from_json(figures["payback"])}  # fmt: skip
+
+
+@login_required
+@require_GET
+def plan_figures(request: HttpRequest, code: Any) -> HttpResponse:
+    """The home page's cell for a plan whose data changed since it was last viewed: today's
+    figures, the ones last seen, and which price rows or runs changed in between."""
+    plan = _own_plan(request, code)
+    generation = current_generation()
+    context: dict[str, Any] = {"plan": plan, "was": _shown_figures(plan.seen_figures)}
+    try:
+        parsed = services.stored_plan(plan)
+    except schema.PlanValidationError:
+        return render(request, "planner/_plan_figures.html", {**context, "invalid": True})
+    view = dashboard.results(evaluation.comparison(parsed, generation=generation))
+    context["figures"] = _shown_figures(seen_figures(view))
+    if plan.seen_generation is not None:
+        context["changes"] = [
+            {"what": CHANGE_SUBJECTS.get(row.kind.split(".")[0], row.kind), "label": row.label,
+             "at": row.at}
+            for row in changes_since(plan.seen_generation, limit=5)
+        ]  # fmt: skip
+    return render(request, "planner/_plan_figures.html", context)
 
 
 # --- the editor ------------------------------------------------------------------------
@@ -215,6 +296,8 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
             status = 400 if not request.htmx else 200
     elif plan is not None:
         context.update(_stored_results(plan, generation))
+        if "results" in context:
+            services.plan_viewed(plan, seen_figures(context["results"]), generation.number)
     if plan is not None:
         context["export_columns"] = EXPORT_COLUMNS
         context["shares"] = plan.shares.all()

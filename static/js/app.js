@@ -54,3 +54,16 @@ document.addEventListener("submit", (event) => {
     event.preventDefault();
   }
 });
+
+// A box that scrolls sideways (a wide table on a phone) takes the keyboard's focus, so it
+// can be scrolled without a mouse; checked again after each htmx swap.
+function focusableScrollers() {
+  document.querySelectorAll(".scroll-x, .card table.data").forEach((el) => {
+    if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex")) {
+      el.setAttribute("tabindex", "0");
+    }
+  });
+}
+document.addEventListener("DOMContentLoaded", focusableScrollers);
+document.addEventListener("htmx:afterSettle", focusableScrollers);
+window.addEventListener("resize", focusableScrollers);
