@@ -261,6 +261,41 @@ _ENGINE: dict[str, Text] = {
     "engine.cost_retraining": N_("retraining"),
     # the baseline's source
     "engine.baseline_quoted": N_("quoted by the manager"),
+    # no figure: what evidence is missing, and each way forward with what it costs
+    "engine.missing_summary": NP_(
+        "No figure yet: %(count)s tier has no measured speed for this workload, "
+        "so no server count can be worked out.",
+        "No figure yet: %(count)s tiers have no measured speed for this workload, "
+        "so no server count can be worked out.",
+        "count",
+    ),
+    "engine.missing_tier": N_("%(tier)s: no benchmark run of %(classes)s yet."),
+    "engine.missing_tier_other": N_("%(tier)s: %(reason)s"),
+    "engine.ways_forward": N_("Ways forward, and what each costs:"),
+    "engine.way_suite": N_(
+        "Run the standard benchmark suite on %(target)s, the server linked to this tier: "
+        "about %(minutes)s minutes of its time."
+    ),
+    "engine.way_suite_unlinked": N_(
+        "Run the standard benchmark suite on a server of this tier: no benchmark target "
+        "is linked to it yet; the suite takes about %(minutes)s minutes."
+    ),
+    "engine.way_speed_factor": N_(
+        "Declare a speed factor against a measured tier, naming its source (a published "
+        "benchmark or a vendor's figure): a few minutes, and the figures are marked as estimates."
+    ),
+    "engine.way_fixed_count": N_(
+        "Switch the candidate to a fixed count of servers: no benchmark needed, but the count "
+        "is your own figure, not sized to the workload."
+    ),
+    "engine.declare_speed_factor": N_("Declare a speed factor for %(tier)s"),
+    "engine.target_choice": N_("Benchmark target"),
+    "engine.link_and_run": N_("Link the target to %(tier)s and queue its standard suite"),
+    "engine.suite_queued": NP_(
+        "%(count)s run queued on %(target)s for %(tier)s.",
+        "%(count)s runs queued on %(target)s for %(tier)s.",
+        "count",
+    ),
 }
 
 # The capacity model and queueing (planner.compute.capacity, queueing).

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import evidence_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,6 +16,7 @@ urlpatterns = [
     path("plans/<uuid:code>/share", views.share_create, name="share-create"),
     path("plans/<uuid:code>/shares/<int:share_id>/revoke", views.share_revoke, name="share-revoke"),
     path("plans/<uuid:code>/<str:what>.csv", views.plan_export, name="plan-export"),
+    path("evidence/link-target", evidence_views.link_target, name="evidence-link-target"),
     path("charts/<str:kind>-<str:digest>.svg", views.chart, name="chart"),
     path("s/<str:token>/", views.shared, name="shared"),
     path("s/<str:token>/<str:what>.csv", views.shared_export, name="shared-export"),

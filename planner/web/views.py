@@ -38,7 +38,7 @@ from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import evaluation, inputs
 from planner.services import plans as services
-from planner.web import charts, dashboard, exports
+from planner.web import charts, dashboard, evidence, exports
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
 from planner.web.forms import PlanForm
@@ -298,6 +298,9 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
         context.update(_stored_results(plan, generation))
         if "results" in context:
             services.plan_viewed(plan, seen_figures(context["results"]), generation.number)
+    if (view := context.get("results")) and view.no_number:
+        titles = _tier_titles(generation, [view.currency])
+        context["missing"] = evidence.missing(view.no_number, titles)
     if plan is not None:
         context["export_columns"] = EXPORT_COLUMNS
         context["shares"] = plan.shares.all()

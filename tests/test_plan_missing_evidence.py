@@ -1,0 +1,97 @@
+"""A workload plan with no measured tier says what is missing and how to get it."""
+
+import html as html_lib
+
+import pytest
+
+from benchmarks_app.models import Run, Suite
+from catalog.models import Tier
+from tests.support.bench import content, target, version
+from tests.support.dashboard import CLOUD, form_data, login
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
+GBM = {"trainings_per_month": 60, "rows": 2_000_000, "features": 50, "trees": 100}
+
+
+def workload_form() -> dict[str, str]:
+    return form_data(cand_0__tier=CLOUD, cand_0__count="",
+                     **{f"wl_gbm_0__{k}": str(v) for k, v in GBM.items()})  # fmt: skip
+
+
+def results_page(client) -> str:
+    response = client.post("/plans/new", workload_form())
+    assert response.status_code == 200
+    return html_lib.unescape(response.content.decode())
+
+
+@pytest.fixture
+def profile():
+    return version(content())  # a standard scale of 600 s: about 10 minutes
+
+
+def test_the_summary_says_in_plain_words_what_is_missing(owner, profile):
+    page = results_page(login(owner))
+    assert 'data-testid="missing-summary"' in page
+    assert "1 tier has no measured speed for this workload" in page
+    assert "AWS c5.4xlarge · on-demand: no benchmark run of gradient boosting yet." in page
+
+
+def test_the_summary_is_in_german_for_a_german_reader(owner, profile):
+    client = login(owner)
+    client.cookies["django_language"] = "de"
+    page = results_page(client)
+    assert "1 Tarif hat für diese Arbeitslast keine gemessene Geschwindigkeit" in page
+    assert "noch kein Benchmark-Lauf" in page
+    assert "Den Kandidaten auf eine feste Serverzahl umstellen" in page
+
+
+def test_it_offers_three_ways_forward_each_with_its_cost(owner, profile):
+    page = results_page(login(owner))
+    assert "no benchmark target is linked to it yet; the suite takes about 10 minutes" in page
+    tier = Tier.objects.get(slug=CLOUD)
+    assert f'href="/admin/planner/speedfactor/add/?tier={tier.pk}"' in page
+    assert "Switch the candidate to a fixed count of servers" in page
+
+
+def test_a_linked_target_is_named_in_the_suite_way(owner, profile):
+    box = target("cloudbox")
+    box.tier = Tier.objects.get(slug=CLOUD)
+    box.save()
+    page = results_page(login(owner))
+    assert "Run the standard benchmark suite on cloudbox, the server linked to this tier" in page
+
+
+def test_only_staff_see_the_link_and_queue_action(owner, staff_user, profile):
+    target("cloudbox")
+    assert "/evidence/link-target" not in results_page(login(owner))
+    assert 'action="/evidence/link-target"' in results_page(login(staff_user))
+
+
+def test_the_staff_action_links_the_target_and_queues_its_standard_suite(staff_user, profile):
+    box = target("cloudbox")
+    response = login(staff_user).post("/evidence/link-target", {"target": box.pk, "tier": CLOUD})
+    suite = Suite.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/benchmarks/suites/{suite.pk}/"
+    box.refresh_from_db()
+    assert box.tier.slug == CLOUD
+    assert suite.target == box
+    assert suite.scale == "standard"
+    run = Run.objects.get()
+    assert run.suite == suite
+    assert run.status == Run.Status.QUEUED
+    assert run.profile_version == profile
+
+
+def test_a_user_who_is_not_staff_gets_a_404_and_nothing_changes(owner, profile):
+    box = target("cloudbox")
+    response = login(owner).post("/evidence/link-target", {"target": box.pk, "tier": CLOUD})
+    assert response.status_code == 404
+    box.refresh_from_db()
+    assert box.tier is None
+    assert Suite.objects.count() == 0
+    assert Run.objects.count() == 0
+
+
+def test_the_staff_action_takes_only_a_post(staff_user):
+    assert login(staff_user).get("/evidence/link-target").status_code == 405
