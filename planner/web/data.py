@@ -90,19 +90,23 @@ def _form_options(language: str) -> dict[str, Any]:
     models = dict(PricingModel.choices)
     choices = []
     for row in frame.itertuples():
-        specs = []
-        if not pd.isna(row.vcpus) and row.vcpus:
-            specs.append(f"{int(row.vcpus)} vCPU")
-        if not pd.isna(row.ram_gib) and row.ram_gib:
-            specs.append(f"{formatting.number(row.ram_gib, 0, language)} GiB")
-        price = formatting.money(row.monthly, row.currency, language)
-        per_month = _("%(price)s a month") % {"price": price}
-        model = models.get(row.pricing_model, row.pricing_model)
-        label = " · ".join([f"{row.provider} {row.name}", *specs, per_month, str(model)])
-        choices.append((row.slug, label))
+        choices.append((row.slug, tier_label(row, language, models)))
     # Only currencies a plan can be shown in: the catalog's own, and those with a dated rate.
     currencies = set(frame["currency"]) | set(currencies_with_rates(today())) or {"USD"}
     return {"tier_choices": choices, "currencies": sorted(currencies)}
+
+
+def tier_label(row: Any, language: str, models: dict[str, Any]) -> str:
+    """A tier as the editor names it: provider and name, specs, monthly price, model."""
+    specs = []
+    if not pd.isna(row.vcpus) and row.vcpus:
+        specs.append(f"{int(row.vcpus)} vCPU")
+    if not pd.isna(row.ram_gib) and row.ram_gib:
+        specs.append(f"{formatting.number(row.ram_gib, 0, language)} GiB")
+    price = formatting.money(row.monthly, row.currency, language)
+    per_month = _("%(price)s a month") % {"price": price}
+    model = models.get(row.pricing_model, row.pricing_model)
+    return " · ".join([f"{row.provider} {row.name}", *specs, per_month, str(model)])
 
 
 def parser(generation: Generation) -> Callable[[Any], schema.Plan]:

@@ -143,6 +143,7 @@ class PlanForm(forms.Form):
         currencies: Iterable[str] = ("USD", "EUR"),
         language: str = "en",
         parse: Any = None,
+        full_list_max: int = 500,
     ) -> None:
         plan = plan or {}
         self.language = language
@@ -151,6 +152,9 @@ class PlanForm(forms.Form):
         self.plan_data: dict[str, Any] = {}
         self.section_errors: dict[str, list[str]] = {}
         self.tier_labels = dict(tier_choices or ())
+        # Small catalogs only: a larger one's datalist is filled by the search as one types.
+        small = len(self.tier_labels) <= full_list_max
+        self.full_tier_list = list(self.tier_labels.items()) if small else []
         super().__init__(data, initial=self._initial_values(plan))
         self.fields.update(_scalar_fields(language, tuple(sorted(set(currencies)))))
         self.candidates = formsets.build("candidate", data, plan, language)

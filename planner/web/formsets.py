@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.forms import BaseFormSet, formset_factory
+from django.urls import reverse_lazy
 
 from planner.compute import schema
 from planner.compute.schema import FieldSpec
@@ -66,8 +67,13 @@ def form_field(spec: FieldSpec, label: Any, language: str) -> forms.Field:
         # A select, not a ChoiceField: whether the value is offered is the schema's check.
         return forms.CharField(widget=forms.Select(choices=choices), **common)
     if spec.type == "tier":
-        # Searchable: the datalist is filled by the tier search as the reader types.
-        attrs = {"list": "tier-options", "autocomplete": "off", "data-tier-search": "1"}
+        # Searchable: the datalist is filled by the tier search as the reader types
+        # (static/js/plan_form.js sends the typed text as `q`, or nothing when the
+        # datalist already holds every tier).
+        attrs = {"list": "tier-options", "autocomplete": "off", "data-tier-search": "1",
+                 "hx-get": reverse_lazy("plan-tier-options"), "hx-target": "#tier-options",
+                 "hx-swap": "innerHTML", "hx-sync": "this:replace",
+                 "hx-trigger": "input changed delay:150ms"}  # fmt: skip
         widget = forms.TextInput(attrs={**attrs, "spellcheck": "false"})
         return forms.CharField(widget=widget, **common)
     return forms.CharField(**common)  # lengths, like every rule, are the schema's to check

@@ -8,6 +8,7 @@ urlpatterns = [
     path("readyz", views.readyz, name="readyz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("plans/new", views.plan_new, name="plan-new"),
+    path("plans/tiers", views.tier_options, name="plan-tier-options"),
     path("plans/compare", views.compare, name="plan-compare"),
     path("plans/<uuid:code>/", views.plan_edit, name="plan-edit"),
     path("plans/<uuid:code>/figures", views.plan_figures, name="plan-figures"),

@@ -38,7 +38,7 @@ from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import evaluation, inputs
 from planner.services import plans as services
-from planner.web import charts, dashboard, evidence, exports
+from planner.web import charts, dashboard, evidence, exports, tier_search
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
 from planner.web.forms import PlanForm
@@ -246,7 +246,8 @@ def _form(request: HttpRequest, plan: dict[str, Any] | None, generation: Generat
     options = web_data.form_options(generation)
     data = request.POST if request.method == "POST" else None
     parse = web_data.parser(generation)
-    return PlanForm(data, plan=plan, parse=parse, language=_language(), **options)
+    return PlanForm(data, plan=plan, parse=parse, language=_language(),
+                    full_list_max=tier_search.FULL_LIST_MAX, **options)  # fmt: skip
 
 
 def results_context(comparison: dict[str, Any]) -> dict[str, Any]:
@@ -345,6 +346,19 @@ def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpR
         web_data.plan_update(plan, parsed)
         messages.success(request, _("Changes saved."))
     return redirect("plan-edit", code=plan.code)
+
+
+@login_required
+@require_GET
+def tier_options(request: HttpRequest) -> HttpResponse:
+    """The tiers matching `q`, best first: `<option>`s for the editor's datalist (htmx),
+    else JSON."""
+    found = tier_search.search(tier_search.index(), request.GET.get("q", ""))
+    if request.htmx:
+        context = {"tier_options": found.results}
+        return render(request, "planner/plan_edit.html#tier-options", context)
+    results = [{"slug": slug, "label": label} for slug, label in found.results]
+    return JsonResponse({"results": results, "total": found.total})
 
 
 @login_required
@@ -470,8 +484,10 @@ PAGES_KEPT = 64
 
 
 def forget() -> None:
-    """Drop this process's shared-page memo (tests: rolled-back data can repeat a key)."""
+    """Drop this process's shared-page memo and tier indexes (tests: rolled-back data can
+    repeat a key)."""
     _pages.clear()
+    tier_search.forget()
 
 
 def _remember(key: str, html: str) -> None:

@@ -62,8 +62,27 @@ document.addEventListener("click", (event) => {
   const target = rows.tBodies ? rows.tBodies[0] : rows;
   target.insertAdjacentHTML("beforeend", html);
   total.value = String(index + 1);
+  if (window.htmx) {
+    window.htmx.process(target.lastElementChild); // the new row's tier search
+  }
   const first = target.lastElementChild.querySelector("input, select");
   if (first) {
     first.focus();
   }
+});
+
+// The tier inputs ask the tier search as the reader types (hx-get on each one): the
+// request carries only the typed text, as `q`; a datalist that already holds every tier
+// (a small catalog) is left as it is and nothing is asked.
+document.addEventListener("htmx:configRequest", (event) => {
+  const input = event.detail.elt;
+  if (!input.matches || !input.matches("input[data-tier-search]")) {
+    return;
+  }
+  const list = document.getElementById("tier-options");
+  if (!list || list.hasAttribute("data-complete")) {
+    event.preventDefault();
+    return;
+  }
+  event.detail.parameters = { q: input.value };
 });

@@ -1,0 +1,105 @@
+"""The editor's tier search: an index of the offered tiers, built once per data generation
+in this process, answering a typed query with at most `LIMIT` tiers, best first.
+
+A 20,000-option datalist is not usable (nor quick to send), so the tier inputs ask
+`/plans/tiers?q=…` as the reader types. Every word of the query must occur in a tier's
+text (slug, provider, name, region, pricing model, vCPUs, RAM, monthly price); the tiers
+whose slug starts with the query come first, then those where every word starts a word of
+theirs, then the rest, each group in catalog (slug) order. A scan of plain strings with
+`in` is a few milliseconds at 20,000 tiers: no inverted index is needed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.utils import translation
+
+from catalog.models import PricingModel
+from catalog.pricing import catalog_frame
+from changes.selectors import Generation, current_generation
+from common.clock import today
+from planner.services.inputs import Memo
+from planner.web import data as web_data
+
+LIMIT = 30
+MAX_QUERY = 100
+# At most this many offered tiers, the editor's datalist holds them all (the browser
+# filters it as the reader types); above it, the list is filled by the search.
+FULL_LIST_MAX = 500
+
+_WORD = re.compile(r"[^0-9a-z]+")
+_indexes = Memo(4)
+
+
+@dataclass(frozen=True)
+class Entry:
+    slug: str
+    label: str
+    text: str  # " word word …": lower case, each word after a space
+
+
+@dataclass(frozen=True)
+class Found:
+    results: list[tuple[str, str]]  # (slug, label), best first
+    total: int  # every tier that matched, beyond the ones returned
+
+
+def entry(slug: str, label: str, fields: Iterable[object]) -> Entry:
+    """A tier's searchable text: each field's words as written and split at punctuation."""
+    words: dict[str, None] = {}
+    for value in (slug, label, *fields):
+        for token in str(value).lower().split():
+            words[token] = None
+            for piece in _WORD.split(token):
+                if piece:
+                    words[piece] = None
+    return Entry(slug, label, " " + " ".join(words))
+
+
+def search(entries: list[Entry], query: str, limit: int = LIMIT) -> Found:
+    """The tiers matching every word of `query`, slug prefixes first, then word prefixes."""
+    query = query.strip().lower()[:MAX_QUERY]
+    terms = query.split()
+    if not terms:
+        return Found([(e.slug, e.label) for e in entries[:limit]], len(entries))
+    starts = [" " + t for t in terms]
+    groups: tuple[list[Entry], list[Entry], list[Entry]] = ([], [], [])
+    for e in entries:
+        text = e.text
+        if not all(t in text for t in terms):
+            continue
+        if e.slug.startswith(query):
+            groups[0].append(e)
+        elif all(s in text for s in starts):
+            groups[1].append(e)
+        else:
+            groups[2].append(e)
+    ranked = [*groups[0], *groups[1], *groups[2]]
+    return Found([(e.slug, e.label) for e in ranked[:limit]], len(ranked))
+
+
+def index(generation: Generation | None = None) -> list[Entry]:
+    """The offered tiers' entries for this language, data generation and date."""
+    generation = generation or current_generation()
+    language = translation.get_language() or "en"
+    key = (generation.key, language, today().isoformat())
+    return _indexes.get(key, lambda: _build(language))
+
+
+def _build(language: str) -> list[Entry]:
+    frame = catalog_frame(today())
+    models = dict(PricingModel.choices)
+    entries = []
+    for row in frame.itertuples():
+        label = web_data.tier_label(row, language, models)
+        fields = (row.provider, row.name, row.region, row.pricing_model, row.kind)
+        entries.append(entry(row.slug, label, fields))
+    return entries
+
+
+def forget() -> None:
+    """Drop this process's indexes (tests: rolled-back data can repeat a database state)."""
+    _indexes.clear()
