@@ -200,17 +200,25 @@ def login(base: str, password: str) -> dict[str, str]:
 
 
 def recompute_body(csrf: str) -> str:
+    """What the editor posts (its formsets, rates as the form shows them: percentages)."""
     fields = {
         "csrfmiddlewaretoken": csrf, "currency": "USD", "name": "Move to Extreme",
-        "horizon_months": "36", "annual_discount_rate": "0.07", "utilisation_target": "0.7",
-        "monthly_growth": "0", "spot_interruption_allowance": "0.10",
+        "horizon_months": "36", "annual_discount_rate": "7", "utilisation_target": "70",
+        "monthly_growth": "0", "spot_interruption_allowance": "10",
         "baseline__monthly": "__SPEND__", "baseline__count": "1",
-        "one_time__migration_hours": "40", "one_time__migration_rate": "87.50",
         "one_time__other": "0", "monthly__egress": "0", "monthly__other": "0",
-        "cand_0__tier": EXTREME, "cand_0__count": "1", "cand_1__tier": RESERVED,
-        "cand_1__count": "1", "cand_2__tier": "",
+        "cand-0-tier": EXTREME, "cand-0-count": "1", "cand-1-tier": RESERVED,
+        "cand-1-count": "1", "cand-2-tier": "",
     }  # fmt: skip
-    return urllib.parse.urlencode(fields).replace("__SPEND__", "__SPEND__")
+    for prefix in FORMSETS:
+        rows = 3 if prefix == "cand" else 1
+        fields |= {f"{prefix}-TOTAL_FORMS": str(rows), f"{prefix}-INITIAL_FORMS": "0"}
+    return urllib.parse.urlencode(fields)
+
+
+# The editor's formsets: each posts its management fields.
+FORMSETS = ("cand", "commit", "owned", "wl_gbm", "wl_sklearn", "wl_features", "wl_hpo",
+            "wl_inference", "wl_nn", "wl_deep_learning")  # fmt: skip
 
 
 def ensure_wrk() -> str | None:

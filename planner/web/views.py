@@ -32,7 +32,6 @@ from django.views.decorators.http import require_GET, require_POST
 from changes.selectors import Generation, changes_since, current_generation
 from common import clock
 from common.message_render import render as render_message
-from common.messages import Message
 from planner.celery import app as celery_app
 from planner.compute import schema
 from planner.models import Plan, Share
@@ -41,6 +40,7 @@ from planner.services import plans as services
 from planner.web import charts, dashboard, evidence, exports, tier_search
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
+from planner.web import home as home_page
 from planner.web.forms import PlanForm
 
 CHART_DATA_SECONDS = 24 * 3600  # a chart's data waits this long for its SVG request
@@ -150,7 +150,6 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 # --- home ------------------------------------------------------------------------------
 
 
-HOME_FRESHNESS_SECONDS = 24 * 3600  # keyed by the data generation and the day as well
 # What a change-log kind's first word names, for "changed since you last viewed it".
 CHANGE_SUBJECTS = {"price": _lazy("price row"), "run": _lazy("benchmark run"),
                    "tier": _lazy("tier"), "exchangerate": _lazy("exchange rate"),
@@ -158,31 +157,10 @@ CHANGE_SUBJECTS = {"price": _lazy("price row"), "run": _lazy("benchmark run"),
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    generation = current_generation()
-    context: dict[str, Any] = {"freshness": _catalog_freshness(generation)}
-    if request.user.is_authenticated:
-        plans = Plan.objects.owned_by(request.user).only(
-            "code", "name", "updated", "seen_generation", "seen_figures"
-        )
-        # One query for the plans; a plan whose figures rest on an older generation is
-        # evaluated only when its cell asks (htmx, plan_figures), never here.
-        context["plans"] = [
-            {"plan": plan, "fresh": plan.seen_generation == generation.number,
-             "figures": _shown_figures(plan.seen_figures)}
-            for plan in plans
-        ]  # fmt: skip
-        context["targets"] = web_data.bench_targets()
-    return render(request, "planner/home.html", context)
-
-
-def _catalog_freshness(generation: Generation) -> dict[str, Any]:
-    """The freshness panel builds the whole catalog frame: once per data generation and day."""
-    key = f"home-freshness:{generation.key}:{clock.today().isoformat()}"
-    freshness = cache.get(key)
-    if freshness is None:
-        freshness = web_data.catalog_freshness()
-        cache.set(key, freshness, HOME_FRESHNESS_SECONDS)
-    return freshness
+    """The plan list and the two panels, as fragments cached per reader, language and data
+    generation (`planner.web.home`), inside a shell rendered per request (the CSRF token)."""
+    fragments = home_page.fragments(request.user, current_generation())
+    return render(request, "planner/home.html", {"fragments": fragments})
 
 
 def seen_figures(view: dashboard.Results) -> dict[str, Any]:
@@ -195,16 +173,6 @@ def seen_figures(view: dashboard.Results) -> dict[str, Any]:
             "saving_per_month": str(saving), "payback": best.payback.to_json()}  # fmt: skip
 
 
-def _shown_figures(figures: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not figures:
-        return None
-    if not figures.get("option"):
-        return {"currency": figures["currency"], "option": None}
-    return {"currency": figures["currency"], "option": Message.from_json(figures["option"]),
-            "saving_per_month": dashboard.dec(figures["saving_per_month"]),
-            "payback": Message.from_json(figures["payback"])}  # fmt: skip
-
-
 @login_required
 @require_GET
 def plan_figures(request: HttpRequest, code: Any) -> HttpResponse:
@@ -212,13 +180,13 @@ def plan_figures(request: HttpRequest, code: Any) -> HttpResponse:
     figures, the ones last seen, and which price rows or runs changed in between."""
     plan = _own_plan(request, code)
     generation = current_generation()
-    context: dict[str, Any] = {"plan": plan, "was": _shown_figures(plan.seen_figures)}
+    context: dict[str, Any] = {"plan": plan, "was": home_page.shown_figures(plan.seen_figures)}
     try:
         parsed = services.stored_plan(plan)
     except schema.PlanValidationError:
         return render(request, "planner/_plan_figures.html", {**context, "invalid": True})
     view = dashboard.results(evaluation.comparison(parsed, generation=generation))
-    context["figures"] = _shown_figures(seen_figures(view))
+    context["figures"] = home_page.shown_figures(seen_figures(view))
     if plan.seen_generation is not None:
         context["changes"] = [
             {"what": CHANGE_SUBJECTS.get(row.kind.split(".")[0], row.kind), "label": row.label,
