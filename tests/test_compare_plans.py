@@ -71,7 +71,7 @@ def test_payback_is_said_as_on_each_plans_page(owner, two_plans):
     for plan, said in zip(two_plans, summary(html, "payback_month"), strict=True):
         page = client.get(edit_url(plan)).content.decode()
         row = page.split('class="option best"')[1].split("</tr>")[0]
-        assert f"<td>{said}</td>" in row
+        assert f'<td data-label="Payback">{said}</td>' in row
     assert summary(html, "payback_month")[0] == "month 4"
 
 

@@ -212,5 +212,6 @@ def test_make_run_restarts_a_killed_worker_keeps_serving_and_checks_on_time(
             stack.wait(timeout=30)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(stack.pid, signal.SIGKILL)  # whatever of its group outlived it
+        faults.wait_for_other_connections_to_close()
         redis.stop()
         restore()

@@ -87,7 +87,7 @@ def test_labels_and_payback_come_in_german(owner, old_box):
     assert f"2{NBSP}× Test Old Box · monatlich" in html  # the option's title
     # 2 × (99.50 + 140.83 operations) a month against 900: 1,000 of migration, paid in month 3.
     row = html.split('data-key="candidate:0"')[1].split("</tr>")[0]
-    assert "<td>Monat 3</td>" in row
+    assert '<td data-label="Amortisation">Monat 3</td>' in row
     assert "amortisiert sich: <strong>Monat 3</strong>" in html
 
 
@@ -136,7 +136,7 @@ def test_a_shared_snapshot_is_said_in_german_from_its_frozen_messages(owner, old
     assert f"2{NBSP}× Test Frozen Box · monatlich" in html
     day = old_box.effective_from
     assert f"Old Box: Preis veraltet (gültig ab {day:%d.%m.%Y})" in html
-    assert "<td>Monat 3</td>" in html
+    assert '<td data-label="Amortisation">Monat 3</td>' in html
 
 
 def test_a_share_frozen_before_messages_shows_its_english_and_is_not_changed(owner, old_box):
@@ -150,7 +150,7 @@ def test_a_share_frozen_before_messages_shows_its_english_and_is_not_changed(own
     assert '<html lang="de">' in html
     assert f"Old Box: price stale (effective {old_box.effective_from})" in html  # as stored
     assert "2 × Test Old Box · monthly" in html
-    assert "<td>Monat 3</td>" in html  # payback is rebuilt from its month
+    assert '<td data-label="Amortisation">Monat 3</td>' in html  # payback is rebuilt from its month
     assert 'id="today"' not in html  # nothing moved: missing messages are no change
 
 

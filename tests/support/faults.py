@@ -188,6 +188,7 @@ class Stack:
 
     def stop(self) -> None:
         self.stop_workers()
+        wait_for_other_connections_to_close()
         self.redis.stop()
         self._restore_broker()
 
@@ -420,3 +421,25 @@ def wait_started(run: Run, timeout: float = 120) -> datetime:
         return run.started_at
 
     return wait_for(started, timeout, every=0.1, message="the run to start")
+
+
+def wait_for_other_connections_to_close(timeout: float = 20) -> None:
+    """After killing a stack of processes, wait until their database sessions are gone.
+
+    PostgreSQL ends a killed client's backend a moment later; the test database's
+    teardown (TRUNCATE) meeting a backend still reading deadlocks. SQLite: nothing to do.
+    """
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.2)
