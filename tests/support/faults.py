@@ -188,7 +188,6 @@ class Stack:
 
     def stop(self) -> None:
         self.stop_workers()
-        wait_for_other_connections_to_close()
         self.redis.stop()
         self._restore_broker()
 
