@@ -182,37 +182,6 @@ def _places(value: float) -> int:
 
 # --- schema errors in the reader's language --------------------------------------------
 
-# The editor's wording for the schema's refusals: the same codes and parameters, said to a
-# manager at a form rather than to a program sending JSON ("Enter a number." where the API
-# says "expected a number, got a string"). A code not listed is shown as the API words it.
-FORM_WORDING: dict[str, str] = {
-    "schema.required": "schema.form.required",
-    "schema.unknown_field": "schema.form.unknown_field",
-    "schema.expected_integer": "schema.form.whole_number",
-    "schema.expected_number": "schema.form.number",
-    "schema.expected_decimal": "schema.form.number",
-    "schema.not_finite": "schema.form.not_finite",
-    "schema.at_least": "schema.form.at_least",
-    "schema.above": "schema.form.above",
-    "schema.at_most": "schema.form.at_most",
-    "schema.max_places": "schema.form.max_places",
-    "schema.max_length": "schema.form.max_length",
-    "schema.max_items": "schema.form.max_items",
-    "schema.unknown_tier": "schema.form.unknown_tier",
-    "schema.tier_key": "schema.form.tier_key",
-    "schema.currency_code": "schema.form.currency_code",
-    "schema.unknown_value": "schema.form.unknown_value",
-    "schema.one_of": "schema.form.one_of",
-    "schema.migration_pair": "schema.form.migration_pair",
-    "schema.ops_rate": "schema.form.ops_rate",
-    "schema.count_for_fixed": "schema.form.count_for_fixed",
-    "schema.count_only_fixed": "schema.form.count_only_fixed",
-    "schema.usage_only": "schema.form.usage_only",
-    "schema.usage_both": "schema.form.usage_both",
-    "schema.cpu_workload": "schema.form.cpu_workload",
-    "schema.usage_hours": "schema.form.usage_hours",
-}
-
 
 def is_percent(spec: FieldSpec) -> bool:
     """A rate the schema keeps as a fraction (0–1): the form shows and takes percentages."""
