@@ -61,6 +61,21 @@ def money(
     return f"{MINUS}{out}" if negative else out
 
 
+def places_needed(value: float | Decimal | int, minimum: int = 2, maximum: int = 6) -> int:
+    """The decimals an amount needs: 349.99 → 2, 0.0416 → 4, 12.5 → 2, 349.990000 → 2."""
+    exponent = Decimal(str(value)).normalize().as_tuple().exponent
+    needed = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return max(minimum, min(maximum, needed))
+
+
+def price(value: float | Decimal | int | None, currency: str, language: str = "en") -> str:
+    """A catalog price with the decimals it needs, in the language's order: $349.99,
+    $0.0416, 0,0416 $ (a unit price of a fraction of a cent keeps its digits)."""
+    if value is None:
+        return DASH
+    return money(value, currency, language, places=places_needed(value))
+
+
 def percent(value: float | Decimal | None, places: int = 0, language: str = "en") -> str:
     """A share (0.25) as a percentage in the language: 25 % (de) or 25% (en)."""
     if value is None:

@@ -6,7 +6,7 @@ import pytest
 
 from catalog.models import Tier
 from tests.support.bench import finished_run, target, version
-from tests.support.dashboard import DEDICATED, form_data, login
+from tests.support.dashboard import CLOUD, DEDICATED, form_data, login
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 # cell-trees per second at 1..32 threads on the Extreme's target: near-linear.
@@ -51,3 +51,21 @@ def test_without_a_run_the_tier_gets_no_figure_and_says_why(owner):
     assert "No option has a figure yet." in html
     assert "tier without a figure" in html
     assert DEDICATED in html
+
+
+@pytest.mark.parametrize(
+    ("language", "monthly", "hourly"),
+    [("en", "$349.99 / month", "$0.68 / hour"), ("de", "349,99 $ / Monat", "0,68 $ / Stunde")],
+)
+def test_a_price_row_reads_with_the_decimals_it_needs(owner, language, monthly, hourly):
+    """The ᵖ pop-up shows a catalog price as money in the reader's format, never the
+    stored column's trailing zeros ("349.9900 USD")."""
+    client = login(owner)
+    client.post("/i18n/setlang/", {"language": language, "next": "/"})
+    data = form_data(cand_1__tier=CLOUD, cand_1__count="1")
+    html = client.post("/plans/new", data, headers={"HX-Request": "true"}).content.decode()
+    bodies = " ".join(re.findall(r'<div class="prov-body">(.*?)</div>', html, re.S))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", bodies))  # a no-break space too
+    assert monthly in text, text
+    assert hourly in text, text
+    assert "349.9900" not in text and "349,9900" not in text

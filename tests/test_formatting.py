@@ -28,3 +28,11 @@ def test_number_agrees_with_djangos_number_format(value, places, language):
     with translation.override(language):
         expected = formats.number_format(rounded, places, use_l10n=True, force_grouping=True)
     assert formatting.number(value, places, language) == expected
+
+
+def test_a_price_keeps_the_decimals_it_needs_and_no_more():
+    assert formatting.price(Decimal("349.990000"), "USD") == "$349.99"
+    assert formatting.price(Decimal("0.041600"), "USD") == "$0.0416"
+    assert formatting.price(Decimal("12.5"), "EUR", "de") == "12,50\u00a0€"
+    assert formatting.price(Decimal("1234"), "USD") == "$1,234.00"
+    assert formatting.price(Decimal("0.00001234"), "USD") == "$0.000012"  # six places at most

@@ -32,6 +32,14 @@ def money0(value: Any, currency: str = "USD") -> str:
 
 
 @register.filter
+def price(value: Any, currency: str = "USD") -> str:
+    """A catalog price with the decimals it needs: $349.99 / hour, $0.0416 (not 349.9900)."""
+    if value in (None, ""):
+        return formatting.DASH
+    return formatting.price(Decimal(str(value)), currency, _language())
+
+
+@register.filter
 def num(value: Any, places: int = 0) -> str:
     if value in (None, ""):
         return formatting.DASH
