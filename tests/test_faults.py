@@ -25,6 +25,7 @@ from benchmarks_app.models import Run, Target
 from tests.support import faults
 from tests.support.bench import target, wait_for
 from tests.support.faults import Intervals, Stack
+from tests.support.redis_server import RedisServer
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,7 +168,7 @@ def test_make_run_restarts_a_killed_worker_keeps_serving_and_checks_on_time(
     tmp_path, settings, child_environment, pv
 ):
     intervals = Intervals(heartbeat_s=5, bound_s=8)
-    redis = faults.RedisServer(tmp_path / "redis.log")
+    redis = RedisServer(tmp_path / "redis.log")
     redis.start()
     restore = faults.publish_to(redis.url)
     settings.REDIS_URL = redis.url

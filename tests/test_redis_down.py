@@ -7,11 +7,8 @@ the broker), then stops it: the shared Redis of the other tests is never touched
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,52 +23,20 @@ from planner.web import data as web_data
 from planner.web import views
 from tests.support.api import token_client
 from tests.support.dashboard import charts_in, edit_url, form_data, login, saved_plan, small_catalog
+from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class RedisServer:
-    """A throwaway redis-server: no persistence, so a restart starts empty."""
-
-    def __init__(self, log: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            message = "redis-server is not installed (Debian: apt-get install redis-server)"
-            pytest.fail(message) if os.getenv("CI") == "true" else pytest.skip(message)
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        cmd = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-               "--appendonly", "no", "--daemonize", "no"]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=log.open("w"), stderr=subprocess.STDOUT)
-        self._wait(up=True)
-
-    def _wait(self, *, up: bool) -> None:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                if up:
-                    return
-            except OSError:
-                if not up:
-                    return
-            time.sleep(0.05)
-        raise TimeoutError(f"redis-server on {self.port} did not come {'up' if up else 'down'}")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=20)
-        self._wait(up=False)
-
-
 @pytest.fixture
 def redis_cache(settings, tmp_path) -> Iterator[RedisServer]:
     """The cache as production configures it (REDIS_URL set), on a Redis of this test."""
-    server = RedisServer(tmp_path / "redis.log")
+    try:
+        server = RedisServer(tmp_path / "redis.log")
+    except FileNotFoundError as missing:
+        pytest.fail(str(missing)) if os.getenv("CI") == "true" else pytest.skip(str(missing))
+    server.start()
     settings.CACHES = {
         "default": {
             "BACKEND": "common.cache.TolerantRedisCache",
