@@ -126,3 +126,27 @@ def test_after_duplicating_the_comparison_is_shown(owner, two_plans):
     assert "month 4" in compared
     copy = Plan.objects.exclude(pk__in=[p.pk for p in two_plans]).get()
     assert f"plan={original.code}&amp;plan={copy.code}" in compared
+
+
+@pytest.mark.parametrize(
+    ("path", "english", "german"),
+    [
+        ("owned[0].purchase_price", "Purchase price per server", "Kaufpreis je Server"),
+        ("owned[0].count", "Servers", "Server"),
+        ("baseline.commitments[0].monthly", "Commitment 1 · Monthly cost", None),
+        ("workloads[0].name", "Workload 1 (CPU inference) · Name", None),
+    ],
+)
+def test_compare_labels_are_the_editors_words_in_each_language(path, english, german):
+    """The comparison names an input as the editor labels it, so German reads German
+    (an owned server's price read "Purchase price" in both languages)."""
+    from django.utils import translation
+
+    from planner.web.compare import label_of
+
+    plan = {"workloads": [{"kind": "inference", "name": ""}], "owned": [{}]}
+    with translation.override("en"):
+        assert label_of(path, plan) == english
+    if german:
+        with translation.override("de"):
+            assert label_of(path, plan).endswith(german)

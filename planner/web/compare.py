@@ -15,96 +15,26 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from common import formatting
 from common.message_render import render
+from planner.web import fields
 from planner.web.dashboard import Results, dec
 
 MAX_PLANS = 4
-# The editor's words for each input (the same English, so the same German).
-LABELS: dict[str, Promise] = {
-    "currency": gettext_lazy("Currency"),
-    "horizon_months": gettext_lazy("Horizon"),
-    "annual_discount_rate": gettext_lazy("Discount rate"),
-    "utilisation_target": gettext_lazy("Utilisation target"),
-    "monthly_growth": gettext_lazy("Monthly growth"),
-    "spot_interruption_allowance": gettext_lazy("Spot re-run allowance"),
-    "baseline.monthly": gettext_lazy("Current monthly spend"),
-    "baseline.tier": gettext_lazy("or: current tier"),
-    "baseline.count": gettext_lazy("Servers of that tier"),
-    "commitments.months_remaining": gettext_lazy("Months remaining"),
-    "commitments.monthly": gettext_lazy("Monthly cost"),
-    "commitments.tier": gettext_lazy("or: tier"),
-    "commitments.count": gettext_lazy("Count"),
-    "commitments.description": gettext_lazy("Description"),
-    "one_time.migration_hours": gettext_lazy("Migration work"),
-    "one_time.migration_rate": gettext_lazy("Engineer rate"),
-    "one_time.running_both_months": gettext_lazy("Months running both"),
-    "one_time.retraining": gettext_lazy("Retraining and re-validation"),
-    "one_time.other": gettext_lazy("Other one-time costs"),
-    "monthly.ops_hours_per_server": gettext_lazy("Operations hours per server"),
-    "monthly.ops_rate": gettext_lazy("Operations rate"),
-    "monthly.egress": gettext_lazy("Egress"),
-    "monthly.other": gettext_lazy("Other monthly costs"),
-    "name": gettext_lazy("Option name"),
-    "tier": gettext_lazy("Tier"),
-    "mode": gettext_lazy("Sizing"),
-    "count": gettext_lazy("Fixed count"),
-    "gpu_hours_per_month": gettext_lazy("GPU-hours a month"),
-    "instance_hours_per_month": gettext_lazy("Instance-hours a month"),
-    "min_term_months": gettext_lazy("Minimum term"),
-    "trainings_per_month": gettext_lazy("Trainings a month"),
-    "searches_per_month": gettext_lazy("Searches a month"),
-    "runs_per_month": gettext_lazy("Runs a month"),
-    "rows": gettext_lazy("Rows"),
-    "features": gettext_lazy("Features"),
-    "trees": gettext_lazy("Trees"),
-    "grid_size": gettext_lazy("Grid size"),
-    "folds": gettext_lazy("Folds"),
-    "dataset_gb": gettext_lazy("Dataset size"),
-    "must_fit_one_box": gettext_lazy("Must fit in one server's RAM"),
-    "trials": gettext_lazy("Trials"),
-    "trial_hours_single_thread": gettext_lazy("Trial length on one thread"),
-    "deadline_hours": gettext_lazy("Deadline per job"),
-    "peak_rps": gettext_lazy("Peak requests per second"),
-    "p99_ms": gettext_lazy("p99 latency bound"),
-    "n_plus_one": gettext_lazy("One spare server (N+1)"),
-    "samples": gettext_lazy("Samples"),
-    "epochs": gettext_lazy("Epochs"),
-    "task": gettext_lazy("Task"),
-}
-CHOICES: dict[str, Promise] = {
-    "sized": gettext_lazy("sized by the model"),
-    "fixed": gettext_lazy("fixed count"),
-    "usage": gettext_lazy("usage-based GPU hours"),
-    "gbm": gettext_lazy("Gradient boosting trainings (XGBoost, LightGBM)"),
-    "sklearn": gettext_lazy("scikit-learn grid searches"),
-    "features": gettext_lazy("Feature engineering (pandas, polars)"),
-    "hpo": gettext_lazy("Hyperparameter searches (Optuna)"),
-    "inference": gettext_lazy("CPU inference"),
-    "nn": gettext_lazy("Small neural-network trainings (PyTorch)"),
-    "deep_learning": gettext_lazy("Deep learning that stays on GPUs"),
-    "llm_finetune": gettext_lazy("LLM fine-tuning"),
-    "vit_from_scratch": gettext_lazy("vision transformer from scratch"),
-    "diffusion": gettext_lazy("diffusion model"),
-    "other_deep_learning": gettext_lazy("other deep learning"),
-}
-UNITS: dict[str, Promise] = {
-    "horizon_months": gettext_lazy("months"),
-    "one_time.migration_hours": gettext_lazy("engineer hours"),
-    "one_time.running_both_months": gettext_lazy("months"),
-    "commitments.months_remaining": gettext_lazy("months"),
-    "min_term_months": gettext_lazy("months"),
-    "monthly.ops_hours_per_server": gettext_lazy("hours/server/month"),
-    "dataset_gb": gettext_lazy("GB (decimal)"),
-    "deadline_hours": gettext_lazy("hours"),
-    "trial_hours_single_thread": gettext_lazy("hours"),
-    "p99_ms": gettext_lazy("ms"),
-    "peak_rps": gettext_lazy("requests/s"),
-}
+CHOICES = {**fields.KIND_TITLES, **fields.CHOICE_LABELS}  # the editor's words for a choice
+# The unit beside a number, by the editor's unit names (fields.UNITS translates them).
+UNITS = {
+    "horizon_months": "months", "one_time.migration_hours": "engineer hours",
+    "one_time.running_both_months": "months", "commitments.months_remaining": "months",
+    "min_term_months": "months", "monthly.ops_hours_per_server": "hours/server/month",
+    "dataset_gb": "GB (decimal)", "deadline_hours": "hours", "trial_hours_single_thread": "hours",
+    "p99_ms": "ms", "peak_rps": "requests/s",
+}  # fmt: skip
+# Where an input's label key differs from its path, the editor's key for it (fields.LABELS).
+_PART_FIELDS = {"name", "tier", "mode", "count", "gpu_hours_per_month",
+                "instance_hours_per_month", "min_term_months"}  # fmt: skip
 MONEY = {
     "baseline.monthly", "commitments.monthly", "one_time.migration_rate", "one_time.retraining",
     "one_time.other", "monthly.ops_rate", "monthly.egress", "monthly.other",
@@ -194,10 +124,30 @@ def _field(generic: str) -> str:
     return generic
 
 
+def _label_key(generic: str, key: str) -> str:
+    """The editor's label key (fields.LABELS) of an input: "commitments.monthly" →
+    "commitment.monthly", a candidate's "tier" → "part.tier", a workload's "name" →
+    "workload.name", an owned server's "count" → "owned.count"."""
+    head = generic.split(".")[0]
+    if key.startswith("commitments."):
+        return "commitment." + key.split(".", 1)[1]
+    if head == "candidates" and key in _PART_FIELDS:
+        return f"part.{key}"
+    if head == "workloads" and key == "name":
+        return "workload.name"
+    if head == "owned":
+        last = key.rsplit(".", 1)[-1]
+        return f"owned.{last}" if last in {"name", "count"} else last
+    return key
+
+
 def label_of(path: str, plan: Mapping[str, Any]) -> str:
     generic, indices = _where(path)
     key = _field(generic)
-    label = str(LABELS.get(key) or key.rsplit(".", 1)[-1].replace("_", " ").capitalize())
+    label_key = _label_key(generic, key)
+    label = str(
+        fields.LABELS.get(label_key) or key.rsplit(".", 1)[-1].replace("_", " ").capitalize()
+    )
     group = _group(generic, indices, plan)
     return f"{group} · {label}" if group else label
 
@@ -219,7 +169,7 @@ def value_text(
         return _("yes") if value else _("no")
     if isinstance(value, int | float | Decimal):
         number = formatting.number(value, _places(Decimal(str(value))), language)
-        return f"{number} {UNITS[key]}" if key in UNITS else number
+        return f"{number} {fields.unit_text(UNITS[key])}" if key in UNITS else number
     return str(CHOICES.get(str(value), value))
 
 
