@@ -185,6 +185,18 @@ def one_box_catalog(settings) -> None:
 
 
 @pytest.fixture
+def default_catalog_api(owner, settings):
+    """A client with the owner's API token over the shipped default catalog, and a rate
+    limit no test reaches."""
+    from catalog.defaults import load_default_catalog
+    from tests.support.api import token_client
+
+    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
+    load_default_catalog()
+    return token_client(owner)[0]
+
+
+@pytest.fixture
 def api(owner):
     """A client that calls the API with a fresh token of the owner."""
     from tests.support.api import token_client

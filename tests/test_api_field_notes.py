@@ -5,10 +5,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from catalog.defaults import load_default_catalog
 from catalog.models import Price
 from planner.models import Plan
-from tests.support.api import post_json, token_client
+from tests.support.api import post_json
 
 pytestmark = pytest.mark.django_db
 
@@ -22,10 +21,8 @@ NOTHING_ELSE = {"running_both_months": 0, "retraining": 0}
 
 
 @pytest.fixture
-def api(owner, settings):
-    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    load_default_catalog()
-    return token_client(owner)[0]
+def api(default_catalog_api):
+    return default_catalog_api
 
 
 def evaluate(api, baseline: dict, tier: str, count: int = 1, **one_time) -> dict:

@@ -3,8 +3,7 @@ a published assumption or the plan's own input."""
 
 import pytest
 
-from catalog.defaults import load_default_catalog
-from tests.support.api import post_json, token_client
+from tests.support.api import evaluated
 from tests.support.provenance import numbers, unresolved
 
 pytestmark = pytest.mark.django_db
@@ -12,16 +11,8 @@ EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
 
 
 @pytest.fixture
-def api(owner, settings):
-    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    load_default_catalog()
-    return token_client(owner)[0]
-
-
-def evaluated(api, plan: dict) -> dict:
-    response = post_json(api, "/api/v1/evaluate", plan)
-    assert response.status_code == 200, response.content[:500]
-    return response.json()
+def api(default_catalog_api):
+    return default_catalog_api
 
 
 def test_every_figure_of_a_quoted_baseline_plan_has_a_source(api):

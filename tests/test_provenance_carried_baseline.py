@@ -3,8 +3,7 @@ names the entered fields and the baseline's price rows those months rest on."""
 
 import pytest
 
-from catalog.defaults import load_default_catalog
-from tests.support.api import post_json, token_client
+from tests.support.api import evaluated
 from tests.support.provenance import unresolved
 
 pytestmark = pytest.mark.django_db
@@ -13,16 +12,8 @@ R5 = "aws-r5.4xlarge-us-east-1-on-demand"
 
 
 @pytest.fixture
-def api(owner, settings):
-    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    load_default_catalog()
-    return token_client(owner)[0]
-
-
-def evaluated(api, plan: dict) -> dict:
-    response = post_json(api, "/api/v1/evaluate", plan)
-    assert response.status_code == 200, response.content[:500]
-    return response.json()
+def api(default_catalog_api):
+    return default_catalog_api
 
 
 def test_running_both_and_a_quoted_commitment_are_inputs_of_the_option(api):

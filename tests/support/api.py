@@ -44,3 +44,10 @@ def csrf_token(client: Client) -> str:
 def post_json(client: Client, url: str, data: Any, **headers: str):
     body = data if isinstance(data, bytes | str) else json.dumps(data)
     return client.post(url, body, content_type=JSON, headers=headers)
+
+
+def evaluated(client: Client, plan: dict) -> dict:
+    """`POST /api/v1/evaluate` that must answer 200: the comparison's JSON."""
+    response = post_json(client, "/api/v1/evaluate", plan)
+    assert response.status_code == 200, response.content[:500]
+    return response.json()
