@@ -60,8 +60,8 @@ def localised(value: Any, language: str) -> Any:
             return formatting.percent(share, shown, language)
         case TierRef(slug, name):
             return name or slug
-        case ProfileRef(name, version):
-            return f"{name} {version}".strip()
+        case ProfileRef(name, version, title):
+            return f"{title or name} {version}".strip()
         case Message():
             return render(value, language)
         case list() | tuple():

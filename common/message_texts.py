@@ -288,6 +288,29 @@ _ENGINE: dict[str, Text] = {
         "Switch the candidate to a fixed count of servers: no benchmark needed, but the count "
         "is your own figure, not sized to the workload."
     ),
+    # the same ways said to a visitor of a shared plan, who can only read them
+    "engine.ways_forward_shared": N_(
+        "What would give a figure, and what each costs (the plan's owner can do any of these):"
+    ),
+    "engine.way_suite_shared": N_(
+        "The standard benchmark suite run on %(target)s, the server linked to this tier: "
+        "about %(minutes)s minutes of its time."
+    ),
+    "engine.way_suite_unlinked_shared": N_(
+        "The standard benchmark suite run on a server of this tier (none is linked to it "
+        "yet): about %(minutes)s minutes."
+    ),
+    "engine.way_speed_factor_shared": N_(
+        "A speed factor against a measured tier, declared with its source (a published "
+        "benchmark or a vendor's figure): a few minutes; the figures are then marked as "
+        "estimates."
+    ),
+    "engine.way_fixed_count_shared": N_(
+        "A fixed count of servers for the candidate: no benchmark needed, but the count is "
+        "then the owner's own figure, not sized to the workload."
+    ),
+    # a workload the plan left unnamed, as the reasons name it: "CPU inference #2"
+    "engine.workload_numbered": N_("%(kind)s #%(n)s"),
     "engine.declare_speed_factor": N_("Declare a speed factor for %(tier)s"),
     "engine.target_choice": N_("Benchmark target"),
     "engine.link_and_run": N_("Link the target to %(tier)s and queue its standard suite"),

@@ -57,10 +57,12 @@ class TierRef:
 
 @dataclass(frozen=True)
 class ProfileRef:
-    """A benchmark profile series or version: "gbm-xgboost 1.0" or "gbm-xgboost 1.0.2"."""
+    """A benchmark profile series or version: "gbm-xgboost 1.0" or "gbm-xgboost 1.0.2"; with
+    its title in the reader's language where a page filled it in ("XGBoost hist training")."""
 
     name: str
     version: str = ""
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,8 +111,8 @@ def _encode(value: Any) -> Any:
             return {"percent": str(share), "places": places}
         case TierRef(slug, name):
             return {"tier": slug, "name": name}
-        case ProfileRef(name, version):
-            return {"profile": name, "version": version}
+        case ProfileRef(name, version, title):
+            return {"profile": name, "version": version, **({"title": title} if title else {})}
         case Message():
             return value.to_json()
         case list() | tuple():
@@ -136,7 +138,7 @@ def _decode(value: Any) -> Any:
     if "tier" in value:
         return TierRef(value["tier"], value.get("name", ""))
     if "profile" in value:
-        return ProfileRef(value["profile"], value.get("version", ""))
+        return ProfileRef(value["profile"], value.get("version", ""), value.get("title", ""))
     raise ValueError(f"not a message parameter: {value!r}")
 
 
@@ -186,8 +188,8 @@ def plain_value(value: Any) -> Any:
             return f"{_g(pct.normalize()) if places is None else f'{pct:.{places}f}'} %"
         case TierRef(slug, name):
             return name or slug
-        case ProfileRef(name, version):
-            return f"{name} {version}".strip()
+        case ProfileRef(name, version, title):
+            return f"{title or name} {version}".strip()
         case Message():
             return plain(value)
         case list() | tuple():

@@ -36,7 +36,9 @@ TIMEOUT_MS = 15_000
 SIZES = {"wide": (1366, 768), "phone": (390, 844)}
 # The pages this work changed, by their names in the shared page list.
 SHOWN = ("plan editor, with results", "compare", "shared page", "shared page, revoked",
-         "benchmarks", "benchmark run", "benchmark run, running", "not found")  # fmt: skip
+         "benchmarks", "benchmark run", "benchmark run, running", "not found",
+         "plan editor, no figure yet", "plan editor, no figure yet (staff)",
+         "shared page, no figure yet")  # fmt: skip
 # Visible blocks with neither text nor an image inside: what "no empty blocks" forbids.
 EMPTY_BLOCKS = """() => [...document.querySelectorAll(
     'main section, main div, main figure, main table, main ul, main dl, main p')]
@@ -97,6 +99,27 @@ def pdf_pages(pdf: bytes, path: Path) -> int:
         info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout
         return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
     return len(re.findall(rb"/Type\s*/Page\b", pdf))
+
+
+# Inside an element, nothing wider than it, and its right edge within the window.
+FITS = """el => el.scrollWidth <= el.clientWidth + 1
+                 && el.getBoundingClientRect().right <= window.innerWidth + 1"""
+
+
+def assert_missing_block_fits(page, name: str) -> None:
+    """What is missing and the ways forward (issue 14 item 6): shown, none of it cut off;
+    the staff action beside the suite, the visitor's page without any action."""
+    missing = page.locator('[data-testid="missing"]')
+    assert missing.is_visible(), name
+    assert missing.evaluate(FITS), name
+    for way in missing.locator("li, form, button").all():
+        assert way.evaluate(FITS), (name, way.inner_text()[:60])
+    assert page.locator("form.link-target button").is_visible() == name.endswith("(staff)")
+    if name.startswith("shared page"):
+        assert missing.locator("a, form").count() == 0, name
+    reasons = page.locator("details.no-number")
+    reasons.evaluate("el => { el.open = true; }")  # the screenshot shows them unfolded
+    assert reasons.locator("li").first.is_visible() and reasons.evaluate(FITS), name
 
 
 def test_a_share_link_is_copied_and_revoking_it_asks_first(browser, live_server, owner):
@@ -194,6 +217,8 @@ def test_screenshots_of_the_changed_pages_in_both_languages_at_both_sizes(
                     assert response.status == shown.status, shown.name
                     assert page.locator("html").get_attribute("lang") == language, shown.name
                     wait_for_images(page)
+                    if "no figure yet" in shown.name:
+                        assert_missing_block_fits(page, shown.name)
                     name = re.sub(r"[^a-z0-9]+", "-", shown.name).strip("-")
                     page.screenshot(path=str(ARTIFACTS / f"{name}-{size}-{language}.png"),
                                     full_page=True)  # fmt: skip

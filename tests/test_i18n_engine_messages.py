@@ -117,10 +117,10 @@ def test_a_tier_ruled_out_says_why_in_german_with_german_figures(owner):
     html = german(owner).get(edit_url(plan)).content.decode()
     assert "1 Tarif ohne Zahl" in html
     assert re.search(
-        rf"<code>{DEDICATED}</code>: Arbeitslast nightly: "
+        r"<strong>Test Hosting Extreme · monatlich</strong>: Arbeitslast nightly: "
         r"ein Job dauert \d{1,3}(\.\d{3})*,\d\d h auf einem Server mit 32 Threads, "
-        r"länger als seine Frist von 1,5 h, und ein gbm-Job lässt sich nicht auf mehrere "
-        r"Server aufteilen</li>",
+        r"länger als seine Frist von 1,5 h, und ein Gradient Boosting-Job lässt sich nicht "
+        r"auf mehrere Server aufteilen</li>",
         html,
     )
 

@@ -71,6 +71,14 @@ def test_a_message_survives_its_json_form_with_types_kept(codes):
     assert Message.from_json(original.to_json()).params["why"] == nested
 
 
+def test_a_profile_said_by_its_title_keeps_it_through_json_and_the_api_form_stays(codes):
+    titled = msg("test.servers", count=1, profile=ProfileRef("gbm-xgboost", "1.0", "XGBoost"))
+    assert render(titled, "en") == "1 server of XGBoost 1.0"
+    assert Message.from_json(titled.to_json()) == titled
+    untitled = msg("test.servers", count=1, profile=ProfileRef("gbm-xgboost", "1.0"))
+    assert untitled.to_json()["params"]["profile"] == {"profile": "gbm-xgboost", "version": "1.0"}
+
+
 def test_the_api_form_has_code_params_and_text(codes):
     api = as_api(saving())
     assert api["code"] == "test.saving"

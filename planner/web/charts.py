@@ -15,7 +15,9 @@ browser's font draws them, and a test can read the labels.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -28,13 +30,20 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from common import chart_style, formatting
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
-CHART_VERSION = "4"
+CHART_VERSION = "5"
 KINDS = ("cumulative", "monthly", "capacity", "compare")
 MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few options
 
 BASELINE_COLOUR = "#333333"
 OPTION_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
-LEGEND_CHARS = 110  # characters of 8 pt legend text across a 7.2 in figure, all columns
+# Text is measured in characters before it is drawn: DejaVu Sans averages some 6 px a
+# character at 8 pt (100 dpi), capitals up to 7.5, so these leave room for the widest.
+LEGEND_CHARS = 84  # 8 pt legend text across a 7.2 in figure, all columns, handles included
+HANDLE_CHARS = 6  # a legend entry's line sample and the gap after it
+BAR_LABEL_CHARS = 36  # a bar's label (10 pt) wraps at this width, between its parts
+LEGEND_LINE_IN = 8 * 1.2 / 72  # one line of 8 pt legend text
+LEGEND_ROW_IN = 8 * 0.5 / 72  # the space between legend entries (labelspacing 0.5 em)
+LEGEND_PAD_IN = 0.15  # the legend's border padding and its gap to the axes
 PART_COLOURS = {"servers": "#1f77b4", "operations": "#ff7f0e", "one_time": "#bbbbbb"}
 
 _renders = 0
@@ -59,23 +68,29 @@ def content_hash(kind: str, data: Mapping[str, Any], language: str) -> str:
 def render(kind: str, data: Mapping[str, Any], language: str) -> bytes:
     """One chart as SVG bytes, labelled in `language`."""
     global _renders
-    draw = DRAWERS[kind]
     with translation.override(language):
-        figure = chart_style.new_figure(7.2, _height(kind, data))
-        draw(figure, data, language)
-        svg = chart_style.svg_bytes(figure)
+        svg = chart_style.svg_bytes(figure(kind, data, language))
     _renders += 1
     return svg
 
 
+def figure(kind: str, data: Mapping[str, Any], language: str) -> Figure:
+    """One chart drawn and not yet saved (a test measures where its texts fall)."""
+    with translation.override(language):
+        drawn = chart_style.new_figure(7.2, _height(kind, data))
+        DRAWERS[kind](drawn, data, language)
+    return drawn
+
+
 def _height(kind: str, data: Mapping[str, Any]) -> float:
-    """Inches: bar charts grow with their bars so labels never collide."""
+    """Inches of the plot, titles and ticks: bar charts grow with their bars so labels never
+    collide, and `_legend` adds the legend's own height below."""
     if kind == "cumulative":
-        return 3.8
+        return 3.2
     if kind == "compare":
         return 4.2 + 0.25 * len(data["plans"])  # room for the legend's two lines a plan
     rows = len(data["bars"]) + (1 if data.get("more") else 0)
-    return min(9.0, max(2.8, 1.5 + 0.5 * rows))
+    return min(8.4, max(2.2, 0.9 + 0.5 * rows))
 
 
 def _axes(figure: Figure) -> Axes:
@@ -171,7 +186,7 @@ def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
         ax.axvline(float(target) * 100, color="#d62728", linestyle="--", linewidth=1,
                    label=_("Utilisation target"))  # fmt: skip
     ax.axvline(100, color=BASELINE_COLOUR, linewidth=1)
-    ax.set_yticks(list(positions), labels)
+    _more_row(ax, list(positions), labels, "")
     ax.set_xlabel(_("Share of what the servers offer (%)"))
     ax.set_title(_("Capacity use per option"))
     ax.xaxis.set_major_formatter(_percent_axis(language))
@@ -181,20 +196,53 @@ def _capacity(figure: Figure, data: Mapping[str, Any], language: str) -> None:
 
 
 def _legend(figure: Figure, columns: int) -> None:
-    """The legend under the plot, one column when its labels are long (German, option
-    titles): side by side they would run past the figure's edge and be cut off."""
+    """The legend under the plot, and the figure taller by the legend's height. Side by
+    side while every label fits its column; else one column, long labels (German, option
+    titles) wrapped: never past the figure's edge, where they would be cut off."""
     handles, labels = figure.axes[0].get_legend_handles_labels()
     longest = max((len(label) for label in labels), default=0)
-    fits = max(1, min(columns, int(LEGEND_CHARS // max(longest, 1))))
-    figure.legend(handles, labels, loc="outside lower center", ncols=fits, fontsize=8,
+    fits = next((n for n in range(columns, 1, -1) if longest <= _column_chars(n)), 1)
+    wrapped = [_wrap(label, _column_chars(fits)) for label in labels]
+    lines = [label.count("\n") + 1 for label in wrapped]
+    figure.legend(handles, wrapped, loc="outside lower center", ncols=fits, fontsize=8,
                   **chart_style.LEGEND)  # fmt: skip
+    # matplotlib stacks each column on its own, the first ones one entry longer.
+    size, longer = divmod(len(lines), fits)
+    ends = [0, *(size * (c + 1) + min(c + 1, longer) for c in range(fits))]
+    columns = [lines[start:end] for start, end in itertools.pairwise(ends)]
+    grow = LEGEND_PAD_IN + max(
+        (sum(c) * LEGEND_LINE_IN + len(c) * LEGEND_ROW_IN for c in columns), default=0.0
+    )
+    figure.set_figheight(figure.get_figheight() + grow)
+
+
+def _column_chars(columns: int) -> int:
+    return LEGEND_CHARS // columns - HANDLE_CHARS
+
+
+def _wrap(label: str, width: int) -> str:
+    """Lines of at most `width` characters, broken between an option's parts (" · ")
+    where it can, else between words; a word longer than a line stays whole."""
+    lines: list[str] = []
+    for part in label.split(" · "):
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " · " + part
+            continue
+        if lines:
+            lines[-1] += " ·"
+        lines += textwrap.wrap(part, width, break_long_words=False, break_on_hyphens=False) or [""]
+    return "\n".join(lines)
 
 
 def _more_row(ax: Axes, positions: list[int], labels: list[str], more: str) -> None:
     """The bars' labels, and below them, without a bar, "3 more options in the table"."""
     if more:
         positions, labels = [-1, *positions], [more, *labels]
-    ax.set_yticks(positions, labels)
+    ax.set_yticks(positions, [_wrap(label, BAR_LABEL_CHARS) for label in labels])
+    # Half a row of room beyond the outer labels: wrapped, they would reach the tick labels.
+    ax.set_ylim(min(positions, default=0) - 0.6, max(positions, default=0) + 0.6)
+    for label in ax.get_yticklabels():
+        label.set_multialignment("right")  # a wrapped label's lines end at its bar
     if more:
         ax.get_yticklabels()[0].set_fontstyle("italic")
 

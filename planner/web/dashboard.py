@@ -17,8 +17,9 @@ text stands in (`common.text`), except payback, which is rebuilt from its month.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.message_render import render
-from common.messages import Message, msg, plain
+from common.messages import Message, ProfileRef, TierRef, msg, plain
 from common.units import HOURS_PER_MONTH
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
@@ -128,6 +129,7 @@ class NoNumber:
 
     tier: str
     reasons: list[Message]
+    title: str = ""  # as a reader knows the tier (`name_reasons`); empty: its key
 
 
 @dataclass
@@ -328,6 +330,75 @@ def tier_titles(comparison: Mapping[str, Any]) -> dict[str, str]:
             title = said.first([f"parts[{j}].title"], part.get("name") or part["tier"])
             out.setdefault(part["tier"], render(title))
     return out
+
+
+# --- reasons in the reader's words ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Names:
+    """How a reader knows what the engine's messages name by key, in the reader's language."""
+
+    tiers: Callable[[str], str]  # tier key → title ("AWS c5.4xlarge · spot"); the key if unknown
+    profiles: Mapping[str, str]  # profile name → title ("XGBoost hist training")
+    classes: Mapping[str, str]  # workload class or kind → label ("gradient boosting")
+    workloads: Mapping[str, str]  # workload kind → the editor's title ("CPU inference")
+
+
+# The capacity model calls a workload the plan left unnamed "<kind> #<position>".
+_NUMBERED = re.compile(r"^([a-z_]+) #(\d+)$")
+_CLASS_PARAMS = ("class", "kind")  # parameters that hold a workload class or kind
+
+
+def named(message: Message, names: Names) -> Message:
+    """The message with every tier, profile, workload class and unnamed workload it names
+    by key said by name instead: the same code, its parameters rewritten, however deep."""
+    params = {key: _named(value, names) for key, value in message.params.items()}
+    for key in _CLASS_PARAMS:
+        value = params.get(key)
+        if isinstance(value, str):  # a class ("gbm"), quoted or not, or a pinned profile
+            said = names.classes.get(value.strip("'")) or names.profiles.get(value.strip("'"))
+            params[key] = said or value
+    if message.code == "capacity.workload_reason" and isinstance(params.get("workload"), str):
+        params["workload"] = _workload(params["workload"], names)
+    return Message(message.code, params)
+
+
+def _named(value: Any, names: Names) -> Any:
+    match value:
+        case Message():
+            return named(value, names)
+        case TierRef(slug, name) if not name:
+            title = names.tiers(slug)
+            return TierRef(slug, title if title != slug else "")
+        case ProfileRef(name, _version, title) if not title and name in names.profiles:
+            return replace(value, title=names.profiles[name])
+        case list() | tuple():
+            return [_named(v, names) for v in value]
+    return value
+
+
+def _workload(name: str, names: Names) -> Message | str:
+    """ "inference #2" → "CPU inference #2"; a name the manager gave stays as given."""
+    match = _NUMBERED.match(name)
+    if match is None or match.group(1) not in names.workloads:
+        return name
+    return msg("engine.workload_numbered", kind=names.workloads[match.group(1)],
+               n=int(match.group(2)))  # fmt: skip
+
+
+def name_reasons(view: Results, names: Names) -> None:
+    """Say the reasons a tier has no figure (and each missing measurement) by the names a
+    reader knows: tier titles, profile titles, workload classes, never their keys."""
+    for entry in view.no_number:
+        entry.title = names.tiers(entry.tier)
+        entry.reasons = [named(reason, names) for reason in entry.reasons]
+    for row in view.rows:
+        for evidence in row.evidence:
+            if evidence.reason is not None:
+                evidence.reason = named(evidence.reason, names)
+            workload = _workload(evidence.workload, names)
+            evidence.workload = render(workload) if isinstance(workload, Message) else workload
 
 
 def mark_changes(frozen: Results, today: Results, retired: set[str]) -> None:

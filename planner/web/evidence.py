@@ -9,13 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import reverse
+from django.utils import translation
 
-from benchmarks_app.models import Target, WorkloadClass
+from benchmarks_app import profile_text
+from benchmarks_app.models import ProfileVersion, Target, WorkloadClass
 from benchmarks_app.services import standard_suite_seconds
 from catalog.models import Tier
 from common.messages import Message, msg
 
 from . import dashboard
+from .fields import KIND_TITLES
 
 
 @dataclass
@@ -44,6 +47,37 @@ class Missing:
     suite_minutes: int
     all_targets: list[Target]  # the staff action's choices
     target_label: Message = field(default_factory=lambda: msg("engine.target_choice"))
+    read_only: bool = False  # a shared page: the ways said, no action offered
+
+
+# The ways forward as said to the plan's owner, and to a visitor who can only read them.
+WAYS = {
+    False: ("engine.ways_forward", "engine.way_suite", "engine.way_suite_unlinked",
+            "engine.way_speed_factor", "engine.way_fixed_count"),
+    True: ("engine.ways_forward_shared", "engine.way_suite_shared",
+           "engine.way_suite_unlinked_shared", "engine.way_speed_factor_shared",
+           "engine.way_fixed_count_shared"),
+}  # fmt: skip
+
+
+def reader_names(tier_title: Callable[[str], str]) -> dashboard.Names:
+    """What the reasons name by key, as the reader knows it, in the active language: tier
+    titles (from `tier_title`), profile titles (each profile's newest version: one query),
+    workload classes, and workload kinds by the editor's titles."""
+    language = translation.get_language()
+    newest: dict[str, dict] = {}
+    versions = ProfileVersion.objects.select_related("profile").order_by(
+        "profile_id", "-major", "-minor", "-patch"
+    )
+    for version in versions:
+        newest.setdefault(version.profile.name, version.content)
+    profiles = {
+        name: profile_text.shown(content, "title", language).text or name
+        for name, content in newest.items()
+    }
+    workloads = {kind: str(title) for kind, title in KIND_TITLES.items()}
+    classes = {**workloads, **{value: str(label) for value, label in WorkloadClass.choices}}
+    return dashboard.Names(tier_title, profiles, classes, workloads)
 
 
 def _classes(message: Any) -> Iterator[str]:
@@ -61,8 +95,11 @@ def _class_names(reasons: list[Message]) -> str:
     return ", ".join(str(labels.get(c, c)) for c in found)
 
 
-def missing(no_number: list[dashboard.NoNumber], title: Callable[[str], str]) -> Missing | None:
-    """What each tier without a figure lacks; None when every tier has one."""
+def missing(
+    no_number: list[dashboard.NoNumber], title: Callable[[str], str], *, read_only: bool = False
+) -> Missing | None:
+    """What each tier without a figure lacks; None when every tier has one. `read_only`: for
+    a visitor of a shared plan, the ways forward said as what the owner could do."""
     if not no_number:
         return None
     minutes = math.ceil(standard_suite_seconds() / 60)
@@ -72,14 +109,20 @@ def missing(no_number: list[dashboard.NoNumber], title: Callable[[str], str]) ->
     for target in all_targets:
         if target.tier is not None:
             linked.setdefault(target.tier.slug, []).append(target)
-    out = [_tier(n, title(n.tier), tiers.get(n.tier), linked.get(n.tier, []), minutes)
+    ways = WAYS[read_only]
+    out = [_tier(n, title(n.tier), tiers.get(n.tier), linked.get(n.tier, []), minutes, ways)
            for n in no_number]  # fmt: skip
     summary = msg("engine.missing_summary", count=len(out))
-    return Missing(summary, out, minutes, all_targets)
+    return Missing(summary, out, minutes, all_targets, read_only=read_only)
 
 
 def _tier(
-    entry: dashboard.NoNumber, title: str, tier: Tier | None, targets: list[Target], minutes: int
+    entry: dashboard.NoNumber,
+    title: str,
+    tier: Tier | None,
+    targets: list[Target],
+    minutes: int,
+    codes: tuple[str, ...],
 ) -> MissingTier:
     classes = _class_names(entry.reasons)
     if classes:
@@ -88,12 +131,13 @@ def _tier(
         said = msg("engine.missing_tier_other", tier=title, reason=entry.reasons[0])
     else:
         said = msg("common.text", text=title)
+    heading, linked, unlinked, speed_factor, fixed_count = codes
     if targets:
-        suite = msg("engine.way_suite", target=targets[0].name, minutes=minutes)
+        suite = msg(linked, target=targets[0].name, minutes=minutes)
     else:
-        suite = msg("engine.way_suite_unlinked", minutes=minutes)
-    ways = [suite, msg("engine.way_speed_factor"), msg("engine.way_fixed_count")]
+        suite = msg(unlinked, minutes=minutes)
+    ways = [suite, msg(speed_factor), msg(fixed_count)]
     url = reverse("admin:planner_speedfactor_add")
     if tier is not None:
         url += f"?tier={tier.pk}"
-    return MissingTier(entry.tier, title, said, ways, url, targets)
+    return MissingTier(entry.tier, title, said, ways, url, targets, msg(heading))

@@ -231,12 +231,18 @@ def results_context(comparison: dict[str, Any]) -> dict[str, Any]:
 
 def _printed_inputs(comparison: dict[str, Any]) -> list[plan_compare.InputRow]:
     """The inputs the figures rest on, by label and in the reader's formats (tiers by the
-    titles the options give them)."""
+    titles the options give them, else, for a tier no option names, by the catalog's)."""
     plan = comparison.get("plan")
     if not plan:
         return []
     titles = dashboard.tier_titles(comparison)
-    return plan_compare.input_rows([plan], _language(), lambda slug: titles.get(slug, slug))
+
+    def title(slug: str) -> str:
+        if slug not in titles:
+            titles[slug] = _tier_titles(current_generation(), [comparison["currency"]])(slug)
+        return titles[slug]
+
+    return plan_compare.input_rows([plan], _language(), title)
 
 
 def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
@@ -269,6 +275,7 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
             services.plan_viewed(plan, seen_figures(context["results"]), generation.number)
     if (view := context.get("results")) and view.no_number:
         titles = _tier_titles(generation, [view.currency])
+        dashboard.name_reasons(view, evidence.reader_names(titles))
         context["missing"] = evidence.missing(view.no_number, titles)
     if plan is not None:
         context["export_columns"] = EXPORT_COLUMNS
@@ -436,7 +443,7 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     if html is None:
         share = _live_share(token)
         # Rendered without the request: no CSRF token, session or user in the cached page.
-        html = render_to_string("planner/shared.html", _shared_context(share))
+        html = render_to_string("planner/shared.html", _shared_context(share, generation))
         cache.set(key, html, SHARED_PAGE_SECONDS)
     _remember(key, html)
     response = HttpResponse(html)
@@ -465,7 +472,7 @@ def _remember(key: str, html: str) -> None:
         _pages.popitem(last=False)
 
 
-def _shared_context(share: Share) -> dict[str, Any]:
+def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
     frozen = share.snapshot
     today = services.recompute_snapshot_inputs(share)
     diff = today["diff"]
@@ -475,6 +482,11 @@ def _shared_context(share: Share) -> dict[str, Any]:
     context = results_context(frozen["results"])
     now = dashboard.results(today["snapshot"]["results"])
     dashboard.mark_changes(context["results"], now, retired)
+    if (view := context["results"]).no_number:
+        # What is missing, said to a visitor: the ways forward as the owner's, no action.
+        titles = _tier_titles(generation, [view.currency])
+        dashboard.name_reasons(view, evidence.reader_names(titles))
+        context["missing"] = evidence.missing(view.no_number, titles, read_only=True)
     return {
         **context,
         "share": share,

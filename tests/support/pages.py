@@ -1,7 +1,8 @@
 """The site's pages, one shared list: every test that looks at all pages walks this.
 
 `seed_site(owner)` stores what the pages show (two plans with results, a live and a
-revoked share link, a finished and a running benchmark run, a staff member), and
+revoked share link, a finished and a running benchmark run, a staff member, and a
+workload plan with no figure yet, with its share link and a staff member's copy), and
 `site_pages(site)` yields each page as `Page(name, url, persona, ...)`: the template
 comment check, the Content-Security-Policy browser test and the screenshots read the
 same list, so a new page is added once. Personas: "visitor" (logged out), "manager"
@@ -23,7 +24,7 @@ from benchmarks_app.models import Run
 from planner.models import Plan, Share
 from planner.services import plans as services
 from tests.support.bench import finished_run, target, version
-from tests.support.dashboard import form_data, saved_plan
+from tests.support.dashboard import CLOUD, form_data, saved_plan
 
 PASSWORDS = {"manager": ("owner", "pw-owner-1"), "staff": ("admin", "pw-admin-1")}
 
@@ -55,11 +56,27 @@ class Site:
     revoked: Share
     run: Run
     running: Run
+    no_figure: Plan  # workloads, and no run on the candidate's tier: what is missing
+    no_figure_staff: Plan  # the same, a staff member's: the link-and-queue action too
+    no_figure_share: Share
+
+
+# 60 trainings a month plus 500 requests a second at p99 50 ms, the cloud tier sized by
+# the model: with no run on a target linked to it, the plan has no figure (issue 14 item 6).
+NO_FIGURE = {
+    "name": "needs evidence",
+    "candidates": [{"tier": CLOUD}],
+    "workloads": [
+        {"kind": "gbm", "trainings_per_month": 60, "rows": 2_000_000, "features": 50,
+         "trees": 500},
+        {"kind": "inference", "peak_rps": 500, "p99_ms": 50},
+    ],
+}  # fmt: skip
 
 
 def seed_site(owner: Any) -> Site:
     """The objects the pages show; needs a catalog with `DEDICATED` (two_tier_catalog)."""
-    get_user_model().objects.create_superuser("admin", "admin@example.com", "pw-admin-1")
+    admin = get_user_model().objects.create_superuser("admin", "admin@example.com", "pw-admin-1")
     plan = saved_plan(owner, name="move to Extreme")
     other = saved_plan(owner, name="stay a while", monthly="400")
     share = services.share_create(plan=plan, user=owner)
@@ -71,7 +88,11 @@ def seed_site(owner: Any) -> Site:
     run = finished_run(profile, host, {1: 100.0, 2: 10.0, 4: 360.0, 8: 640.0})
     running = finished_run(profile, host, {1: 100.0}, status=Run.Status.RUNNING)
     Run.objects.filter(pk=running.pk).update(progress=0.4, finished_at=None)
-    return Site(plan, other, share, revoked, run, running)
+    no_figure = saved_plan(owner, **NO_FIGURE)
+    no_figure_staff = saved_plan(admin, **NO_FIGURE)
+    no_figure_share = services.share_create(plan=no_figure, user=owner)
+    return Site(plan, other, share, revoked, run, running, no_figure, no_figure_staff,
+                no_figure_share)  # fmt: skip
 
 
 def site_pages(site: Site) -> Iterator[Page]:
@@ -95,7 +116,11 @@ def site_pages(site: Site) -> Iterator[Page]:
         form=form_data(baseline__monthly="-5"),
         htmx=True,
     )
+    yield Page("plan editor, no figure yet", f"/plans/{site.no_figure.code}/", "manager")
+    yield Page("plan editor, no figure yet (staff)", f"/plans/{site.no_figure_staff.code}/",
+               "staff")  # fmt: skip
     yield Page("shared page", f"/s/{site.share.token}/", "visitor")
+    yield Page("shared page, no figure yet", f"/s/{site.no_figure_share.token}/", "visitor")
     yield Page("shared page, revoked", f"/s/{site.revoked.token}/", "visitor", status=404)
     yield Page("compare", f"/plans/compare?a={site.plan.code}&b={site.other.code}", "manager")
     yield Page("catalog", "/catalog/", "visitor")
