@@ -114,6 +114,11 @@ def test_after_a_price_change_the_frozen_figures_stay_and_todays_are_shown_besid
     assert "$10,799.64" in today  # today: 36 x 299.99
     assert "Prices changed" in today
     assert 'class="changed"' in today
+    change = re.search(r'<ul class="changed-prices">(.*?)</ul>', today, re.S).group(1)
+    said = " ".join(re.sub(r"<[^>]+>", " ", change).split())
+    assert said.startswith("Test Hosting Extreme"), said  # the tier by its title, not its key
+    assert DEDICATED not in today
+    assert "$349.99" in said and "$299.99" in said, said
 
 
 def test_a_retired_tier_is_marked_as_no_longer_offered(owner, plan):
@@ -121,5 +126,7 @@ def test_a_retired_tier_is_marked_as_no_longer_offered(owner, plan):
     Tier.objects.filter(slug=DEDICATED).update(retired=True)
     html = Client().get(link).content.decode()
     assert "No longer offered" in html
-    assert DEDICATED in html.split('id="today"')[1]
+    retired = re.search(r'<p class="warn retired">(.*?)</p>', html, re.S).group(1)
+    assert "Test Hosting Extreme" in retired  # by its title, never its key
+    assert DEDICATED not in html.split('id="today"')[1]
     assert "$12,599.64" in html  # the frozen figures are still there

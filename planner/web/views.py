@@ -487,17 +487,53 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
         titles = _tier_titles(generation, [view.currency])
         dashboard.name_reasons(view, evidence.reader_names(titles))
         context["missing"] = evidence.missing(view.no_number, titles, read_only=True)
+    tier_name = _snapshot_tier_names(frozen, generation)
     return {
         **context,
         "share": share,
         "plan_name": frozen["inputs"].get("name") or "",
         "frozen_as_of": _date(frozen.get("as_of")),
         "changed": changed,
-        "diff": diff,
-        "retired": sorted(retired),
+        "diff": _named_diff(diff, tier_name) if changed else diff,
+        "retired": sorted(tier_name(slug) for slug in retired),
         "today": now if changed else None,
         "today_as_of": _date(today["as_of"]),
         "export_columns": EXPORT_COLUMNS,
+    }
+
+
+def _snapshot_tier_names(frozen: dict[str, Any], generation: Generation) -> Callable[[str], str]:
+    """A tier of a snapshot by the title its options gave it, else by today's catalog
+    title (a visitor reads titles, not tier keys)."""
+    titles = dashboard.tier_titles(frozen["results"])
+    today = _tier_titles(generation, [frozen["results"].get("currency") or "USD"])
+
+    def name(slug: str) -> str:
+        if slug not in titles:
+            titles[slug] = today(slug)
+        return titles[slug]
+
+    return name
+
+
+def _named_diff(diff: dict[str, Any], tier_name: Callable[[str], str]) -> dict[str, Any]:
+    """The changes since the snapshot as a visitor reads them: tiers by title, workload
+    classes by label, effective dates as dates (the page formats them)."""
+    classes = evidence.reader_names(tier_name).classes
+
+    def row(entry: dict[str, Any]) -> dict[str, Any]:
+        out = {**entry, "title": tier_name(entry["tier"])}
+        if "profile_class" in entry:
+            out["class_label"] = classes.get(entry["profile_class"], entry["profile_class"])
+        for when in ("then", "now"):
+            if entry.get(when) and entry[when].get("effective_from"):
+                out[when] = {**entry[when], "effective_day": _date(entry[when]["effective_from"])}
+        return out
+
+    return {
+        **diff,
+        "prices": [row(p) for p in diff["prices"]],
+        "measurements": [row(m) for m in diff["measurements"]],
     }
 
 
