@@ -40,7 +40,7 @@ from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
 from planner.services.provenance import with_provenance
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2  # 2: the sensitivity and odds frozen under "uncertainty"
 # A response lists the cheapest options only; "options_total" says how many there were.
 OPTIONS_LIMIT = 50
 # Raised when the shape of a cached answer changes, so a deploy never serves the old one.
@@ -103,10 +103,15 @@ def snapshot(
     return _cached(cache_key("snapshot", plan, as_of, generation), compute)
 
 
-def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generation) -> str:
+def content_digest(plan: schema.Plan) -> str:
+    """The plan's canonical content as a hex digest: two ways of writing one plan agree."""
     canonical = json.dumps(plain(schema.plan_to_dict(plan)), sort_keys=True, separators=(",", ":"))
     # sha256, not hash(): every worker process must compute the same key.
-    content = hashlib.sha256(canonical.encode()).hexdigest()
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generation) -> str:
+    content = content_digest(plan)
     version = f"{CACHE_VERSION}.{engine.ENGINE_VERSION}.r2-{engine_inputs.fit_min_r2()}"
     parts = [version, kind, generation.key]
     return ":".join(["evaluation", *parts, as_of.isoformat(), plan.currency, content])

@@ -26,10 +26,11 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from common import chart_style, formatting
+from planner.web import chart_tornado
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
 CHART_VERSION = "4"
-KINDS = ("cumulative", "monthly", "capacity", "compare")
+KINDS = ("cumulative", "monthly", "capacity", "compare", "tornado")
 MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few options
 
 BASELINE_COLOUR = "#333333"
@@ -61,7 +62,8 @@ def render(kind: str, data: Mapping[str, Any], language: str) -> bytes:
     global _renders
     draw = DRAWERS[kind]
     with translation.override(language):
-        figure = chart_style.new_figure(7.2, _height(kind, data))
+        width = chart_tornado.width(data) if kind == "tornado" else 7.2
+        figure = chart_style.new_figure(width, _height(kind, data))
         draw(figure, data, language)
         svg = chart_style.svg_bytes(figure)
     _renders += 1
@@ -74,6 +76,8 @@ def _height(kind: str, data: Mapping[str, Any]) -> float:
         return 3.8
     if kind == "compare":
         return 4.2 + 0.25 * len(data["plans"])  # room for the legend's two lines a plan
+    if kind == "tornado":
+        return chart_tornado.height(data)
     rows = len(data["bars"]) + (1 if data.get("more") else 0)
     return min(9.0, max(2.8, 1.5 + 0.5 * rows))
 
@@ -231,6 +235,7 @@ DRAWERS: dict[str, Callable[[Figure, Mapping[str, Any], str], None]] = {
     "monthly": _monthly,
     "capacity": _capacity,
     "compare": _compare,
+    "tornado": chart_tornado.draw,
 }
 
 
