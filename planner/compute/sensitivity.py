@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
@@ -85,6 +85,11 @@ def _scale(cents: np.ndarray, month_one: int) -> Callable[[int], np.ndarray]:
     return scaled
 
 
+def _cents(value: Decimal) -> int:
+    """A scaled amount in cents, rounded half-up as every bill line is."""
+    return int(value.to_integral_value(ROUND_HALF_UP))
+
+
 def _break_even(pays: Callable[[int], bool], low: int, high: int) -> int | None:
     """The cent where paying back flips between `low` and `high` (the first value, counted
     from the paying side, that still pays back), or None when it does not flip."""
@@ -113,7 +118,7 @@ def analyse(case: Case, currency: str, horizon: int) -> list[dict[str, Any]]:
     pays_now = case.outcome()[2] > 0
     for name, base, change in line_inputs:
         lo_f, hi_f = RANGES[name]
-        low, high = int(base * lo_f), int(base * hi_f)
+        low, high = _cents(base * lo_f), _cents(base * hi_f)
         even = _break_even(lambda v, c=change: case.outcome(**c(v))[2] > 0, low, high)
         rows.append(_row(name, case, base, low, high, change, even, currency, horizon, pays_now))
     rate = case.rate

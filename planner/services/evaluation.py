@@ -213,7 +213,8 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
     inputs, comparison_ = evaluation.inputs, evaluation.comparison
     plan = inputs.plan
     if not comparison_.options:
-        return {"one_way": [], "tornado": None, "montecarlo": None}
+        return {"option": None, "currency": plan.currency, "horizon_months": plan.horizon_months,
+                "base": None, "one_way": [], "tornado": None, "montecarlo": None}  # fmt: skip
     model = montecarlo.Model(
         plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices
     )
