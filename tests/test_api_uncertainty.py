@@ -61,7 +61,8 @@ def test_the_field_notes_bill_breaks_even_at_363_88_and_every_input_has_its_figu
     price = rows[f"price:{EXTREME}"]
     assert (price["low_amount"], price["high_amount"]) == ("314.99", "384.99")
     assert price["break_even"] is None and price["break_even_sentence"].startswith(
-        "no break-even for the price of InMotion Hosting Extreme")
+        "no break-even for the price of InMotion Hosting Extreme"
+    )
     # A USD plan on a USD tier: the exchange rate moves nothing, so it is no input.
     assert "fx" not in rows
     assert found["option"] == "candidate:0" and found["base"]["npv"] == "3724.00"
@@ -104,8 +105,10 @@ def test_the_quick_sensitivity_tells_the_same_story_as_the_full_table(api):
                        "payback_high"):  # fmt: skip
             assert q[figure] == f[figure], (mine, figure)
         assert q["break_even"] == f["break_even_amount"], mine
-    assert quick["baseline_monthly"]["break_even_sentence"] == (
-        full["baseline_monthly"]["break_even_sentence"])
+    assert (
+        quick["baseline_monthly"]["break_even_sentence"]
+        == (full["baseline_monthly"]["break_even_sentence"])
+    )
     rate, its = quick["annual_discount_rate"], full["annual_discount_rate"]
     assert (rate["npv_low"], rate["npv_high"]) == (its["npv_low"], its["npv_high"])
     assert rate["break_even_sentence"] == its["break_even_sentence"]

@@ -135,3 +135,50 @@ def test_screenshots_of_the_sections_at_both_sizes(browser, live_server, owner, 
         page.screenshot(path=str(ARTIFACTS / f"plan-uncertainty-{size}-{language}.png"),
                         full_page=True)  # fmt: skip
         context.close()
+
+
+EMPTY_BLOCKS = """() => [...document.querySelectorAll(
+    'main section, main div, main figure, main table, main ul, main dl, main p')]
+  .filter(el => { const r = el.getBoundingClientRect();
+                  return r.width > 0 && r.height > 0 && !el.innerText.trim()
+                         && !el.querySelector('img'); })
+  .map(el => el.tagName + '.' + el.className + '#' + el.id)"""
+
+
+def pdf_pages(pdf: bytes) -> int:
+    import re
+
+    return len(re.findall(rb"/Type\s*/Page\b", pdf))
+
+
+def test_print_gives_the_sections_a_page_of_their_own_and_no_empty_box(browser, live_server, owner):
+    from planner.services import plans as services
+
+    plan = field_notes(owner)
+    share = services.share_create(plan=plan, user=owner)
+    context, page = new_page(browser, live_server, 1366, 768, "en")
+    # The shared page: the frozen sections print after the report, on a page of their own.
+    page.goto(f"{live_server.url}/s/{share.token}/")
+    page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth)")
+    page.emulate_media(media="print")
+    assert page.locator("#sensitivity").is_visible() and page.locator("#odds").is_visible()
+    assert page.locator('img[data-chart="tornado"]').is_visible()
+    assert page.evaluate(EMPTY_BLOCKS) == []
+    starts = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.uncertainty-sections')).breakBefore"
+    )
+    assert starts == "page"
+    pdf = page.pdf(format="A4", print_background=True)
+    (ARTIFACTS / "print-shared-uncertainty.pdf").write_bytes(pdf)
+    assert 2 <= pdf_pages(pdf) <= 3
+    page.emulate_media(media="screen")
+
+    # The plan page printed before its sections arrive: the loading box is left out.
+    page.route(DEFERRED, lambda route: None)  # never answered
+    page.goto(f"{live_server.url}/plans/{plan.code}/")
+    page.locator('[data-testid="uncertainty-loading"]').wait_for()
+    page.emulate_media(media="print")
+    assert not page.locator('[data-testid="uncertainty-loading"]').is_visible()
+    assert page.evaluate(EMPTY_BLOCKS) == []
+    assert pdf_pages(page.pdf(format="A4")) <= 2
+    context.close()
