@@ -77,6 +77,7 @@ SENSITIVITY_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("base_amount", _("money inputs: the base value as an amount")),
     ("high_amount", _("money inputs: the high value as an amount")),
     ("option_key", _("the base case's best option, whose figures the row gives")),
+    ("option", _("the option's name, as in the comparison export")),
     ("npv_low", _("the option's NPV of switching with the input at its low value")),
     ("npv_high", _("its NPV with the input at its high value")),
     ("saving_low", _("its saving over the horizon with the input at its low value")),
@@ -200,17 +201,21 @@ def _month(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def sensitivity_csv(found: Mapping[str, Any], comparison: Mapping[str, Any]) -> str:
+def sensitivity_csv(
+    found: Mapping[str, Any], comparison: Mapping[str, Any], titles: Mapping[str, str]
+) -> str:
     """One row per uncertain input, the widest NPV swing first (`evaluation.uncertainty`)."""
     header = [name for name, _doc in SENSITIVITY_COLUMNS]
     currency = found.get("currency") or comparison["currency"]
     horizon = found.get("horizon_months") or len(comparison["baseline"].get("monthly") or [])
+    option = found.get("option") or ""
     rows = []
     for rank, r in enumerate(found.get("one_way") or [], start=1):
         rows.append(
             [str(rank), r["input"], r["label"], r["kind"], r["low"], r["base"], r["high"],
              r["source"], currency, r.get("low_amount") or "", r.get("base_amount") or "",
-             r.get("high_amount") or "", found.get("option") or "", r["npv_low"], r["npv_high"],
+             r.get("high_amount") or "", option, titles.get(option, option), r["npv_low"],
+             r["npv_high"],
              r["saving_low"], r["saving_high"], _month(r["payback_low"]),
              _month(r["payback_high"]), r.get("break_even") or "",
              r.get("break_even_amount") or "", r["break_even_sentence"], str(horizon)]

@@ -619,7 +619,8 @@ def _export_uncertainty(
 ) -> HttpResponse:
     titles = {row.key: row.label for row in dashboard.results(comparison).rows}
     if what == "sensitivity":
-        return _csv(exports.sensitivity_csv(found, comparison), f"{stem}-sensitivity.csv")
+        text = exports.sensitivity_csv(found, comparison, titles)
+        return _csv(text, f"{stem}-sensitivity.csv")
     return _csv(exports.odds_csv(found, titles), f"{stem}-odds.csv")
 
 
