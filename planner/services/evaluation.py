@@ -103,9 +103,11 @@ def snapshot(
     return _cached(cache_key("snapshot", plan, as_of, generation), compute)
 
 
-def content_digest(plan: schema.Plan) -> str:
-    """The plan's canonical content as a hex digest: two ways of writing one plan agree."""
-    canonical = json.dumps(plain(schema.plan_to_dict(plan)), sort_keys=True, separators=(",", ":"))
+def content_digest(plan: schema.Plan, stored: dict[str, Any] | None = None) -> str:
+    """The plan's canonical content as a hex digest: two ways of writing one plan agree.
+    `stored`: its `plain(plan_to_dict(plan))`, when the caller has it already."""
+    stored = plain(schema.plan_to_dict(plan)) if stored is None else stored
+    canonical = json.dumps(stored, sort_keys=True, separators=(",", ":"))
     # sha256, not hash(): every worker process must compute the same key.
     return hashlib.sha256(canonical.encode()).hexdigest()
 

@@ -325,11 +325,11 @@ def uncertainty_url(request: HttpRequest, plan: schema.Plan, figures: dict[str, 
     computed here, so the recompute costs what it did. No option: nothing to ask for."""
     if not figures.get("options"):
         return ""
-    digest = evaluation.content_digest(plan)[:40]
-    entry = {"user": request.user.pk, "plan": inputs.plain(schema.plan_to_dict(plan))}
-    key = f"uncertainty-plan:{request.user.pk}:{digest}"
-    if cache.get(key) is None:
-        cache.set(key, entry, UNCERTAINTY_PLAN_SECONDS)
+    stored = inputs.plain(schema.plan_to_dict(plan))
+    digest = evaluation.content_digest(plan, stored)[:40]
+    # add: one round trip, and an entry already there (the same plan typed again) stays.
+    cache.add(f"uncertainty-plan:{request.user.pk}:{digest}",
+              {"user": request.user.pk, "plan": stored}, UNCERTAINTY_PLAN_SECONDS)  # fmt: skip
     return reverse("plan-uncertainty", args=[digest])
 
 
