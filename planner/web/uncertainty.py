@@ -41,7 +41,6 @@ class InputRow:
     low: str  # in the reader's formats
     base: str
     high: str
-    shown_as: str  # money | share | rate
     source: str  # default | entered | measured
     npv_low: Decimal
     npv_high: Decimal
@@ -74,10 +73,6 @@ class Uncertainty:
     recorded: Message | None = None  # seed, draws, NumPy
     chart: dict[str, Any] | None = field(default=None)
 
-    @property
-    def percentiles(self) -> tuple[str, ...]:
-        return ("p10", "p50", "p90")
-
 
 def _language() -> str:
     return translation.get_language() or "en"
@@ -102,9 +97,6 @@ def _value(row: Mapping[str, Any], which: str, currency: str, language: str) -> 
 
 
 def _input_row(row: Mapping[str, Any], currency: str, language: str) -> InputRow:
-    shown_as = "money" if row.get("base_amount") is not None else (
-        "rate" if row.get("kind") == "absolute" else "share"
-    )  # fmt: skip
     return InputRow(
         key=str(row["input"]),
         label=_said(row, "label"),
@@ -112,7 +104,6 @@ def _input_row(row: Mapping[str, Any], currency: str, language: str) -> InputRow
         low=_value(row, "low", currency, language),
         base=_value(row, "base", currency, language),
         high=_value(row, "high", currency, language),
-        shown_as=shown_as,
         source=str(row.get("source") or "default"),
         npv_low=dec(row.get("npv_low")),
         npv_high=dec(row.get("npv_high")),

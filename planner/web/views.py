@@ -41,7 +41,7 @@ from planner.web import charts, dashboard, evidence, exports, tier_search
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
 from planner.web import home as home_page
-from planner.web import uncertainty as odds_view
+from planner.web import uncertainty as uncertainty_view
 from planner.web.forms import PlanForm
 
 CHART_DATA_SECONDS = 24 * 3600  # a chart's data waits this long for its SVG request
@@ -366,7 +366,7 @@ def plan_uncertainty(request: HttpRequest, digest: str) -> HttpResponse:
 def uncertainty_context(data: dict[str, Any] | None, figures: dict[str, Any]) -> dict[str, Any]:
     """The two sections' context from an uncertainty answer (or a share's frozen copy)."""
     titles = {row.key: row.title for row in dashboard.results(figures).rows}
-    shown = odds_view.view(data or {}, titles)
+    shown = uncertainty_view.view(data or {}, titles)
     if shown is None:
         return {"uncertainty": None}
     if not shown.chart:
@@ -565,7 +565,7 @@ def _frozen_uncertainty(frozen: dict[str, Any]) -> dict[str, Any]:
     says so instead."""
     if "uncertainty" not in frozen:
         return {"uncertainty_missing": True}
-    return {**uncertainty_context(frozen["uncertainty"], frozen["results"]), "frozen": True}
+    return uncertainty_context(frozen["uncertainty"], frozen["results"])
 
 
 def _date(value: str | None) -> dt.date | None:
