@@ -163,16 +163,21 @@ def tornado_data(data: Mapping[str, Any], shown: Uncertainty) -> dict[str, Any] 
     if not bars:
         return None
     rows = {r.key: r for r in shown.rows}
+    base = dec(tornado.get("base_npv"))
     out_bars = []
     for bar in bars[:TORNADO_BARS]:
+        if dec(bar["npv_low"]) == base == dec(bar["npv_high"]):
+            continue  # moves nothing: an empty row in the chart (the table still lists it)
         row = rows.get(str(bar["input"]))
         label = render(row.label) if row else str(bar.get("label") or bar["input"])
         span = f"{row.low} {formatting.DASH} {row.high}" if row else ""
         out_bars.append({"label": label, "range": span, "low": round(float(bar["npv_low"]), 2),
                          "high": round(float(bar["npv_high"]), 2)})  # fmt: skip
+    if not out_bars:
+        return None
     return {
         "currency": shown.currency,
-        "base_npv": round(float(dec(tornado.get("base_npv"))), 2),
+        "base_npv": round(float(base), 2),
         "option": render(shown.option) if shown.option else "",
         "bars": out_bars,
     }
