@@ -797,6 +797,7 @@ _FINANCE: dict[str, Text] = {
         "above %(amount)s"
     ),
     "sensitivity.no_break_even_money": N_("no break-even between low and high"),
+    "sensitivity.option_monthly": N_("the option's monthly cost"),
     "sensitivity.no_break_even": N_(
         "no break-even between %(low)s and %(high)s: payback is undiscounted"
     ),
@@ -822,6 +823,20 @@ _FINANCE: dict[str, Text] = {
         "the switch stops paying back within %(months)s months when %(input)s is %(value)s"
     ),
     "uncertainty.no_break_even": N_("no break-even for %(input)s between %(low)s and %(high)s"),
+    "uncertainty.a_month": N_("%(amount)s a month"),
+    "uncertainty.of_base": N_("%(share)s of the base case"),
+    "uncertainty.stops_above": N_(
+        "the switch stops paying back within %(months)s months if %(input)s rises above %(value)s"
+    ),
+    "uncertainty.stops_below": N_(
+        "the switch stops paying back within %(months)s months if %(input)s falls below %(value)s"
+    ),
+    "uncertainty.starts_at_least": N_(
+        "the switch pays back within %(months)s months only if %(input)s is at least %(value)s"
+    ),
+    "uncertainty.starts_at_most": N_(
+        "the switch pays back within %(months)s months only if %(input)s is at most %(value)s"
+    ),
     "montecarlo.never": N_("never"),
     "montecarlo.month": N_("month %(month)s"),
     "montecarlo.pays_back": N_(

@@ -100,6 +100,7 @@ def test_every_api_route_is_documented_with_its_methods():
         "/plans/{id}": ["get"],
         "/plans/{id}/shares": ["get", "post"],
         "/plans/{id}/shares/{token}": ["delete"],
+        "/plans/{id}/uncertainty": ["get"],
         "/shared/{token}": ["get"],
     }
 
@@ -206,6 +207,9 @@ def test_real_answers_of_every_endpoint_match_the_document(owner, other_user, me
     plan_id = created["id"]
     answers.check("/plans", "get", api.get("/api/v1/plans"))
     answers.check("/plans/{id}", "get", api.get(f"/api/v1/plans/{plan_id}"))
+    odds = answers.check("/plans/{id}/uncertainty", "get",
+                         api.get(f"/api/v1/plans/{plan_id}/uncertainty?seed=7"))  # fmt: skip
+    assert odds["one_way"] and odds["montecarlo"]["seed"] == 7
     share = answers.check("/plans/{id}/shares", "post", api.post(f"/api/v1/plans/{plan_id}/shares"))
     answers.check("/plans/{id}/shares", "get", api.get(f"/api/v1/plans/{plan_id}/shares"))
     shared_url = f"/api/v1/shared/{share['token']}"
@@ -225,6 +229,10 @@ def test_real_answers_of_every_endpoint_match_the_document(owner, other_user, me
     answers.check("/plans", "post", api.post("/api/v1/plans", "x", content_type="text/plain"))
     theirs, _ = token_client(other_user)
     answers.check("/plans/{id}", "get", theirs.get(f"/api/v1/plans/{plan_id}"))
+    answers.check("/plans/{id}/uncertainty", "get",
+                  theirs.get(f"/api/v1/plans/{plan_id}/uncertainty"))  # fmt: skip
+    answers.check("/plans/{id}/uncertainty", "get",
+                  api.get(f"/api/v1/plans/{plan_id}/uncertainty?seed=-1"))  # fmt: skip
     answers.check("/plans/{id}/shares", "post", theirs.post(f"/api/v1/plans/{plan_id}/shares"))
     answers.check("/plans/{id}/shares/{token}", "delete", theirs.delete(revoke))
     session = session_client(owner)

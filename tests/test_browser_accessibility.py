@@ -96,6 +96,10 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(browser, live
                     urls += [(f"stock admin {u}", u, False) for u in STOCK_ADMIN]
                 for name, path, gated in urls:
                     page.goto(live_server.url + path)
+                    # Sections that arrive after the page (the plan's sensitivity and odds,
+                    # htmx on load) are checked too, once there.
+                    if page.locator('[data-testid="uncertainty-loading"]').count():
+                        page.locator('[data-testid="uncertainty"]').wait_for()
                     for found in violations(axe, page):
                         found.update(page=name, size=size, language=language,
                                      gated=gated and found["impact"] in GATED

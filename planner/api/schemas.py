@@ -316,6 +316,45 @@ class Fx(Open):
     rows: list[FxRow] = Field(description="the ExchangeRate rows it rests on")
 
 
+class SensitivityBase(Open):
+    npv: Money
+    saving: Money
+    payback_month: int | None = Field(description="null: never")
+
+
+class SensitivityRow(Open):
+    """One money input of the quick table, moved alone to its low and its high value."""
+
+    input: Literal["baseline_monthly", "option_monthly", "one_time", "annual_discount_rate"]
+    unit: Literal["money", "per year"]
+    low: Decimal
+    base: Decimal
+    high: Decimal
+    npv_low: Money
+    npv_high: Money
+    saving_low: Money
+    saving_high: Money
+    payback_low: int | None = Field(description="payback month at the low value; null: never")
+    payback_high: int | None
+    break_even: Money | None = Field(
+        description="the amount at which the switch stops paying back within the horizon"
+    )
+    break_even_sentence: str
+
+
+class Sensitivity(Open):
+    """The best option's one-way sensitivity over the money inputs (the bill, the option's
+    monthly cost, the one-time costs the plan enters, the discount rate), computed with
+    every comparison. Its ranges and sentences are those of the full table of every
+    uncertain input, `GET /plans/{id}/uncertainty` (`one_way`), of which it is the quick part."""
+
+    option: str
+    base: SensitivityBase
+    inputs: list[SensitivityRow] = Field(description="the widest NPV swing first")
+    provenance: Provenance
+    messages: Messages
+
+
 class Comparison(BaseModel):
     plan: PlanJson = Field(description="the plan as evaluated, defaults filled in")
     as_of: Date
@@ -329,6 +368,136 @@ class Comparison(BaseModel):
     price_performance: list[PricePerformance]
     assumptions: list[Assumption]
     fx: list[Fx]
+    sensitivity: Sensitivity | None = Field(
+        default=None, description="null when no option has a figure"
+    )
+
+
+# --- sensitivity and the odds of paying back ------------------------------------------------
+
+
+class UncertainInput(Open):
+    """One uncertain input moved alone to its low and to its high value, everything else as
+    planned, recomputed through the engine: the base-case best option's figures at each end
+    and the input's break-even."""
+
+    input: str = Field(
+        description="baseline_monthly, price:<tier key>, fx, batch_volume, requests_per_second, "
+        "throughput:<profile class>, monthly_growth, annual_discount_rate, one_time, "
+        "utilisation_target"
+    )
+    kind: Literal["scale", "absolute"] = Field(
+        description="scale: low/base/high are factors on the plan's own figure (1 = as "
+        "planned); absolute: they are the rate itself"
+    )
+    low: Decimal
+    base: Decimal
+    high: Decimal
+    source: Literal["default", "entered", "measured"] = Field(
+        description="a planner default, the plan's own `ranges`, or the run's bootstrap "
+        "interval (P5 to P95 of the median over its repetitions)"
+    )
+    label: str = Field(description="the input in English; as a message in `messages`")
+    low_amount: Money | None = Field(description="money inputs: low as an amount, else null")
+    base_amount: Money | None
+    high_amount: Money | None
+    npv_low: Money
+    npv_high: Money
+    saving_low: Money
+    saving_high: Money
+    payback_low: int | None = Field(description="payback month at the low value; null: never")
+    payback_high: int | None
+    swing_cents: int = Field(description="the larger NPV change of the two ends, in cents")
+    break_even: Decimal | None = Field(
+        description="the last value (to the input's places) at which the base case's answer "
+        "about paying back within the horizon still holds; null: none between low and high"
+    )
+    break_even_amount: Money | None = Field(description="money inputs: break_even to the cent")
+    break_even_sentence: str
+    messages: Messages
+
+
+class TornadoBar(Open):
+    input: str
+    label: str
+    npv_low: Money
+    npv_high: Money
+
+
+class Tornado(Open):
+    """The eight inputs that swing the best option's NPV most, widest first."""
+
+    base_npv: Money
+    bars: list[TornadoBar]
+
+
+class MoneyPercentiles(Open):
+    p10: Money
+    p50: Money
+    p90: Money
+
+
+class MonthPercentiles(Open):
+    """Payback months; null ("never") where the percentile falls among draws that never pay
+    back within the horizon."""
+
+    p10: int | None
+    p50: int | None
+    p90: int | None
+
+
+class OddsOption(Open):
+    option: str = Field(description="an option key, as in the comparison")
+    pays_back: Decimal = Field(description="share of draws (0 to 1) paying back in the horizon")
+    saving: MoneyPercentiles
+    payback_month: MonthPercentiles
+
+
+class RangeUsed(Open):
+    input: str
+    kind: Literal["scale", "absolute"]
+    low: Decimal
+    base: Decimal
+    high: Decimal
+    source: Literal["default", "entered", "measured"]
+
+
+class MonteCarlo(Open):
+    """Every input drawn at once, independently: triangular over low, base and high for a
+    default range, uniform over a range the plan enters, the run's own bootstrap for
+    measured throughput; each draw priced to the cent as the engine prices it."""
+
+    seed: int
+    draws: int
+    numpy: str = Field(description="the NumPy version that drew them")
+    horizon_months: int
+    currency: str
+    options: list[OddsOption] = Field(description="the base case's three leading options")
+    inputs: list[RangeUsed]
+
+
+class UncertaintyBase(Open):
+    npv: Money
+    saving: Money
+    payback_month: int | None
+
+
+class Uncertainty(Open):
+    """Which input decides the answer and the odds that the switch pays back, for the base
+    case's best option (`option`)."""
+
+    option: str | None = Field(description="null when no option has a figure")
+    currency: str
+    horizon_months: int
+    base: UncertaintyBase | None
+    one_way: list[UncertainInput] = Field(description="every uncertain input, widest first")
+    tornado: Tornado | None
+    montecarlo: MonteCarlo | None
+
+
+class PlanUncertainty(Uncertainty):
+    id: Uuid
+    as_of: Date
 
 
 # --- plans and shares --------------------------------------------------------------------
@@ -401,3 +570,8 @@ class Snapshot(BaseModel):
     )
     speed_factors: list[dict[str, Any]] = []
     results: Comparison
+    uncertainty: Uncertainty | None = Field(
+        default=None,
+        description="the sensitivity and odds frozen with the share (a share made before "
+        "they were kept has none)",
+    )

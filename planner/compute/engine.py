@@ -710,11 +710,14 @@ def _sensitivity(
     if not options:
         return None
     best = options[0].money
+    ot = plan.one_time
+    entered = sum(tco.to_cents(v) for v in (ot.migration, ot.retraining, ot.other) if v)
     case = sensitivity.Case(
         baseline=np.asarray(baseline, dtype=np.int64),
         monthly=np.array([tco.to_cents(m) for m in best.monthly], dtype=np.int64),
         one_time=tco.to_cents(best.one_time),
         rate=plan.annual_discount_rate,
+        fixed_one_time=tco.to_cents(best.one_time) - entered,  # set-up fees, a purchase
     )
     rows = sensitivity.analyse(case, plan.currency, plan.horizon_months)
     npv, saving, month = case.outcome()

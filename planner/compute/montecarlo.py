@@ -152,6 +152,7 @@ class Model:
                     self.table.verify_inference(r, seed=0)
             self.table.recompute()
         self.pricer = engine.Pricer(plan, self.prices, self.table)
+        self.converted = uncertainty.converted_tiers(self.prices.frame)
         self.options = [self._option(s) for s in chosen]
         self.items = uncertainty.inputs(plan, frame, measurements, self.leading_tiers())
 
@@ -164,9 +165,7 @@ class Model:
         parts = []
         for part in spec.parts:
             p = self.prices
-            converted = bool(
-                "fx_rate" in p.frame.columns and p.get(part.tier, "fx_rate") is not None
-            )
+            converted = part.tier in self.converted
             item = Part(
                 part.tier, part.mode, Fraction(p.monthly(part.tier)),
                 Fraction(self.pricer.ops_unit(part.tier)), Fraction(p.setup(part.tier)),
@@ -230,10 +229,7 @@ class Model:
                 out[grows] = np.floor(cents + 0.5).astype(np.int64)
             return out
         counts = np.ceil(b.count * growth_vec - EPS).astype(np.int64)
-        converted = "fx_rate" in self.prices.frame.columns and (
-            self.prices.get(b.tier, "fx_rate") is not None
-        )
-        num, den = self._factor(drawn, d, b.tier, converted)
+        num, den = self._factor(drawn, d, b.tier, b.tier in self.converted)
         return _line(Fraction(self.prices.monthly(b.tier)), num * bill, den * SCALE_DEN, counts)
 
     def _shared_monthly(self, baseline: np.ndarray) -> np.ndarray:

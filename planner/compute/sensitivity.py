@@ -7,11 +7,17 @@ by the same money engine (`tco.compute`, every month rounded to the cent as a bi
 is). Inputs here, each with its range (low, base, high) and where the range comes from:
 
 - the baseline's monthly bill (today's spend): −25 % … +25 %, a planner default;
-- the best option's monthly cost (its price lines, every month in proportion): −25 % …
-  +25 %;
-- the one-time costs of the switch: −50 % … +100 % (vendor tools leave out 30–50 % of
-  the first year: shared/reference/README.md);
+- the best option's monthly cost (its price lines, every month in proportion): −10 % …
+  +10 %, the default range of a price line;
+- the one-time costs the plan enters (migration, retraining, other; a tier's set-up fee
+  stays as the catalog gives it): −50 % … +100 % (vendor tools leave out 30–50 % of the
+  first year: shared/reference/README.md);
 - the discount rate: 0 … twice the plan's (at least 14 %).
+
+The ranges are `uncertainty.DEFAULT_RANGES`, the same the full one-way table
+(`uncertainty.one_way`, every input through the engine, deferred) and the Monte Carlo
+use, and the sentences are `breakeven`'s: this table is that story's money inputs,
+cheap enough to compute inside every comparison.
 
 Break-even: the value at which the best option stops paying back within the horizon
 (the bill below which, the cost above which), found to the cent by bisection, or none
@@ -27,18 +33,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
 
 from common.messages import Message, Money, Percent, msg
 from planner.compute import tco
+from planner.compute.uncertainty import DEFAULT_RANGES, DISCOUNT_RATE_HIGH
 
 RANGES: dict[str, tuple[Decimal, Decimal]] = {
-    "baseline_monthly": (Decimal("0.75"), Decimal("1.25")),
-    "option_monthly": (Decimal("0.75"), Decimal("1.25")),
-    "one_time": (Decimal("0.5"), Decimal("2")),
+    name: (Decimal(low), Decimal(high))
+    for name, (low, high) in (
+        ("baseline_monthly", DEFAULT_RANGES["baseline_monthly"]),
+        ("option_monthly", DEFAULT_RANGES["price"]),
+        ("one_time", DEFAULT_RANGES["one_time"]),
+    )
 }
 
 
@@ -50,6 +60,7 @@ class Case:
     monthly: np.ndarray  # H
     one_time: int
     rate: Decimal
+    fixed_one_time: int = 0  # set-up fees inside `one_time`: not an uncertain input
 
     def outcome(self, **scaled: Any) -> tuple[int, int, int]:
         """(NPV cents, saving cents, payback month or 0) with inputs replaced."""
@@ -74,6 +85,11 @@ def _scale(cents: np.ndarray, month_one: int) -> Callable[[int], np.ndarray]:
     return scaled
 
 
+def _cents(value: Decimal) -> int:
+    """A scaled amount in cents, rounded half-up as every bill line is."""
+    return int(value.to_integral_value(ROUND_HALF_UP))
+
+
 def _break_even(pays: Callable[[int], bool], low: int, high: int) -> int | None:
     """The cent where paying back flips between `low` and `high` (the first value, counted
     from the paying side, that still pays back), or None when it does not flip."""
@@ -96,15 +112,17 @@ def analyse(case: Case, currency: str, horizon: int) -> list[dict[str, Any]]:
     line_inputs = [
         ("baseline_monthly", b1, lambda v: {"baseline": _scale(case.baseline, b1)(v)}),
         ("option_monthly", o1, lambda v: {"monthly": _scale(case.monthly, o1)(v)}),
-        ("one_time", case.one_time, lambda v: {"one_time": v}),
-    ]
+        ("one_time", case.one_time - case.fixed_one_time,
+         lambda v: {"one_time": case.fixed_one_time + v}),
+    ]  # fmt: skip
+    pays_now = case.outcome()[2] > 0
     for name, base, change in line_inputs:
         lo_f, hi_f = RANGES[name]
-        low, high = int(base * lo_f), int(base * hi_f)
+        low, high = _cents(base * lo_f), _cents(base * hi_f)
         even = _break_even(lambda v, c=change: case.outcome(**c(v))[2] > 0, low, high)
-        rows.append(_row(name, case, base, low, high, change, even, currency, horizon))
+        rows.append(_row(name, case, base, low, high, change, even, currency, horizon, pays_now))
     rate = case.rate
-    rate_high = max(rate * 2, Decimal("0.14"))
+    rate_high = max(rate * 2, DISCOUNT_RATE_HIGH)
     rows.append(_rate_row(case, rate, rate_high))
     base_npv = case.outcome()[0]
     rows.sort(key=lambda r: -max(abs(r["npv_low"] - base_npv), abs(r["npv_high"] - base_npv)))
@@ -114,7 +132,7 @@ def analyse(case: Case, currency: str, horizon: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _row(name, case, base, low, high, change, even, currency, horizon) -> dict[str, Any]:
+def _row(name, case, base, low, high, change, even, currency, horizon, pays) -> dict[str, Any]:
     lo, hi = case.outcome(**change(low)), case.outcome(**change(high))
     out: dict[str, Any] = {
         "input": name, "unit": "money", "low": str(tco.money(low)), "base": str(tco.money(base)),
@@ -123,7 +141,7 @@ def _row(name, case, base, low, high, change, even, currency, horizon) -> dict[s
         "payback_low": lo[2] or None, "payback_high": hi[2] or None,
         "break_even": None if even is None else str(tco.money(even)),
     }  # fmt: skip
-    out["break_even_sentence"] = _sentence(name, even, currency, horizon)
+    out["break_even_sentence"] = _sentence(name, even, currency, horizon, pays)
     return out
 
 
@@ -139,10 +157,24 @@ def _rate_row(case: Case, rate: Decimal, high: Decimal) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _sentence(name: str, even: int | None, currency: str, horizon: int) -> Message:
+LABELS = {
+    "baseline_monthly": "uncertainty.baseline_monthly",
+    "option_monthly": "sensitivity.option_monthly",
+    "one_time": "uncertainty.one_time",
+}
+RISING_PAYS = {"baseline_monthly"}  # a higher bill pays back sooner; a higher cost later
+
+
+def _sentence(name: str, even: int | None, currency: str, horizon: int, pays: bool) -> Message:
     if even is None:
         return msg("sensitivity.no_break_even_money")
     amount = Money(tco.money(even), currency)
+    if not pays:  # the base case does not pay back: the value it would take (`breakeven`)
+        code = "uncertainty.starts_at_least" if name in RISING_PAYS else (
+            "uncertainty.starts_at_most"
+        )  # fmt: skip
+        value = amount if name == "one_time" else msg("uncertainty.a_month", amount=amount)
+        return msg(code, months=horizon, input=msg(LABELS[name]), value=value)
     if name == "baseline_monthly":
         return msg("sensitivity.break_even_bill", months=horizon, amount=amount)
     if name == "option_monthly":

@@ -40,6 +40,16 @@ FACTOR = Decimal("0.0001")  # a factor's places: keeps a scaled price an exact D
 RATE = Decimal("0.000001")
 BOOTSTRAP_SAMPLES = 2000
 BOOTSTRAP_SEED = 12  # the interval is a property of the run: always the same resamples
+# The planner's default ranges of the inputs given as a factor on the base case (low, high):
+# the one home of these figures (`sensitivity`, the engine's money-only table, reads them).
+DEFAULT_RANGES: dict[str, tuple[str, str]] = {
+    "baseline_monthly": ("0.75", "1.25"),
+    "price": ("0.9", "1.1"),
+    "fx": ("0.95", "1.05"),
+    "volume": ("0.75", "1.25"),
+    "one_time": ("0.5", "2"),
+}
+DISCOUNT_RATE_HIGH = Decimal("0.14")  # the discount rate's high: twice the plan's, at least this
 
 
 @dataclass(frozen=True)
@@ -110,22 +120,25 @@ def inputs(
     """Every uncertain input of the plan with its range; `leading`: the tier slugs of the
     three leading options (their price lines are inputs)."""
     entered = {r.input: r for r in plan.ranges}
-    out = [_scale("baseline_monthly", "0.75", "1.25", msg("uncertainty.baseline_monthly"))]
+    ranges = DEFAULT_RANGES
+    out = [
+        _scale("baseline_monthly", *ranges["baseline_monthly"], msg("uncertainty.baseline_monthly"))
+    ]
     for slug in dict.fromkeys(leading):
-        out.append(_scale(f"price:{slug}", "0.9", "1.1", msg("uncertainty.price", tier=slug)))
-    if "fx_rate" in frame.columns and frame["fx_rate"].notna().any():
-        out.append(_scale("fx", "0.95", "1.05", msg("uncertainty.fx")))
+        out.append(_scale(f"price:{slug}", *ranges["price"], msg("uncertainty.price", tier=slug)))
+    if converted_tiers(frame) & {*leading, plan.baseline.tier}:
+        out.append(_scale("fx", *ranges["fx"], msg("uncertainty.fx")))
     batch = [w for w in plan.workloads if w.kind not in ("inference", "deep_learning")]
     if batch:
-        out.append(_scale("batch_volume", "0.75", "1.25", msg("uncertainty.batch_volume")))
+        out.append(_scale("batch_volume", *ranges["volume"], msg("uncertainty.batch_volume")))
     if any(w.kind == "inference" for w in plan.workloads):
-        out.append(_scale("requests_per_second", "0.75", "1.25", msg("uncertainty.rps")))
+        out.append(_scale("requests_per_second", *ranges["volume"], msg("uncertainty.rps")))
     out += _throughput_inputs(plan, measurements)
     g, r, u = plan.monthly_growth, plan.annual_discount_rate, plan.utilisation_target
     if plan.workloads or plan.baseline.monthly is not None:
         out.append(_absolute("monthly_growth", Decimal(0), g, max(g * 2, Decimal("0.02")), g))
-    out.append(_absolute("annual_discount_rate", Decimal(0), r, max(r * 2, Decimal("0.14")), r))
-    out.append(_scale("one_time", "0.5", "2", msg("uncertainty.one_time")))
+    out.append(_absolute("annual_discount_rate", Decimal(0), r, max(r * 2, DISCOUNT_RATE_HIGH), r))
+    out.append(_scale("one_time", *ranges["one_time"], msg("uncertainty.one_time")))
     if plan.workloads:
         low, high = max(u - Decimal("0.15"), Decimal("0.3")), min(u + Decimal("0.15"), Decimal(1))
         out.append(_absolute("utilisation_target", min(low, u), u, max(high, u), u))
@@ -222,7 +235,8 @@ def _apply_frame(frame: pd.DataFrame, values: Mapping[str, Decimal]) -> pd.DataF
     if not factors and fx == 1:
         return frame
     out = frame.copy()
-    converted = out["fx_rate"].notna().tolist() if "fx_rate" in out.columns else [False] * len(out)
+    moved = converted_tiers(out)
+    converted = [slug in moved for slug in out["slug"]]
     for column in ("monthly_exact", "amount"):
         scaled = []
         for slug, value, conv in zip(out["slug"], out[column], converted, strict=True):
@@ -231,6 +245,14 @@ def _apply_frame(frame: pd.DataFrame, values: Mapping[str, Decimal]) -> pd.DataF
         out[column] = pd.Series(scaled, index=out.index, dtype=object)
     out.attrs = dict(frame.attrs)
     return out
+
+
+def converted_tiers(frame: pd.DataFrame) -> set[str]:
+    """The tiers whose price was converted from another currency. A row already in the
+    plan's currency has `fx_rate` 1 and no `fx_date`: the exchange rate does not move it."""
+    if "fx_date" not in frame.columns:
+        return set()
+    return set(frame.loc[frame["fx_date"].notna(), "slug"])
 
 
 def bill_for_tier_baseline(plan: Plan, values: Mapping[str, Decimal]) -> dict[str, Decimal]:

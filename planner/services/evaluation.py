@@ -23,6 +23,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
@@ -31,20 +32,21 @@ from benchmarks_app.evidence import BestMeasurement
 from catalog.models import Price
 from changes.selectors import Generation
 from common import clock
-from common.messages import as_api
+from common.messages import as_api, msg
 from common.messages import plain as plain_text
-from planner.compute import engine, montecarlo, schema, tco
+from planner.compute import breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
 from planner.services.provenance import with_provenance
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2  # 2: the sensitivity and odds frozen under "uncertainty"
 # A response lists the cheapest options only; "options_total" says how many there were.
 OPTIONS_LIMIT = 50
 # Raised when the shape of a cached answer changes, so a deploy never serves the old one.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 CACHE_SECONDS = 24 * 3600  # the key holds the date: a day is as long as an answer can live
+UNCERTAINTY_VERSION = 2  # raised when the shape of `uncertainty_of` changes
 
 
 @dataclass
@@ -101,10 +103,17 @@ def snapshot(
     return _cached(cache_key("snapshot", plan, as_of, generation), compute)
 
 
-def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generation) -> str:
-    canonical = json.dumps(plain(schema.plan_to_dict(plan)), sort_keys=True, separators=(",", ":"))
+def content_digest(plan: schema.Plan, stored: dict[str, Any] | None = None) -> str:
+    """The plan's canonical content as a hex digest: two ways of writing one plan agree.
+    `stored`: its `plain(plan_to_dict(plan))`, when the caller has it already."""
+    stored = plain(schema.plan_to_dict(plan)) if stored is None else stored
+    canonical = json.dumps(stored, sort_keys=True, separators=(",", ":"))
     # sha256, not hash(): every worker process must compute the same key.
-    content = hashlib.sha256(canonical.encode()).hexdigest()
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generation) -> str:
+    content = content_digest(plan)
     version = f"{CACHE_VERSION}.{engine.ENGINE_VERSION}.r2-{engine_inputs.fit_min_r2()}"
     parts = [version, kind, generation.key]
     return ":".join(["evaluation", *parts, as_of.isoformat(), plan.currency, content])
@@ -200,27 +209,35 @@ def snapshot_of(evaluation: Evaluation) -> dict[str, Any]:
 
 
 def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> dict[str, Any]:
-    """The one-way table of every uncertain input (recomputed through the engine), the
-    tornado's eight widest bars and the Monte Carlo of the three leading options."""
+    """The one-way table of every uncertain input (recomputed through the engine; money
+    inputs as amounts with their break-even to the cent), the tornado's eight widest bars
+    and the Monte Carlo of the three leading options."""
     inputs, comparison_ = evaluation.inputs, evaluation.comparison
+    plan = inputs.plan
     if not comparison_.options:
-        return {"one_way": [], "tornado": None, "montecarlo": None}
+        return {"option": None, "currency": plan.currency, "horizon_months": plan.horizon_months,
+                "base": None, "one_way": [], "tornado": None, "montecarlo": None}  # fmt: skip
     model = montecarlo.Model(
-        inputs.plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices
+        plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices
     )
-    best = comparison_.options[0].key
+    best = comparison_.options[0]
 
     def outcome(values: Any) -> tuple[int, int, int] | None:
-        values = ranges.bill_for_tier_baseline(inputs.plan, values)
-        plan, frame, found = ranges.apply(inputs.plan, inputs.frame, inputs.measurements, values)
-        result = engine.compare(plan, frame, found, inputs.speed_factors, as_of=inputs.as_of)
+        values = ranges.bill_for_tier_baseline(plan, values)
+        moved, frame, found = ranges.apply(plan, inputs.frame, inputs.measurements, values)
+        result = engine.compare(moved, frame, found, inputs.speed_factors, as_of=inputs.as_of)
         for option in result.options:
-            if option.key == best:
+            if option.key == best.key:
                 m = option.money
                 return (tco.to_cents(m.npv), tco.to_cents(m.saving), m.payback_month or 0)
         return None
 
-    rows = ranges.one_way(model.items, outcome, inputs.plan.horizon_months)
+    rows = ranges.one_way(model.items, outcome, plan.horizon_months)
+    rows = breakeven.in_money(
+        rows, model.items, _amounts(evaluation, model.items), outcome,
+        currency=plan.currency, horizon=plan.horizon_months,
+        base_pays=best.money.payback_month is not None, labels=_labels(inputs, model.items),
+    )  # fmt: skip
     for row in rows:
         row["messages"] = [
             {"field": "label", **as_api(row["label"])},
@@ -228,12 +245,50 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
         ]
         row["label"] = plain_text(row["label"])
         row["break_even_sentence"] = plain_text(row["break_even_sentence"])
-    base_npv = str(comparison_.options[0].money.npv)
+    base_npv = str(best.money.npv)
     return {
-        "option": best,
+        "option": best.key,
+        "currency": plan.currency,
+        "horizon_months": plan.horizon_months,
+        "base": {
+            "npv": base_npv,
+            "saving": str(best.money.saving),
+            "payback_month": best.money.payback_month,
+        },
         "one_way": rows,
         "tornado": ranges.tornado(rows, base_npv),
         "montecarlo": montecarlo.summary(model, seed=seed),
+    }
+
+
+def _amounts(evaluation: Evaluation, items: list[ranges.Uncertain]) -> dict[str, Any]:
+    """What factor 1 is in money for the inputs that are amounts: today's bill (month 1),
+    each leading tier's monthly price, the one-time costs the plan enters."""
+    plan, prices = evaluation.inputs.plan, evaluation.inputs.prices
+    bill = plan.baseline.monthly
+    if bill is None:
+        bill = Decimal(evaluation.comparison.baseline["monthly"][0])
+    ot = plan.one_time
+    out = {
+        "baseline_monthly": breakeven.Amount(Decimal(bill), breakeven.MONTH),
+        "one_time": breakeven.Amount(
+            sum((v for v in (ot.migration, ot.retraining, ot.other) if v), Decimal(0)),
+            breakeven.ONCE,
+        ),
+    }
+    for item in items:
+        if item.name.startswith("price:"):
+            slug = item.name.split(":", 1)[1]
+            out[item.name] = breakeven.Amount(prices.monthly(slug), breakeven.MONTH)
+    return out
+
+
+def _labels(inputs: EngineInputs, items: list[ranges.Uncertain]) -> dict[str, Any]:
+    """A tier's price as its title says it ("the price of InMotion Extreme · monthly")."""
+    return {
+        item.name: msg("uncertainty.price", tier=inputs.prices.title(item.name.split(":", 1)[1]))
+        for item in items
+        if item.name.startswith("price:")
     }
 
 
@@ -247,7 +302,7 @@ def uncertainty(
     """`uncertainty_of(evaluate(plan))`, cached per plan, data generation, date and seed."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
-    key = cache_key(f"uncertainty-{seed}", plan, as_of, generation)
+    key = cache_key(f"uncertainty-v{UNCERTAINTY_VERSION}-{seed}", plan, as_of, generation)
     return _cached(
         key,
         lambda: uncertainty_of(evaluate(plan, as_of=as_of, generation=generation), seed=seed),

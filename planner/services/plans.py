@@ -102,10 +102,16 @@ def stored_plan(plan: Plan) -> schema.Plan:
 # --- shares ------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def share_create(*, plan: Plan, user, as_of: dt.date | None = None) -> Share:
-    frozen = evaluation.snapshot(stored_plan(plan), as_of=as_of)
-    return Share.objects.create(plan=plan, snapshot=frozen, created_by=user)
+    """Freeze the plan's snapshot with its sensitivity and odds of paying back (the same
+    data generation and date), computed before the write so no lock waits on them."""
+    parsed = stored_plan(plan)
+    generation = engine_inputs.generation_or_current(None)
+    frozen = evaluation.snapshot(parsed, as_of=as_of, generation=generation)
+    day = dt.date.fromisoformat(frozen["as_of"])
+    frozen["uncertainty"] = evaluation.uncertainty(parsed, as_of=day, generation=generation)
+    with transaction.atomic():
+        return Share.objects.create(plan=plan, snapshot=frozen, created_by=user)
 
 
 def share_revoke(share: Share) -> None:

@@ -7,7 +7,7 @@ from django import template
 from django.utils import translation
 
 from common import formatting
-from planner.web import dashboard
+from planner.web import dashboard, uncertainty
 
 register = template.Library()
 
@@ -52,6 +52,20 @@ def pct(value: Any, places: int = 1) -> str:
     if value in (None, ""):
         return formatting.DASH
     return formatting.percent(Decimal(str(value)) / 100, int(places), _language())
+
+
+@register.filter
+def share(value: Any, places: int = 0) -> str:
+    """A share (0.9987) as a percentage: "99.9%" or "99,9 %"."""
+    if value in (None, ""):
+        return formatting.DASH
+    return formatting.percent(Decimal(str(value)), int(places), _language())
+
+
+@register.filter
+def range_source(source: str) -> str:
+    """Where an uncertain input's range comes from, in the reader's language."""
+    return uncertainty.source_text(source)
 
 
 @register.filter

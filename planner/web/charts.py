@@ -28,10 +28,11 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from common import chart_style, formatting
+from planner.web import chart_tornado
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
-CHART_VERSION = "5"
-KINDS = ("cumulative", "monthly", "capacity", "compare")
+CHART_VERSION = "6"
+KINDS = ("cumulative", "monthly", "capacity", "compare", "tornado")
 MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few options
 
 BASELINE_COLOUR = "#333333"
@@ -77,7 +78,8 @@ def render(kind: str, data: Mapping[str, Any], language: str) -> bytes:
 def figure(kind: str, data: Mapping[str, Any], language: str) -> Figure:
     """One chart drawn and not yet saved (a test measures where its texts fall)."""
     with translation.override(language):
-        drawn = chart_style.new_figure(7.2, _height(kind, data))
+        width = chart_tornado.width(data) if kind == "tornado" else 7.2
+        drawn = chart_style.new_figure(width, _height(kind, data))
         DRAWERS[kind](drawn, data, language)
     return drawn
 
@@ -89,6 +91,8 @@ def _height(kind: str, data: Mapping[str, Any]) -> float:
         return 3.2
     if kind == "compare":
         return 4.2 + 0.25 * len(data["plans"])  # room for the legend's two lines a plan
+    if kind == "tornado":
+        return chart_tornado.height(data)
     rows = len(data["bars"]) + (1 if data.get("more") else 0)
     return min(8.4, max(2.2, 0.9 + 0.5 * rows))
 
@@ -279,6 +283,7 @@ DRAWERS: dict[str, Callable[[Figure, Mapping[str, Any], str], None]] = {
     "monthly": _monthly,
     "capacity": _capacity,
     "compare": _compare,
+    "tornado": chart_tornado.draw,
 }
 
 

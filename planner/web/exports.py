@@ -50,8 +50,86 @@ CUMULATIVE_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("currency", _("ISO 4217 code")),
     ("cumulative_cost", _("one-time + the monthly costs up to and including that month")),
 )
+SENSITIVITY_COLUMNS: tuple[tuple[str, Any], ...] = (
+    ("rank", _("1 = the input that swings the NPV most")),
+    (
+        "input",
+        _(
+            "stable key: baseline_monthly, price:<tier key>, fx, batch_volume, "
+            "requests_per_second, throughput:<class>, monthly_growth, annual_discount_rate, "
+            "one_time, utilisation_target"
+        ),
+    ),
+    ("label", _("the input in words (English)")),
+    ("kind", _("scale: a factor on the base case (1 = as planned); absolute: a rate")),
+    ("low", _("the input's low value (a factor or a rate)")),
+    ("base", _("its base value")),
+    ("high", _("its high value")),
+    (
+        "source",
+        _(
+            "where the range comes from: default, entered (your range), measured (the "
+            "run's bootstrap interval)"
+        ),
+    ),
+    ("currency", _("ISO 4217 code of every amount in the row")),
+    ("low_amount", _("money inputs: the low value as an amount; empty otherwise")),
+    ("base_amount", _("money inputs: the base value as an amount")),
+    ("high_amount", _("money inputs: the high value as an amount")),
+    ("option_key", _("the base case's best option, whose figures the row gives")),
+    ("option", _("the option's name, as in the comparison export")),
+    ("npv_low", _("the option's NPV of switching with the input at its low value")),
+    ("npv_high", _("its NPV with the input at its high value")),
+    ("saving_low", _("its saving over the horizon with the input at its low value")),
+    ("saving_high", _("its saving with the input at its high value")),
+    ("payback_month_low", _("its payback month with the input at its low value; empty: never")),
+    ("payback_month_high", _("its payback month with the input at its high value; empty: never")),
+    (
+        "break_even",
+        _(
+            "the value (factor or rate) at which paying back within the horizon flips; "
+            "empty: none between low and high"
+        ),
+    ),
+    ("break_even_amount", _("money inputs: the break-even to the cent")),
+    ("break_even_sentence", _("the break-even in words (English)")),
+    ("horizon_months", _("months compared")),
+)
+ODDS_COLUMNS: tuple[tuple[str, Any], ...] = (
+    ("option_key", _("one of the base case's three leading options")),
+    ("option", _("the option's name, as in the comparison export")),
+    ("best", _("true for the base case's best option")),
+    ("currency", _("ISO 4217 code")),
+    ("horizon_months", _("months compared")),
+    ("pays_back", _("share of the draws (0 to 1) in which it pays back within the horizon")),
+    ("saving_p10", _("10th percentile of the saving over the horizon")),
+    ("saving_p50", _("median saving")),
+    ("saving_p90", _("90th percentile of the saving")),
+    ("payback_month_p10", _("10th percentile of the payback month; empty: never")),
+    ("payback_month_p50", _("median payback month; empty: never")),
+    ("payback_month_p90", _("90th percentile of the payback month; empty: never")),
+    ("draws", _("number of draws")),
+    ("seed", _("the random generator's seed: the same seed gives the same figures")),
+    ("numpy", _("the NumPy version that drew them")),
+)
+UNCERTAINTY_EXPORTS = ("sensitivity", "odds")
 # Columns holding text (labels, keys, sources): the ones a spreadsheet could take for a formula.
-TEXT_COLUMNS = frozenset(("option_key", "option", "figure", "currency", "payback", "price_sources"))
+TEXT_COLUMNS = frozenset(
+    (
+        "option_key",
+        "option",
+        "figure",
+        "currency",
+        "payback",
+        "price_sources",
+        "input",
+        "label",
+        "kind",
+        "source",
+        "break_even_sentence",
+        "numpy",
+    )
+)
 
 
 def _money(value: Decimal | None) -> str:
@@ -116,4 +194,47 @@ def cumulative_csv(comparison: Mapping[str, Any]) -> str:
         for month, value in enumerate(values):
             date = month_end(start, month).isoformat() if start else ""
             rows.append([str(month), date, key, label, currency, _money(dec(value))])
+    return _write(header, rows)
+
+
+def _month(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def sensitivity_csv(
+    found: Mapping[str, Any], comparison: Mapping[str, Any], titles: Mapping[str, str]
+) -> str:
+    """One row per uncertain input, the widest NPV swing first (`evaluation.uncertainty`)."""
+    header = [name for name, _doc in SENSITIVITY_COLUMNS]
+    currency = found.get("currency") or comparison["currency"]
+    horizon = found.get("horizon_months") or len(comparison["baseline"].get("monthly") or [])
+    option = found.get("option") or ""
+    rows = []
+    for rank, r in enumerate(found.get("one_way") or [], start=1):
+        rows.append(
+            [str(rank), r["input"], r["label"], r["kind"], r["low"], r["base"], r["high"],
+             r["source"], currency, r.get("low_amount") or "", r.get("base_amount") or "",
+             r.get("high_amount") or "", option, titles.get(option, option), r["npv_low"],
+             r["npv_high"],
+             r["saving_low"], r["saving_high"], _month(r["payback_low"]),
+             _month(r["payback_high"]), r.get("break_even") or "",
+             r.get("break_even_amount") or "", r["break_even_sentence"], str(horizon)]
+        )  # fmt: skip
+    return _write(header, rows)
+
+
+def odds_csv(found: Mapping[str, Any], titles: Mapping[str, str]) -> str:
+    """One row per leading option: the Monte Carlo's odds and percentiles."""
+    header = [name for name, _doc in ODDS_COLUMNS]
+    mc = found.get("montecarlo") or {}
+    rows = []
+    for o in mc.get("options") or []:
+        key = o["option"]
+        saving, month = o.get("saving") or {}, o.get("payback_month") or {}
+        rows.append(
+            [key, titles.get(key, key), _bool(key == found.get("option")), mc["currency"],
+             str(mc["horizon_months"]), o["pays_back"], saving["p10"], saving["p50"],
+             saving["p90"], _month(month.get("p10")), _month(month.get("p50")),
+             _month(month.get("p90")), str(mc["draws"]), str(mc["seed"]), mc["numpy"]]
+        )  # fmt: skip
     return _write(header, rows)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("plans/new", views.plan_new, name="plan-new"),
     path("plans/tiers", views.tier_options, name="plan-tier-options"),
     path("plans/compare", views.compare, name="plan-compare"),
+    path("plans/uncertainty/<str:digest>", views.plan_uncertainty, name="plan-uncertainty"),
     path("plans/<uuid:code>/", views.plan_edit, name="plan-edit"),
     path("plans/<uuid:code>/figures", views.plan_figures, name="plan-figures"),
     path("plans/<uuid:code>/duplicate", views.plan_duplicate, name="plan-duplicate"),

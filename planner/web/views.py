@@ -33,7 +33,7 @@ from changes.selectors import Generation, changes_since, current_generation
 from common import clock
 from common.message_render import render as render_message
 from planner.celery import app as celery_app
-from planner.compute import schema
+from planner.compute import montecarlo, schema
 from planner.models import Plan, Share
 from planner.services import evaluation, inputs
 from planner.services import plans as services
@@ -41,6 +41,7 @@ from planner.web import charts, dashboard, evidence, exports, tier_search
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
 from planner.web import home as home_page
+from planner.web import uncertainty as uncertainty_view
 from planner.web.forms import PlanForm
 
 CHART_DATA_SECONDS = 24 * 3600  # a chart's data waits this long for its SVG request
@@ -48,8 +49,12 @@ CHART_SVG_SECONDS = 7 * 24 * 3600
 EXPORT_COLUMNS = {
     "comparison": exports.COMPARISON_COLUMNS,
     "cumulative": exports.CUMULATIVE_COLUMNS,
+    "sensitivity": exports.SENSITIVITY_COLUMNS,
+    "odds": exports.ODDS_COLUMNS,
 }
 SHARED_PAGE_SECONDS = 3600  # also keyed by the data generation: a change shows at once
+UNCERTAINTY_PLAN_SECONDS = 24 * 3600  # a deferred section's plan waits this long for its request
+SEED_MAX = 2**32 - 1
 logger = logging.getLogger(__name__)
 
 
@@ -267,10 +272,11 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
                 return _save(request, plan, form.parsed)
             figures = evaluation.comparison(form.parsed, generation=generation)
             context.update(results_context(figures))
+            context["uncertainty_url"] = uncertainty_url(request, form.parsed, figures)
         else:
             status = 400 if not request.htmx else 200
     elif plan is not None:
-        context.update(_stored_results(plan, generation))
+        context.update(_stored_results(request, plan, generation))
         if "results" in context:
             services.plan_viewed(plan, seen_figures(context["results"]), generation.number)
     if (view := context.get("results")) and view.no_number:
@@ -305,12 +311,76 @@ def _compared_with(request: HttpRequest, plan: Plan) -> Plan | None:
     return original if original is not None and original.pk != plan.pk else None
 
 
-def _stored_results(plan: Plan, generation: Generation) -> dict[str, Any]:
+def _stored_results(request: HttpRequest, plan: Plan, generation: Generation) -> dict[str, Any]:
     try:
         parsed = services.stored_plan(plan)
     except schema.PlanValidationError:
         return {"stored_invalid": True}
-    return results_context(evaluation.comparison(parsed, generation=generation))
+    figures = evaluation.comparison(parsed, generation=generation)
+    return {
+        **results_context(figures),
+        "uncertainty_url": uncertainty_url(request, parsed, figures),
+    }
+
+
+# --- sensitivity and the odds of paying back: deferred beside the recompute ---------------
+
+
+def uncertainty_url(request: HttpRequest, plan: schema.Plan, figures: dict[str, Any]) -> str:
+    """The address the results ask for their sensitivity and odds once shown (htmx, on load):
+    the plan is kept under its content's digest for the reader who saw it; nothing is
+    computed here, so the recompute costs what it did. No option: nothing to ask for."""
+    if not figures.get("options"):
+        return ""
+    stored = inputs.plain(schema.plan_to_dict(plan))
+    digest = evaluation.content_digest(plan, stored)[:40]
+    # add: one round trip, and an entry already there (the same plan typed again) stays.
+    cache.add(f"uncertainty-plan:{request.user.pk}:{digest}",
+              {"user": request.user.pk, "plan": stored}, UNCERTAINTY_PLAN_SECONDS)  # fmt: skip
+    return reverse("plan-uncertainty", args=[digest])
+
+
+def _seed(request: HttpRequest) -> int:
+    given = request.GET.get("seed", "")
+    if not given:
+        return montecarlo.SEED
+    if not given.isdigit() or int(given) > SEED_MAX:
+        raise Http404
+    return int(given)
+
+
+@login_required
+@require_GET
+def plan_uncertainty(request: HttpRequest, digest: str) -> HttpResponse:
+    """The sections "Which input decides the answer" and "The odds it pays back" of the
+    plan the reader was just shown (`?seed=` another draw), from the evaluation module's
+    cache (per plan, data generation, date and seed): computed once, then read."""
+    entry = cache.get(f"uncertainty-plan:{request.user.pk}:{digest}")
+    if entry is None or entry["user"] != request.user.pk:
+        raise Http404
+    seed = _seed(request)
+    plan = schema.parse_plan(entry["plan"], known_tiers=None)
+    generation = current_generation()
+    try:
+        data = evaluation.uncertainty(plan, generation=generation, seed=seed)
+    except Exception:  # the page keeps its answer; this section says it could not be worked out
+        logger.exception("uncertainty of plan %s failed", digest)
+        return render(request, "planner/_uncertainty.html", {"uncertainty_failed": True})
+    figures = evaluation.comparison(plan, generation=generation)
+    return render(request, "planner/_uncertainty.html", uncertainty_context(data, figures))
+
+
+def uncertainty_context(data: dict[str, Any] | None, figures: dict[str, Any]) -> dict[str, Any]:
+    """The two sections' context from an uncertainty answer (or a share's frozen copy)."""
+    titles = {row.key: row.title for row in dashboard.results(figures).rows}
+    shown = uncertainty_view.view(data or {}, titles)
+    if shown is None:
+        return {"uncertainty": None}
+    if not shown.chart:
+        return {"uncertainty": shown}
+    wide = chart_urls({"tornado": shown.chart})["tornado"]
+    narrow = chart_urls({"tornado": {**shown.chart, "narrow": True}})["tornado"]
+    return {"uncertainty": shown, "tornado_url": wide, "tornado_narrow_url": narrow}
 
 
 def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpResponse:
@@ -499,6 +569,7 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
         "today": now if changed else None,
         "today_as_of": _date(today["as_of"]),
         "export_columns": EXPORT_COLUMNS,
+        **_frozen_uncertainty(frozen),
     }
 
 
@@ -537,6 +608,14 @@ def _named_diff(diff: dict[str, Any], tier_name: Callable[[str], str]) -> dict[s
     }
 
 
+def _frozen_uncertainty(frozen: dict[str, Any]) -> dict[str, Any]:
+    """The sensitivity and odds frozen with the share; a share from before they were kept
+    says so instead."""
+    if "uncertainty" not in frozen:
+        return {"uncertainty_missing": True}
+    return uncertainty_context(frozen["uncertainty"], frozen["results"])
+
+
 def _date(value: str | None) -> dt.date | None:
     return dt.date.fromisoformat(value) if value else None
 
@@ -554,14 +633,24 @@ def _csv(text: str, filename: str) -> HttpResponse:
 @require_GET
 def plan_export(request: HttpRequest, code: Any, what: str) -> HttpResponse:
     plan = _own_plan(request, code)
-    comparison = evaluation.comparison(services.stored_plan(plan))
+    parsed = services.stored_plan(plan)
+    comparison = evaluation.comparison(parsed)
+    if what in exports.UNCERTAINTY_EXPORTS:
+        found = evaluation.uncertainty(parsed, seed=_seed(request))
+        return _export_uncertainty(found, comparison, what, f"plan-{plan.code}")
     return _export(comparison, what, f"plan-{plan.code}")
 
 
 @require_GET
 def shared_export(request: HttpRequest, token: str, what: str) -> HttpResponse:
     share = _live_share(token)
-    return _export(share.snapshot["results"], what, f"shared-{share.created_at:%Y%m%d}")
+    stem = f"shared-{share.created_at:%Y%m%d}"
+    if what in exports.UNCERTAINTY_EXPORTS:
+        frozen = share.snapshot.get("uncertainty")
+        if frozen is None:
+            raise Http404  # shared before the sensitivity was kept with a share
+        return _export_uncertainty(frozen, share.snapshot["results"], what, stem)
+    return _export(share.snapshot["results"], what, stem)
 
 
 def _export(comparison: dict[str, Any], what: str, stem: str) -> HttpResponse:
@@ -571,6 +660,16 @@ def _export(comparison: dict[str, Any], what: str, stem: str) -> HttpResponse:
     if what == "cumulative":
         return _csv(exports.cumulative_csv(comparison), f"{stem}-cumulative.csv")
     raise Http404
+
+
+def _export_uncertainty(
+    found: dict[str, Any], comparison: dict[str, Any], what: str, stem: str
+) -> HttpResponse:
+    titles = {row.key: row.label for row in dashboard.results(comparison).rows}
+    if what == "sensitivity":
+        text = exports.sensitivity_csv(found, comparison, titles)
+        return _csv(text, f"{stem}-sensitivity.csv")
+    return _csv(exports.odds_csv(found, titles), f"{stem}-odds.csv")
 
 
 # --- scenario compare ------------------------------------------------------------------
