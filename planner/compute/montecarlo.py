@@ -36,6 +36,7 @@ import pandas as pd
 
 from common.units import HOURS_PER_MONTH
 from planner.compute import capacity, engine, owned, tco, uncertainty
+from planner.compute import drawn_money as money
 from planner.compute.capacity import EPS
 from planner.compute.schema import Plan
 from planner.compute.uncertainty import Uncertain
@@ -81,29 +82,6 @@ def values_of(items: Sequence[Uncertain], drawn: Mapping[str, np.ndarray], d: in
 
 
 # --- the vectorised model -----------------------------------------------------------------
-
-
-def _line(price: Fraction, factor: np.ndarray, factor_den: int, qty: np.ndarray) -> np.ndarray:
-    """round_half_up(qty × price × factor ÷ factor_den) in int64 cents, qty months × draws,
-    factor per draw: `tco.line_cents` with one exact price a draw.
-
-    Below 2⁵³ every step is an exact whole number in float64, and so is the floor of the
-    quotient: a correctly rounded n ÷ d with n < 2⁵³ cannot reach the next whole number,
-    which lies at least 1/d above n/d. Beyond that int64, then Python integers."""
-    p, q = price.as_integer_ratio()
-    den = q * factor_den
-    top = 2 * int(qty.max(initial=1)) * abs(p) * 100 * int(factor.max(initial=1)) + den
-    if top < 2**53:
-        out = qty * ((2 * p * 100) * factor).astype(float)[None, :]
-        out += den
-        out /= 2 * den
-        return np.floor(out, out=out).astype(np.int64)
-    qty = qty.astype(np.int64)
-    if top < 2**62:
-        num = (p * 100) * factor.astype(np.int64)
-        return (2 * qty * num[None, :] + den) // (2 * den)
-    big = np.array([p * 100 * int(f) for f in factor], dtype=object)
-    return ((2 * qty.astype(object) * big[None, :] + den) // (2 * den)).astype(np.int64)
 
 
 @dataclass
@@ -199,33 +177,32 @@ class Model:
         return Option(spec.key, parts)
 
     # --- pricing D draws ---
-    # Arrays are months × draws (H × n): a draw's value broadcasts along a row, a month's
-    # down a column, and sums over months add whole rows. Draws are priced CHUNK at a time
-    # so that each chunk's temporaries stay in the processor's cache.
+    # Draws are priced CHUNK at a time in months × draws arrays (`drawn_money`), so that
+    # a chunk's work arrays stay in the processor's cache and are reused chunk after chunk.
 
     def run(self, drawn: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """npv, saving (cents) and payback month (0: never) per draw × leading option."""
         d = len(next(iter(drawn.values())))
         shape = (d, len(self.options))
         out = {name: np.empty(shape, dtype=np.int64) for name in ("npv", "saving", "payback")}
+        work = money.Work.of(self.h, min(CHUNK, d))
         for start in range(0, d, CHUNK):
             chunk = {name: values[start : start + CHUNK] for name, values in drawn.items()}
-            for name, found in self._run(chunk).items():
-                out[name][start : start + CHUNK] = found
+            n = len(next(iter(chunk.values())))
+            for name, found in self._run(chunk, work.first(n)).items():
+                out[name][start : start + n] = found
         return out
 
-    def _run(self, drawn: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        n = len(next(iter(drawn.values())))
+    def _run(self, drawn: Mapping[str, np.ndarray], w: money.Work) -> dict[str, np.ndarray]:
+        n = w.growth.shape[1]
         get = _getter(drawn, n)
         growth = get("monthly_growth", RATE_DEN, self.plan.monthly_growth)
-        growth_vec = (1 + growth)[None, :] ** self.months
-        baseline = self._baseline(drawn, n, growth, growth_vec)
-        # the baseline less what every option pays besides its own lines, month by month
-        net = baseline - self.shared[:, None]
-        net[: self.both] = -self.shared_const
-        factors = _discount_factors(
-            get("annual_discount_rate", RATE_DEN, self.plan.annual_discount_rate), self.h
-        )
+        money.growth(growth, w.growth)
+        self._baseline(drawn, n, growth, w)
+        np.subtract(w.baseline, self.shared[:, None], out=w.net)
+        w.net[: self.both] = -self.shared_const
+        rate = get("annual_discount_rate", RATE_DEN, self.plan.annual_discount_rate)
+        money.discount_factors(rate, w.factors)
         once = self._shared_one_time(drawn, n)
         out = {
             name: np.empty((n, len(self.options)), dtype=np.int64)
@@ -233,14 +210,15 @@ class Model:
         }
         for k, option in enumerate(self.options):
             if option.bought is not None:
-                saving = net - option.bought.monthly_cents[:, None]
-                exact = baseline - ((baseline - net) + option.bought.exact_monthly[:, None])
+                saving = np.subtract(w.net, option.bought.monthly_cents[:, None], out=w.lines)
+                shared = w.baseline - w.net
+                exact = w.baseline - (shared + option.bought.exact_monthly[:, None])
                 one_time = option.bought.one_time_cents + once
             else:
-                lines, setup = self._catalog(option, drawn, n, growth_vec)
-                saving = np.subtract(net, lines, out=lines)
+                setup = self._catalog(option, drawn, n, w)
+                saving = np.subtract(w.net, w.lines, out=w.lines)
                 exact, one_time = None, setup + once
-            npv, total, month = _outcome(saving, exact, one_time, factors)
+            npv, total, month = money.outcome(saving, exact, one_time, w)
             out["npv"][:, k], out["saving"][:, k], out["payback"][:, k] = npv, total, month
         return out
 
@@ -252,25 +230,27 @@ class Model:
                 num, den = num * drawn[name], den * SCALE_DEN
         return num, den
 
-    def _baseline(self, drawn, n: int, growth: np.ndarray, growth_vec: np.ndarray) -> np.ndarray:
+    def _baseline(self, drawn, n: int, growth: np.ndarray, w: money.Work) -> None:
+        """The baseline's cents a month per draw, into w.baseline."""
         b = self.plan.baseline
         bill = drawn.get("baseline_monthly", np.full(n, SCALE_DEN))
         if b.monthly is not None:
             p, q = Fraction(b.monthly).as_integer_ratio()
             fixed = (2 * p * 100 * bill + q * SCALE_DEN) // (2 * q * SCALE_DEN)
             grows = growth != 0
-            if not grows.any():
-                return np.repeat(fixed[None, :], self.h, axis=0)
-            amount = (p / q) * bill / SCALE_DEN
-            cents = amount[None, :] * growth_vec
-            cents *= 100
-            cents += 0.5
-            out = np.floor(cents, out=cents).astype(np.int64)
-            out[:, ~grows] = fixed[~grows]
-            return out
-        counts = np.ceil(b.count * growth_vec - EPS)
+            if grows.any():
+                amount = (p / q) * bill / SCALE_DEN
+                cents = np.multiply(amount[None, :], w.growth, out=w.scratch)
+                cents *= 100
+                cents += 0.5
+                np.copyto(w.baseline, np.floor(cents, out=cents), casting="unsafe")
+            w.baseline[:, ~grows] = fixed[~grows]
+            return
+        counts = np.subtract(b.count * w.growth, EPS, out=w.counts)
+        np.ceil(counts, out=counts)
         num, den = self._factor(drawn, n, b.tier, b.tier in self.converted)
-        return _line(Fraction(self.prices.monthly(b.tier)), num * bill, den * SCALE_DEN, counts)
+        price = Fraction(self.prices.monthly(b.tier))
+        money.line_cents(price, num * bill, den * SCALE_DEN, counts, w.baseline, w.scratch)
 
     def _shared_one_time(self, drawn, n: int) -> np.ndarray:
         ot = self.plan.one_time
@@ -283,11 +263,13 @@ class Model:
                 total += (2 * p * 100 * factor + q * SCALE_DEN) // (2 * q * SCALE_DEN)
         return total
 
-    def _counts(self, part: Part, drawn, n: int, growth_vec: np.ndarray) -> np.ndarray:
-        """Servers a month per draw (H × n, whole numbers as float64), as the engine sizes
-        them: the same float operations in the same order, element by element."""
+    def _counts(self, part: Part, drawn, n: int, w: money.Work) -> np.ndarray:
+        """Servers a month per draw, into w.counts (whole numbers as float64), as the
+        engine sizes them: the same float operations in the same order."""
+        servers = w.counts
         if part.mode == "fixed":
-            return np.full((self.h, n), float(part.count))
+            servers[...] = part.count
+            return servers
         t, r = self.table, part.row
         assert t is not None and r is not None
         volume = drawn.get("batch_volume", np.full(n, SCALE_DEN)) / SCALE_DEN
@@ -308,7 +290,8 @@ class Model:
                 floor = np.maximum(floor, np.nan_to_num(split))
         rerun = 1 + t.spot_allowance if t.spot[r] else 1.0
         workers = sum((c.workers[r] for c in t.inference), np.zeros(self.h, dtype=np.int64))
-        servers = (hours * rerun)[None, :] * growth_vec
+        # workers + hours × rerun × growth ÷ (730 × utilisation), then ⌈÷ vCPUs − ε⌉
+        np.multiply((hours * rerun)[None, :], w.growth, out=servers)
         servers /= (HOURS_PER_MONTH * util)[None, :]
         if workers.any():
             servers += workers[:, None]
@@ -318,14 +301,16 @@ class Model:
         if not np.isfinite(servers).all():
             np.nan_to_num(servers, copy=False)
         np.maximum(servers, floor[None, :], out=servers)
-        if (servers[1:] < servers[:-1]).any():  # a count never falls: keep the month's peak
+        if (servers[1:] < servers[:-1]).any():  # a count never falls: keep the peak so far
             np.maximum.accumulate(servers, axis=0, out=servers)
         if any(c.workload.n_plus_one for c in t.inference):
             servers += 1
         return servers
 
-    def _catalog(self, option: Option, drawn, n: int, growth_vec) -> tuple[np.ndarray, np.ndarray]:
-        lines = np.zeros((self.h, n), dtype=np.int64)
+    def _catalog(self, option: Option, drawn, n: int, w: money.Work) -> np.ndarray:
+        """An option's own lines into w.lines; returns its set-up fees (cents per draw)."""
+        lines = w.lines
+        lines[...] = 0
         setup = np.zeros(n, dtype=np.int64)
         ones = np.ones(n, dtype=np.int64)
         for part in option.parts:
@@ -334,17 +319,20 @@ class Model:
                 assert part.usage is not None
                 lines += np.floor(part.usage[:, None] * (num / den)[None, :] + 0.5).astype(np.int64)
                 continue
-            counts = self._counts(part, drawn, n, growth_vec)
-            lines += _line(part.price, num, den, counts)
+            counts = self._counts(part, drawn, n, w)
+            lines += money.line_cents(part.price, num, den, counts, w.cents, w.scratch)
             if part.ops:
-                lines += _line(part.ops, ones, 1, counts)
+                lines += money.line_cents(part.ops, ones, 1, counts, w.cents, w.scratch)
             if part.setup:
-                added = np.maximum(np.diff(counts, axis=0, prepend=counts[:1]), 0)
-                lines += _line(part.setup, ones, 1, added)
-                setup += _line(part.setup, ones, 1, counts[:1])[0]
+                added = w.added
+                added[0] = 0
+                np.subtract(counts[1:], counts[:-1], out=added[1:])
+                np.maximum(added, 0, out=added)
+                lines += money.line_cents(part.setup, ones, 1, added, w.cents, w.scratch)
+                setup += money.line_cents(part.setup, ones, 1, counts[:1])[0]
             if part.owed:
-                lines[-1] += _line(part.price, num, den, counts[-1:])[0] * part.owed
-        return lines, setup
+                lines[-1] += money.line_cents(part.price, num, den, counts[-1:])[0] * part.owed
+        return setup
 
 
 def _getter(drawn: Mapping[str, np.ndarray], n: int):
@@ -354,40 +342,6 @@ def _getter(drawn: Mapping[str, np.ndarray], n: int):
         return np.full(n, float(base))
 
     return get
-
-
-def _discount_factors(rate: np.ndarray, h: int) -> np.ndarray:
-    """1 / (1+i)^m for m = 1…H per draw (H × n), as `tco.discount_factors` gives them."""
-    monthly_rate = (1 + rate) ** (1 / 12) - 1
-    factors = (1 + monthly_rate)[None, :] ** -np.arange(1, h + 1, dtype=float)[:, None]
-    factors[:, rate == 0] = 1.0
-    return factors
-
-
-def _outcome(saving, exact, one_time, factors) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """tco.compute's NPV, saving and payback month for one option over n draws.
-
-    `saving`: the baseline less the option's bill, cents a month (H × n, int64); `exact`:
-    the same in float cents where a line is metered (else None); `one_time`: cents (n).
-    """
-    h = len(saving)
-    discounted = np.einsum("hn,hn->n", saving if exact is None else exact, factors)
-    npv = tco._cents_round(-one_time + discounted)
-    lead = _running_total(saving)  # cumulative(baseline) − cumulative(option) + one-time
-    lead -= one_time[None, :]
-    # the last month not strictly ahead (0: none); payback is the month after, if any
-    last = np.max((lead <= 0) * np.arange(1, h + 1, dtype=np.int32)[:, None], axis=0, initial=0)
-    month = np.where(last < h, last + 1, 0)
-    return npv, lead[-1], month
-
-
-def _running_total(monthly: np.ndarray) -> np.ndarray:
-    """The running total down the months of an H × n array, in place: one step a month,
-    each over every draw at once (about ten times faster than np.cumsum(axis=0), which
-    walks each draw's months one strided element at a time)."""
-    for m in range(1, len(monthly)):
-        np.add(monthly[m - 1], monthly[m], out=monthly[m])
-    return monthly
 
 
 # --- summary -------------------------------------------------------------------------------
