@@ -350,28 +350,36 @@ def _getter(drawn: Mapping[str, np.ndarray], n: int):
 def percentile_month(months: np.ndarray, q: int, horizon: int) -> int | None:
     """The q-th percentile of payback months, never-paying draws counted as beyond the
     horizon; None ("never") where the percentile falls among them."""
-    ranked = np.sort(np.where(months > 0, months, horizon + 1))
-    value = int(np.percentile(ranked, q, method="inverted_cdf"))
-    return None if value > horizon else value
+    return percentile_months(months, [q], horizon)[0]
+
+
+def percentile_months(months: np.ndarray, qs: Sequence[int], horizon: int) -> list[int | None]:
+    """`percentile_month` for several percentiles at once (one partition of the draws)."""
+    ranked = np.where(months > 0, months, horizon + 1)
+    values = np.percentile(ranked, qs, method="inverted_cdf")
+    return [None if v > horizon else int(v) for v in values]
 
 
 def summary(model: Model, draws: int = DRAWS, seed: int = SEED) -> dict[str, Any]:
+    """What the page shows: the inputs drawn, the draws priced (`Model.run`), and per option
+    the share that pays back with P10/P50/P90 of the saving and of the payback month."""
     drawn = draw(model.items, draws, seed)
     found = model.run(drawn)
     h = model.h
     options = []
     for k, key in enumerate(model.keys):
-        saving = found["saving"][:, k]
+        saving = np.percentile(found["saving"][:, k], PERCENTILES, method="inverted_cdf")
         months = found["payback"][:, k]
+        month_at = percentile_months(months, PERCENTILES, h)
         options.append(
             {
                 "option": key,
                 "pays_back": str((Decimal(int((months > 0).sum())) / draws).quantize(FOUR)),
                 "saving": {
-                    f"p{q}": str(tco.money(int(np.percentile(saving, q, method="inverted_cdf"))))
-                    for q in PERCENTILES
+                    f"p{q}": str(tco.money(int(v)))
+                    for q, v in zip(PERCENTILES, saving, strict=True)
                 },
-                "payback_month": {f"p{q}": percentile_month(months, q, h) for q in PERCENTILES},
+                "payback_month": dict(zip([f"p{q}" for q in PERCENTILES], month_at, strict=True)),
             }
         )
     return {
