@@ -9,12 +9,13 @@ draw is a set of exact `Decimal`s that `uncertainty.apply` can hand the engine; 
 vectorised money below prices the same draw to the same cent (`bench/sensitivity.py`
 checks it against a loop of `engine.compare`).
 
-Vectorised over D draws × K leading options × H months:
+Vectorised over D draws × K leading options × H months, the draws a chunk at a time
+in months × draws arrays reused from chunk to chunk (`drawn_money`):
 - server counts of sized parts from the capacity model's thread-hours, scaled by the
   batch volume ÷ throughput and the drawn growth and utilisation (inference workers
   stay as the model sized them: their queue does not scale linearly);
-- every bill line rounded half-up to the cent per month in integer arithmetic (a
-  scaled price is an exact ratio), as `tco.line_cents` does;
+- every bill line rounded half-up to the cent per month in exact whole-number
+  arithmetic (a scaled price is an exact ratio), as `tco.line_cents` does;
 - payback, saving and NPV as `tco.compute` computes them.
 
 Reported per option: the share of draws that pay back within the horizon, and P10,
