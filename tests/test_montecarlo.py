@@ -9,7 +9,7 @@ import numpy as np
 from benchmarks_app.evidence import BestMeasurement, Sweep
 from planner.compute import engine, montecarlo, tco, uncertainty
 from planner.compute.schema import parse_plan
-from tests.support.engine import C5_2X, EXTREME, frame
+from tests.support.engine import C5_2X, EXTREME, frame, tier
 
 CATALOG = frame(EXTREME, C5_2X)
 GBM = {"kind": "gbm", "trainings_per_month": 1500, "rows": 10_000_000, "features": 100,
@@ -61,6 +61,84 @@ def test_each_draw_is_priced_to_the_cent_as_engine_compare_prices_it():
             expected = (tco.to_cents(m.npv), tco.to_cents(m.saving), m.payback_month or 0)
             got = tuple(int(found[name][d, k]) for name in ("npv", "saving", "payback"))
             assert got == expected, (d, key, values)
+
+
+def engine_cents(p, catalog, measurements, model, drawn, d):
+    values = uncertainty.bill_for_tier_baseline(p, montecarlo.values_of(model.items, drawn, d))
+    result = engine.compare(*uncertainty.apply(p, catalog, measurements, values))
+    by_key = {o.key: o.money for o in result.options}
+    return [
+        (tco.to_cents(m.npv), tco.to_cents(m.saving), m.payback_month or 0)
+        for m in (by_key[key] for key in model.keys)
+    ]
+
+
+def vectorised_cents(model, found, d):
+    return [
+        tuple(int(found[n][d, k]) for n in ("npv", "saving", "payback"))
+        for k in range(len(model.keys))
+    ]
+
+
+def test_draws_priced_a_chunk_at_a_time_agree_with_the_engine_in_every_chunk():
+    """Two full chunks and a part of one: draws on each side of each boundary are priced
+    as the engine prices them, and pricing any slice of the draws gives the same figures."""
+    p = plan()
+    model = montecarlo.Model(p, CATALOG, MEASUREMENTS)
+    size = 2 * montecarlo.CHUNK + 37
+    drawn = montecarlo.draw(model.items, size, 12)
+    found = model.run(drawn)
+    edges = [0, montecarlo.CHUNK - 1, montecarlo.CHUNK, 2 * montecarlo.CHUNK, size - 1]
+    for d in edges:
+        assert vectorised_cents(model, found, d) == engine_cents(
+            p, CATALOG, MEASUREMENTS, model, drawn, d
+        ), d
+    part = model.run({name: v[montecarlo.CHUNK - 5 : size - 3] for name, v in drawn.items()})
+    for name, values in part.items():
+        assert np.array_equal(values, found[name][montecarlo.CHUNK - 5 : size - 3])
+
+
+SELF_MANAGED = tier("hetzner-ax102", "129", vcpus=16, ram=128, managed=False, setup="99",
+                    min_term=12)  # fmt: skip
+SET_UP = tier("ovh-advance", "200", vcpus=24, ram=64, managed=True, setup="150.55", min_term=24)
+R5_4X = tier("aws-r5.4xlarge-us-east-1-on-demand", "1.008", "hour", kind="cloud_vm",
+             model="on_demand", vcpus=16, ram=128)  # fmt: skip
+MORE = frame(EXTREME, C5_2X, SELF_MANAGED, SET_UP, R5_4X)
+
+
+def test_fixed_servers_with_operations_set_up_fees_and_a_term_beyond_the_horizon():
+    """Three servers a month on a self-managed tier (operations hours, a set-up fee, a
+    12-month term over a 6-month horizon) and two on a managed one with a set-up fee,
+    beside egress and other monthly costs: each draw priced to the cent as the engine does."""
+    monthly = {"ops_hours_per_server": 2, "ops_rate": 80, "egress": "12.5", "other": "3.33"}
+    p = plan(horizon_months=6, monthly=monthly, candidates=[
+        {"tier": "hetzner-ax102", "count": 3}, {"tier": "ovh-advance", "count": 2},
+        {"tier": "inmotion-extreme"}])  # fmt: skip
+    model = montecarlo.Model(p, MORE, MEASUREMENTS)
+    modes = {part.mode for option in model.options for part in option.parts}
+    assert modes == {"fixed", "sized"} and any(part.owed for o in model.options for part in o.parts)
+    drawn = montecarlo.draw(model.items, 12, 4)
+    found = model.run(drawn)
+    for d in range(12):
+        assert vectorised_cents(model, found, d) == engine_cents(
+            p, MORE, MEASUREMENTS, model, drawn, d
+        ), d
+
+
+def test_a_tier_baseline_with_a_commitment_and_months_of_running_both():
+    """The bill is four r5.4xlarge servers at their drawn price, with a 300-a-month
+    commitment for ten more months and three months of running both after the switch."""
+    p = plan(baseline={"tier": "aws-r5.4xlarge-us-east-1-on-demand", "count": 4,
+                       "commitments": [{"months_remaining": 10, "monthly": "300"}]},
+             one_time={"migration_hours": 20, "migration_rate": 100, "running_both_months": 3,
+                       "retraining": "999.99", "other": "10"})  # fmt: skip
+    model = montecarlo.Model(p, MORE, MEASUREMENTS)
+    drawn = montecarlo.draw(model.items, 12, 8)
+    found = model.run(drawn)
+    for d in range(12):
+        assert vectorised_cents(model, found, d) == engine_cents(
+            p, MORE, MEASUREMENTS, model, drawn, d
+        ), d
 
 
 def test_a_percentile_among_draws_that_never_pay_back_reads_never():
