@@ -46,7 +46,7 @@ DRAWS = 10_000
 LEADING = 3
 SEED = 2024
 PERCENTILES = (10, 50, 90)
-CHUNK = 1024  # draws priced together (a chunk's months × draws arrays stay in cache)
+CHUNK = 1024  # draws priced together: the fastest of 256…4096 here (bench/sensitivity.py)
 SCALE_DEN = 10_000  # factors to four places
 RATE_DEN = 1_000_000  # rates to six places
 
