@@ -531,6 +531,14 @@ class Pricer:
         return out
 
     def usage_cents(self, part: Part) -> np.ndarray:
+        """hours × price × (1+g)^(m−1) for m = 1…H, each month rounded half-up to the cent."""
+        amount = self.usage_amount(part)
+        factor = Fraction(1 + self.plan.monthly_growth)
+        return np.array([tco.to_cents(amount * factor**m) for m in range(self.h)], dtype=np.int64)
+
+    def usage_amount(self, part: Part) -> Fraction:
+        """A usage part's month-1 bill, exact: hours (spot re-runs included) × the price of
+        one GPU- or instance-hour."""
         p = self.prices
         amount = Fraction(Decimal(p.get(part.tier, "amount")))
         if part.instance_hours_per_month is not None:
@@ -545,11 +553,7 @@ class Pricer:
         rerun = 1 + self.plan.spot_interruption_allowance
         if p.get(part.tier, "pricing_model") == "spot":
             hours = hours * rerun
-        factor = Fraction(1 + self.plan.monthly_growth)
-        return np.array(
-            [tco.to_cents(Fraction(hours) * price * factor**m) for m in range(self.h)],
-            dtype=np.int64,
-        )
+        return Fraction(hours) * price
 
     def price(self, options: Sequence[OptionSpec], baseline: np.ndarray) -> PricedOptions:
         flat = [(i, part) for i, o in enumerate(options) for part in o.parts]

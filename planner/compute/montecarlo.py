@@ -26,7 +26,7 @@ Pure: no Django.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -96,7 +96,7 @@ class Part:
     converted: bool
     row: int | None = None  # capacity table row (sized)
     count: int = 0  # fixed
-    usage: np.ndarray | None = None  # usage cents at base (H)
+    usage: Fraction | None = None  # usage: the month-1 bill at base prices, exact
 
 
 @dataclass
@@ -173,7 +173,7 @@ class Model:
             elif part.mode == "fixed":
                 item.count = part.count
             else:
-                item.usage = self.pricer.usage_cents(part)
+                item.usage = self.pricer.usage_amount(part)
             parts.append(item)
         return Option(spec.key, parts)
 
@@ -318,7 +318,8 @@ class Model:
             num, den = self._factor(drawn, n, part.tier, part.converted)
             if part.mode == "usage":
                 assert part.usage is not None
-                lines += np.floor(part.usage[:, None] * (num / den)[None, :] + 0.5).astype(np.int64)
+                rate = self._rate(drawn)
+                lines += money.usage_cents(part.usage, num, den, w.growth, rate, w.cents, w.scratch)
                 continue
             counts = self._counts(part, drawn, n, w)
             lines += money.line_cents(part.price, num, den, counts, w.cents, w.scratch)
@@ -334,6 +335,13 @@ class Model:
             if part.owed:
                 lines[-1] += money.line_cents(part.price, num, den, counts[-1:])[0] * part.owed
         return setup
+
+    def _rate(self, drawn: Mapping[str, np.ndarray]) -> Callable[[int], Fraction]:
+        """Draw j's monthly growth, exact."""
+        if "monthly_growth" not in drawn:
+            return lambda _j: Fraction(self.plan.monthly_growth)
+        grown = drawn["monthly_growth"]
+        return lambda j: Fraction(int(grown[j]), RATE_DEN)
 
 
 def _getter(drawn: Mapping[str, np.ndarray], n: int):

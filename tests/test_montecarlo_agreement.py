@@ -1,0 +1,132 @@
+# ruff: noqa: RUF002, RUF003  (money notation: ×, −)
+"""The Monte Carlo agrees to the cent with `engine.compare` on each draw's inputs, for plan
+shapes the first checks left out: usage-billed GPU lines under drawn growth, inference
+pools (with and without a spare server), and a tier that is both the baseline's and a
+candidate's."""
+
+import datetime as dt
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from benchmarks_app.evidence import BestMeasurement, Sweep
+from planner.compute import drawn_money as money
+from planner.compute import engine, montecarlo, tco, uncertainty
+from planner.compute.schema import parse_plan
+from tests.support.engine import ADVANCED, C5_2X, EXTREME, R5_4X, frame, tier
+
+C5_4X = tier("aws-c5.4xlarge-us-east-1-on-demand", "0.68", "hour", kind="cloud_vm",
+             model="on_demand", vcpus=16, ram=32, price_id=41)  # fmt: skip
+G5 = tier("aws-g5.xlarge-us-east-1-on-demand", "1.006", "hour", kind="cloud_gpu",
+          model="on_demand", vcpus=4, ram=16, gpus=1)  # fmt: skip
+G5_SPOT = tier("aws-g5.xlarge-us-east-1-spot", "0.4567", "hour", kind="cloud_gpu", model="spot",
+               vcpus=4, ram=16, gpus=1, confirmed=False, source="quoted by users")  # fmt: skip
+A100 = tier("lambda-a100-monthly", "1199.99", kind="cloud_gpu", vcpus=30, ram=200, gpus=2)
+CATALOG = frame(EXTREME, ADVANCED, C5_2X, C5_4X, R5_4X, G5, G5_SPOT, A100)
+GBM = {"kind": "gbm", "trainings_per_month": 1500, "rows": 10_000_000, "features": 100,
+       "trees": 1000}  # fmt: skip
+# a long tail: 90 % of requests take 4 ms, 10 % take 25 ms (the simulation sizes the pool)
+SERVICE_S = [0.004] * 90 + [0.025] * 10
+
+
+def measured(cls: str, value: float, threads: int, host: str, **extra) -> BestMeasurement:
+    reps = [value * f for f in (0.96, 0.99, 1.0, 1.02, 1.05)]
+    sweep = Sweep(f"run-{host}-{cls}", host, {threads: value}, {threads: reps})
+    return BestMeasurement(
+        cls, "m", "u", value, threads, True, f"run-{host}-{cls}", host, "cpu",
+        f"{cls}-standard", "1.0.3", "standard", dt.datetime(2026, 1, 20), extra=extra,
+        sweep=sweep,
+    )  # fmt: skip
+
+
+MEASUREMENTS = {}
+for _slug, _value, _threads in (
+    ("inmotion-extreme", 1e9, 32), ("aws-c5.2xlarge-us-east-1-on-demand", 2e8, 8),
+    ("aws-c5.4xlarge-us-east-1-on-demand", 4e8, 16),
+    ("aws-r5.4xlarge-us-east-1-on-demand", 3.5e8, 16),
+):  # fmt: skip
+    MEASUREMENTS[(_slug, "gbm")] = measured("gbm", _value, _threads, _slug)
+    scale = 32 / _threads  # a smaller server serves each request a little slower
+    MEASUREMENTS[(_slug, "inference")] = measured(
+        "inference", 100 * _threads, _threads, _slug, mean_s=0.0061 * scale**0.25, p99_s=0.025,
+        service_times_s=[s * scale**0.25 for s in SERVICE_S],
+    )  # fmt: skip
+
+
+def plan(**extra):
+    data = {"currency": "USD", "baseline": {"monthly": "2480"}, "workloads": [GBM],
+            "horizon_months": 36, "monthly_growth": "0.01",
+            "one_time": {"migration_hours": 20, "migration_rate": 100}} | extra  # fmt: skip
+    return parse_plan(data)
+
+
+def disagreements(p, draws: int, seed: int) -> list:
+    """Every (draw, option, Monte Carlo figures, engine figures) that differ."""
+    model = montecarlo.Model(p, CATALOG, MEASUREMENTS)
+    drawn = montecarlo.draw(model.items, draws, seed)
+    found = model.run(drawn)
+    wrong = []
+    for d in range(draws):
+        values = uncertainty.bill_for_tier_baseline(p, montecarlo.values_of(model.items, drawn, d))
+        result = engine.compare(*uncertainty.apply(p, CATALOG, MEASUREMENTS, values))
+        by_key = {o.key: o.money for o in result.options}
+        for k, key in enumerate(model.keys):
+            m = by_key[key]
+            expected = (tco.to_cents(m.npv), tco.to_cents(m.saving), m.payback_month or 0)
+            got = tuple(int(found[name][d, k]) for name in ("npv", "saving", "payback"))
+            if got != expected:
+                wrong.append((d, key, got, expected))
+    return wrong
+
+
+def test_usage_billed_gpu_lines_grow_with_the_drawn_growth():
+    """GPU-hours on an hourly tier, instance-hours on a monthly one (÷ 730) and GPU-hours on
+    a spot tier (the interruption allowance): each month's line is hours × price ×
+    (1 + g)^(m−1) at the draw's price, FX and growth, rounded to the cent once."""
+    finetune = {"kind": "deep_learning", "task": "llm_finetune", "gpu_hours_per_month": "120"}
+    p = plan(workloads=[GBM, finetune], candidates=[
+        {"parts": [{"tier": "inmotion-extreme"},
+                   {"tier": "aws-g5.xlarge-us-east-1-on-demand", "gpu_hours_per_month": "150"}]},
+        {"parts": [{"tier": "inmotion-extreme"},
+                   {"tier": "lambda-a100-monthly", "instance_hours_per_month": "97.3"}]},
+        {"parts": [{"tier": "aws-c5.4xlarge-us-east-1-on-demand"},
+                   {"tier": "aws-g5.xlarge-us-east-1-spot"}]},
+    ], spot_interruption_allowance="0.15")  # fmt: skip
+    assert disagreements(p, 50, 21) == []
+
+
+@pytest.mark.parametrize("spare", [False, True])
+def test_inference_pools_are_sized_for_each_draws_requests_and_growth(spare):
+    """An inference workload beside the batch one: each draw's peak requests a second and
+    growth size the pool (M/M/c, then the simulation at the peak month), as the engine
+    sizes it; with `n_plus_one`, one spare server on top."""
+    serve = {"kind": "inference", "peak_rps": 900, "p99_ms": 60, "n_plus_one": spare}
+    p = plan(workloads=[GBM, serve], candidates=[
+        {"tier": "inmotion-extreme"}, {"tier": "aws-c5.4xlarge-us-east-1-on-demand"},
+        {"tier": "aws-c5.2xlarge-us-east-1-on-demand"}])  # fmt: skip
+    assert disagreements(p, 30, 5) == []
+
+
+def test_a_tier_that_is_the_baseline_and_a_candidate_pays_the_baselines_drawn_price():
+    """The bill is four c5.4xlarge at the drawn price and bill factor; a candidate on the
+    same tier pays that same price (one price row), sized or fixed, and a commitment priced
+    from it moves with it too."""
+    c5 = "aws-c5.4xlarge-us-east-1-on-demand"
+    p = plan(
+        baseline={"tier": c5, "count": 4,
+                  "commitments": [{"months_remaining": 8, "tier": c5, "count": 1}]},
+        candidates=[{"tier": c5}, {"tier": "inmotion-extreme", "count": 2},
+                    {"tier": c5, "count": 3}],
+    )  # fmt: skip
+    assert disagreements(p, 50, 9) == []
+
+
+def test_a_usage_line_on_a_half_cent_rounds_up_as_the_exact_product_does():
+    """14.5 cents a month (0.145): in float64 0.145 × 100 is 14.499999999999998, which
+    would round down; the kernel prices values that close to a half cent exactly."""
+    work = np.empty((2, 1)), np.empty((2, 1), dtype=np.int64)
+    growth = np.ones((2, 1))
+    cents = money.usage_cents(Fraction(145, 1000), np.array([10_000]), 10_000, growth,
+                              lambda _j: Fraction(0), work[1], work[0])  # fmt: skip
+    assert cents.tolist() == [[15], [15]] == [[tco.to_cents(Fraction(145, 1000))]] * 2
