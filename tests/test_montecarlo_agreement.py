@@ -61,15 +61,15 @@ def plan(**extra):
     return parse_plan(data)
 
 
-def disagreements(p, draws: int, seed: int) -> list:
+def disagreements(p, draws: int, seed: int, catalog=CATALOG) -> list:
     """Every (draw, option, Monte Carlo figures, engine figures) that differ."""
-    model = montecarlo.Model(p, CATALOG, MEASUREMENTS)
+    model = montecarlo.Model(p, catalog, MEASUREMENTS)
     drawn = montecarlo.draw(model.items, draws, seed)
     found = model.run(drawn)
     wrong = []
     for d in range(draws):
         values = uncertainty.bill_for_tier_baseline(p, montecarlo.values_of(model.items, drawn, d))
-        result = engine.compare(*uncertainty.apply(p, CATALOG, MEASUREMENTS, values))
+        result = engine.compare(*uncertainty.apply(p, catalog, MEASUREMENTS, values))
         by_key = {o.key: o.money for o in result.options}
         for k, key in enumerate(model.keys):
             m = by_key[key]
@@ -120,6 +120,27 @@ def test_a_tier_that_is_the_baseline_and_a_candidate_pays_the_baselines_drawn_pr
                     {"tier": c5, "count": 3}],
     )  # fmt: skip
     assert disagreements(p, 50, 9) == []
+
+
+def converted(row: dict) -> dict:
+    """A row whose price was converted from euros (the exchange rate moves it)."""
+    return row | {"fx_rate": 1.0833, "fx_date": dt.date(2026, 1, 30)}
+
+
+def test_commitments_priced_from_a_tier_move_with_its_drawn_price_and_exchange_rate():
+    """One commitment on a leading option's tier, one on a tier converted from euros
+    (beside three months of running both): the engine prices each from the drawn frame,
+    so their months move with the draw's price line and exchange rate."""
+    catalog = frame(*(converted(r) if r in (EXTREME, ADVANCED) else r | {"fx_rate": 1.0,
+                      "fx_date": None} for r in (EXTREME, ADVANCED, C5_2X, C5_4X)))  # fmt: skip
+    p = plan(
+        baseline={"monthly": "2480", "commitments": [
+            {"months_remaining": 10, "tier": "aws-c5.4xlarge-us-east-1-on-demand", "count": 2},
+            {"months_remaining": 40, "tier": "inmotion-advanced", "count": 1}]},
+        one_time={"migration_hours": 5, "migration_rate": 100, "running_both_months": 3},
+        candidates=[{"tier": "inmotion-extreme"}, {"tier": "aws-c5.4xlarge-us-east-1-on-demand"}],
+    )  # fmt: skip
+    assert disagreements(p, 50, 13, catalog) == []
 
 
 def test_a_usage_line_on_a_half_cent_rounds_up_as_the_exact_product_does():

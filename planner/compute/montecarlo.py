@@ -144,14 +144,16 @@ class Model:
         self.converted = uncertainty.converted_tiers(self.prices.frame)
         self.options = [self._option(s) for s in chosen]
         # what does not depend on a draw: the exponents of growth, what every option pays
-        # a month besides its own lines (egress, other costs, commitments still running)
-        # and the months the old bill runs on beside the new one
+        # a month besides its own lines (egress, other costs, the commitments still running
+        # whose price no draw moves: `self.moving` holds the others) and the months the old
+        # bill runs on beside the new one
         self.months = np.arange(self.h, dtype=float)[:, None]
         extra = plan.monthly
         self.shared_const = tco.to_cents(extra.egress) + tco.to_cents(extra.other)
-        self.shared = self.pricer.commitments() + self.shared_const
         self.both = min(plan.one_time.running_both_months or 0, self.h)
         self.items = uncertainty.inputs(plan, frame, measurements, self.leading_tiers())
+        self.moving = self._moving_commitments()
+        self.shared = self.shared_const + self._fixed_commitments()
 
     def leading_tiers(self) -> list[str]:
         return [p.tier for o in self.options for p in o.parts]
@@ -201,6 +203,10 @@ class Model:
         money.growth(growth, w.growth)
         self._baseline(drawn, n, growth, w)
         np.subtract(w.baseline, self.shared[:, None], out=w.net)
+        for price, count, months, tier in self.moving:  # priced from a tier a draw moves
+            num, den = self._factor(drawn, n, tier, tier in self.converted)
+            cents = money.line_cents(price, num, den, np.full((1, n), float(count)))
+            w.net[:months] -= cents
         w.net[: self.both] = -self.shared_const
         rate = get("annual_discount_rate", RATE_DEN, self.plan.annual_discount_rate)
         money.discount_factors(rate, w.factors)
@@ -224,12 +230,46 @@ class Model:
         return out
 
     def _factor(self, drawn: Mapping[str, np.ndarray], n: int, tier: str, converted: bool):
-        """The price factor of a tier per draw, as a numerator over a power of 10⁴."""
+        """The price factor of a tier per draw, as a numerator over a power of 10⁴: its own
+        price line, the exchange rate where converted, and the bill where it is the
+        baseline's tier (one price row: `uncertainty.bill_for_tier_baseline` moves it, and a
+        candidate or a commitment on that tier pays the same price)."""
         num, den = np.ones(n, dtype=np.int64), 1
-        for name, on in ((f"price:{tier}", True), ("fx", converted)):
+        bill = tier == self.plan.baseline.tier
+        for name, on in ((f"price:{tier}", True), ("fx", converted), ("baseline_monthly", bill)):
             if on and name in drawn:
                 num, den = num * drawn[name], den * SCALE_DEN
         return num, den
+
+    def _moves(self, tier: str) -> bool:
+        """Whether a draw can move the tier's price."""
+        names = {f"price:{tier}", *(("fx",) if tier in self.converted else ())}
+        if tier == self.plan.baseline.tier:
+            names.add("baseline_monthly")
+        return any(item.name in names for item in self.items)
+
+    def _moving_commitments(self) -> list[tuple[Fraction, int, int, str]]:
+        """(price, count, months, tier) of the commitments priced from a tier a draw moves."""
+        return [
+            (
+                Fraction(self.prices.monthly(c.tier)),
+                c.count,
+                min(c.months_remaining, self.h),
+                c.tier,
+            )
+            for c in self.plan.baseline.commitments
+            if c.monthly is None and self._moves(c.tier)
+        ]
+
+    def _fixed_commitments(self) -> np.ndarray:
+        """The commitments no draw moves, cents a month (`engine.Pricer.commitments`)."""
+        out = np.zeros(self.h, dtype=np.int64)
+        for c in self.plan.baseline.commitments:
+            if c.monthly is None and self._moves(c.tier):
+                continue
+            amount = c.monthly if c.monthly is not None else self.prices.monthly(c.tier) * c.count
+            out[: min(c.months_remaining, self.h)] += tco.to_cents(amount)
+        return out
 
     def _baseline(self, drawn, n: int, growth: np.ndarray, w: money.Work) -> None:
         """The baseline's cents a month per draw, into w.baseline."""
@@ -249,9 +289,9 @@ class Model:
             return
         counts = np.subtract(b.count * w.growth, EPS, out=w.counts)
         np.ceil(counts, out=counts)
-        num, den = self._factor(drawn, n, b.tier, b.tier in self.converted)
+        num, den = self._factor(drawn, n, b.tier, b.tier in self.converted)  # the bill included
         price = Fraction(self.prices.monthly(b.tier))
-        money.line_cents(price, num * bill, den * SCALE_DEN, counts, w.baseline, w.scratch)
+        money.line_cents(price, num, den, counts, w.baseline, w.scratch)
 
     def _shared_one_time(self, drawn, n: int) -> np.ndarray:
         ot = self.plan.one_time
