@@ -96,15 +96,27 @@ def test_usage_billed_gpu_lines_grow_with_the_drawn_growth():
     assert disagreements(p, 50, 21) == []
 
 
-@pytest.mark.parametrize("spare", [False, True])
-def test_inference_pools_are_sized_for_each_draws_requests_and_growth(spare):
+@pytest.mark.parametrize(
+    ("spare", "p99_ms", "tiers"),
+    [
+        (False, 60, ("inmotion-extreme", "aws-c5.4xlarge-us-east-1-on-demand",
+                     "aws-c5.2xlarge-us-east-1-on-demand")),
+        (True, 60, ("inmotion-extreme", "aws-c5.4xlarge-us-east-1-on-demand",
+                    "aws-c5.2xlarge-us-east-1-on-demand")),
+        # 32 ms: M/M/c on the mean cannot meet it on the 16-thread tiers (e^(−μt) ≥ 1 %),
+        # so the simulation sizes their first and peak months and scales between
+        (True, 32, ("inmotion-extreme", "aws-c5.4xlarge-us-east-1-on-demand",
+                    "aws-r5.4xlarge-us-east-1-on-demand")),
+    ],
+)  # fmt: skip
+def test_inference_pools_are_sized_for_each_draws_requests_and_growth(spare, p99_ms, tiers):
     """An inference workload beside the batch one: each draw's peak requests a second and
     growth size the pool (M/M/c, then the simulation at the peak month), as the engine
     sizes it; with `n_plus_one`, one spare server on top."""
-    serve = {"kind": "inference", "peak_rps": 900, "p99_ms": 60, "n_plus_one": spare}
-    p = plan(workloads=[GBM, serve], candidates=[
-        {"tier": "inmotion-extreme"}, {"tier": "aws-c5.4xlarge-us-east-1-on-demand"},
-        {"tier": "aws-c5.2xlarge-us-east-1-on-demand"}])  # fmt: skip
+    serve = {"kind": "inference", "peak_rps": 900, "p99_ms": p99_ms, "n_plus_one": spare}
+    p = plan(workloads=[GBM, serve], candidates=[{"tier": t} for t in tiers])
+    model = montecarlo.Model(p, CATALOG, MEASUREMENTS)
+    assert len(model.keys) == 3
     assert disagreements(p, 30, 5) == []
 
 

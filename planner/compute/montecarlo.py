@@ -12,8 +12,11 @@ checks it against a loop of `engine.compare`).
 Vectorised over D draws × K leading options × H months, the draws a chunk at a time
 in months × draws arrays reused from chunk to chunk (`drawn_money`):
 - server counts of sized parts from the capacity model's thread-hours, scaled by the
-  batch volume ÷ throughput and the drawn growth and utilisation (inference workers
-  stay as the model sized them: their queue does not scale linearly);
+  batch volume ÷ throughput and the drawn growth and utilisation, plus the inference
+  workers each draw's requests a second and growth need (M/M/c by month, checked by
+  simulation at the peak month as the engine checks them: `drawn_pools`);
+- usage lines at each draw's price and growth; one price per tier (a candidate or a
+  commitment on the baseline's tier pays the drawn bill factor too);
 - every bill line rounded half-up to the cent per month in exact whole-number
   arithmetic (a scaled price is an exact ratio), as `tco.line_cents` does;
 - payback, saving and NPV as `tco.compute` computes them.
@@ -38,6 +41,7 @@ import pandas as pd
 from common.units import HOURS_PER_MONTH
 from planner.compute import capacity, engine, owned, tco, uncertainty
 from planner.compute import drawn_money as money
+from planner.compute import drawn_pools as pools
 from planner.compute.capacity import EPS
 from planner.compute.schema import Plan
 from planner.compute.uncertainty import Uncertain
@@ -141,6 +145,11 @@ class Model:
                     self.table.verify_inference(r, seed=0)
             self.table.recompute()
         self.pricer = engine.Pricer(plan, self.prices, self.table)
+        # the inference pools of the sized rows, each sized again for every draw
+        self.pools: dict[int, list[pools.Pool]] = {}
+        if self.table is not None:
+            for r in range(len(self.table.slugs)):
+                self.pools[r] = [pools.Pool.of(c, r) for c in self.table.inference]
         self.converted = uncertainty.converted_tiers(self.prices.frame)
         self.options = [self._option(s) for s in chosen]
         # what does not depend on a draw: the exponents of growth, what every option pays
@@ -189,11 +198,37 @@ class Model:
         shape = (d, len(self.options))
         out = {name: np.empty(shape, dtype=np.int64) for name in ("npv", "saving", "payback")}
         work = money.Work.of(self.h, min(CHUNK, d))
+        simulated = self._simulated(drawn, d)
         for start in range(0, d, CHUNK):
             chunk = {name: values[start : start + CHUNK] for name, values in drawn.items()}
             n = len(next(iter(chunk.values())))
+            self._sims = {
+                key: (peak[start : start + n], None if first is None else first[start : start + n])
+                for key, (peak, first) in simulated.items()
+            }
             for name, found in self._run(chunk, work.first(n)).items():
                 out[name][start : start + n] = found
+        return out
+
+    def _rps(self, drawn: Mapping[str, np.ndarray], n: int, pool: pools.Pool) -> np.ndarray:
+        """Each draw's peak requests a second, as `uncertainty.apply` scales the workload."""
+        if "requests_per_second" not in drawn:
+            return np.full(n, pool.peak_rps)
+        return pool.peak_rps * (drawn["requests_per_second"] / SCALE_DEN)
+
+    def _simulated(self, drawn: Mapping[str, np.ndarray], d: int) -> dict:
+        """(row, pool) → c† at each draw's peak month and, where M/M/c cannot meet the
+        bound, at its first month (`drawn_pools`): all the draws at once, so each step of
+        the staircase is found once a run."""
+        rows = {p.row for o in self.options for p in o.parts if p.mode == "sized"}
+        out = {}
+        growth = _getter(drawn, d)("monthly_growth", RATE_DEN, self.plan.monthly_growth)
+        last = np.power(1 + growth, float(self.h - 1))  # as `drawn_money.growth`'s last month
+        for r in sorted(rows):
+            for k, pool in enumerate(self.pools.get(r, [])):
+                rps = self._rps(drawn, d, pool)
+                first = None if pool.feasible else pool.simulated(rps)
+                out[r, k] = (pool.simulated(rps * last), first)
         return out
 
     def _run(self, drawn: Mapping[str, np.ndarray], w: money.Work) -> dict[str, np.ndarray]:
@@ -330,12 +365,13 @@ class Model:
                 split = np.ceil(c.memory_gib[r] / t.ram_gib[r] - EPS)
                 floor = np.maximum(floor, np.nan_to_num(split))
         rerun = 1 + t.spot_allowance if t.spot[r] else 1.0
-        workers = sum((c.workers[r] for c in t.inference), np.zeros(self.h, dtype=np.int64))
         # workers + hours × rerun × growth ÷ (730 × utilisation), then ⌈÷ vCPUs − ε⌉
         np.multiply((hours * rerun)[None, :], w.growth, out=servers)
         servers /= (HOURS_PER_MONTH * util)[None, :]
-        if workers.any():
-            servers += workers[:, None]
+        for k, pool in enumerate(self.pools.get(r, [])):  # each draw's load sizes the pool
+            lam = np.multiply(self._rps(drawn, n, pool)[None, :], w.growth)
+            peak, first = self._sims[r, k]
+            servers += pools.workers(pool, lam, w.growth, peak, first)
         servers /= t.vcpus[r]
         servers -= EPS
         np.ceil(servers, out=servers)
