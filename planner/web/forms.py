@@ -9,6 +9,7 @@ reader's language. There is no second set of rules here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
@@ -113,7 +114,10 @@ def _spec(specs: Iterable[FieldSpec], name: str) -> FieldSpec:
     return next(s for s in specs if s.name == name)
 
 
+@functools.lru_cache(maxsize=32)
 def _scalar_fields(language: str, currencies: tuple[str, ...]) -> dict[str, forms.Field]:
+    """The plan's own fields, built once per language and currency list and shared by every
+    form (nothing changes a field once built: see `formsets.SharedFields`)."""
     fields: dict[str, forms.Field] = {}
     for name in TOP:
         spec = _spec(schema.PLAN_FIELDS, name)
