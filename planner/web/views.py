@@ -241,12 +241,15 @@ def _printed_inputs(comparison: dict[str, Any]) -> list[plan_compare.InputRow]:
 
 def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
     language = _language()
-    urls = {}
+    urls, entries = {}, {}
     for kind, chart in data.items():
         digest = charts.content_hash(kind, chart, language)
-        # add, not set: an unchanged chart keeps its entry (and its drawn SVG) as it is.
-        cache.add(f"chart-data:{digest}", (kind, chart, language), CHART_DATA_SECONDS)
+        # The key is the hash of the entry: writing it again changes nothing but its
+        # lifetime (the drawn SVG has a key of its own), and all of them go in one trip.
+        entries[f"chart-data:{digest}"] = (kind, chart, language)
         urls[kind] = reverse("chart", args=[kind, digest])
+    if entries:
+        cache.set_many(entries, CHART_DATA_SECONDS)
     return urls
 
 
