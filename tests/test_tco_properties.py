@@ -91,3 +91,15 @@ def test_a_positive_rate_discounts_the_present_cost_below_the_total(plan, rate):
     baseline, monthly, one_time = plan
     result = run(baseline, monthly, one_time, rate=rate)
     assert one_time <= result.present_cost_cents[0] <= result.total_cents[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans(), st.sampled_from(["0", "0.07", "0.14", "0.35"]))
+def test_the_headline_of_one_option_is_what_compute_gives_for_it(plan, rate):
+    baseline, monthly, one_time = plan
+    result = run(baseline, monthly, one_time, rate)
+    figures = tco.headline(baseline_cents=baseline, one_time_cents=one_time,
+                           monthly_cents=monthly, annual_rate=Decimal(rate))  # fmt: skip
+    expected = (int(result.npv_cents[0]), int(result.saving_cents[0]),
+                int(result.payback_month[0]))  # fmt: skip
+    assert figures == expected

@@ -53,13 +53,12 @@ class Case:
 
     def outcome(self, **scaled: Any) -> tuple[int, int, int]:
         """(NPV cents, saving cents, payback month or 0) with inputs replaced."""
-        r = tco.compute(
-            names=["x"], baseline_cents=scaled.get("baseline", self.baseline),
-            one_time_cents=np.array([scaled.get("one_time", self.one_time)]),
-            monthly_cents=scaled.get("monthly", self.monthly)[None, :],
+        return tco.headline(
+            baseline_cents=scaled.get("baseline", self.baseline),
+            one_time_cents=int(scaled.get("one_time", self.one_time)),
+            monthly_cents=scaled.get("monthly", self.monthly),
             annual_rate=scaled.get("rate", self.rate),
-        )  # fmt: skip
-        return int(r.npv_cents[0]), int(r.saving_cents[0]), int(r.payback_month[0])
+        )
 
 
 def _scale(cents: np.ndarray, month_one: int) -> Callable[[int], np.ndarray]:

@@ -291,14 +291,39 @@ def payback_message(month: int | None, one_time: Decimal | int) -> Message:
     return msg("engine.payback_month", month=month)
 
 
+def headline(
+    *, baseline_cents: np.ndarray, one_time_cents: int, monthly_cents: np.ndarray,
+    annual_rate: Decimal | float,
+) -> tuple[int, int, int]:  # fmt: skip
+    """(NPV cents, saving cents, payback month or 0) of one option: what `compute` gives
+    for it, without the rest (the sensitivity table asks this a dozen times a plan)."""
+    monthly = np.asarray(monthly_cents, dtype=np.int64)
+    baseline = np.asarray(baseline_cents, dtype=np.int64)
+    cumulative = np.empty(len(monthly) + 1, dtype=np.int64)
+    cumulative[0] = one_time_cents
+    np.cumsum(monthly, out=cumulative[1:])
+    cumulative[1:] += one_time_cents
+    base_cum = np.concatenate(([0], np.cumsum(baseline)))
+    month = int(_payback_month((base_cum - cumulative)[None, :])[0])
+    factors = discount_factors(annual_rate, len(monthly))
+    npv = int(_cents_round(np.array([-one_time_cents + (baseline - monthly) @ factors]))[0])
+    return npv, int(base_cum[-1] - cumulative[-1]), month
+
+
+def _payback_month(lead: np.ndarray) -> np.ndarray:
+    """First month from which lead stays > 0 to the end (0: never), per row."""
+    h = lead.shape[1] - 1
+    behind = lead[:, 1:] <= 0
+    # Index (1-based month) of the last month not strictly ahead; 0 when none.
+    last_behind = np.where(behind.any(axis=1), h - np.argmax(behind[:, ::-1], axis=1), 0)
+    return np.where(last_behind < h, last_behind + 1, 0).astype(np.int64)
+
+
 def _payback(lead: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """First month from which lead stays > 0 to the end, and the interpolated crossing."""
     n, width = lead.shape
     h = width - 1
-    behind = lead[:, 1:] <= 0
-    # Index (1-based month) of the last month not strictly ahead; 0 when none.
-    last_behind = np.where(behind.any(axis=1), h - np.argmax(behind[:, ::-1], axis=1), 0)
-    month = np.where(last_behind < h, last_behind + 1, 0).astype(np.int64)
+    month = _payback_month(lead)
     rows = np.arange(n)
     prev = lead[rows, np.maximum(month - 1, 0)].astype(float)
     this = lead[rows, np.minimum(month, h)].astype(float)
