@@ -85,7 +85,7 @@ def form_options(generation: Generation | None = None) -> dict[str, Any]:
 
 def _shared_options(language: str, day: str, generation: Generation) -> dict[str, Any]:
     """The choices from the cache the workers share, else read (and put there)."""
-    key = f"plan-form-options:{language}:{generation.key}:{day}"
+    key = f"plan-form-options.2:{language}:{generation.key}:{day}"  # .2: labels as a dict
     options = cache.get(key)
     if options is None:
         options = _form_options(language)
@@ -107,7 +107,7 @@ def _form_options(language: str) -> dict[str, Any]:
         choices.append((row.slug, tier_label(row, language, models)))
     # Only currencies a plan can be shown in: the catalog's own, and those with a dated rate.
     currencies = set(frame["currency"]) | set(currencies_with_rates(today())) or {"USD"}
-    return {"tier_choices": choices, "currencies": sorted(currencies)}
+    return {"tier_labels": dict(choices), "currencies": sorted(currencies)}
 
 
 def tier_label(row: Any, language: str, models: dict[str, Any]) -> str:
@@ -126,7 +126,7 @@ def tier_label(row: Any, language: str, models: dict[str, Any]) -> str:
 def parser(generation: Generation) -> Callable[[Any], schema.Plan]:
     """`services.parse` with the offered tiers read once per data generation."""
     known = services.known_tiers(generation)
-    return lambda data: schema.parse_plan(data, known_tiers=set(known))
+    return lambda data: schema.parse_plan(data, known_tiers=known)
 
 
 def plan_update(plan: Plan, parsed: schema.Plan) -> None:

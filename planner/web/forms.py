@@ -143,7 +143,7 @@ class PlanForm(forms.Form):
         data: Mapping[str, Any] | None = None,
         *,
         plan: Mapping[str, Any] | None = None,
-        tier_choices: list[tuple[str, str]] | None = None,
+        tier_labels: Mapping[str, str] | None = None,
         currencies: Iterable[str] = ("USD", "EUR"),
         language: str = "en",
         parse: Any = None,
@@ -155,7 +155,7 @@ class PlanForm(forms.Form):
         self.parsed: schema.Plan | None = None
         self.plan_data: dict[str, Any] = {}
         self.section_errors: dict[str, list[str]] = {}
-        self.tier_labels = dict(tier_choices or ())
+        self.tier_labels = tier_labels or {}  # read only: shared by every form of a generation
         # Small catalogs only: a larger one's datalist is filled by the search as one types.
         small = len(self.tier_labels) <= full_list_max
         self.full_tier_list = list(self.tier_labels.items()) if small else []
