@@ -158,9 +158,9 @@ CHANGE_SUBJECTS = {"price": _lazy("price row"), "run": _lazy("benchmark run"),
 
 def home(request: HttpRequest) -> HttpResponse:
     """The plan list and the two panels, as fragments cached per reader, language and data
-    generation (`planner.web.home`), inside a shell rendered per request (the CSRF token)."""
-    fragments = home_page.fragments(request.user, current_generation())
-    return render(request, "planner/home.html", {"fragments": fragments})
+    generation, in a page kept in this process with its CSRF token put in per request
+    (`planner.web.home`)."""
+    return HttpResponse(home_page.page(request, current_generation()))
 
 
 def seen_figures(view: dashboard.Results) -> dict[str, Any]:
@@ -459,6 +459,7 @@ def forget() -> None:
     repeat a key)."""
     _pages.clear()
     tier_search.forget()
+    home_page.forget()
 
 
 def _remember(key: str, html: str) -> None:
