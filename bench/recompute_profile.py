@@ -9,9 +9,10 @@ the recompute as the editor sends it (HX-Request, the formset fields, a differen
 monthly spend each time, so no cached answer serves it) `--runs` times: prints the SQL
 queries of one recompute (and each of them with `-v`), the mean time per request, and
 the `--top` functions by cumulative and by own time. With `--home`, profiles GET / the
-same way. Not run in CI.
+same way (`--plans 5 --tiers 20000`: the home page of bench/web_load.py's 50-user run). Not run in CI.
 
-    .venv/bin/python bench/recompute_profile.py [--runs 50] [--top 40] [--copies 0] [--home] [-v]
+    .venv/bin/python bench/recompute_profile.py [--runs 50] [--top 40] [--copies 0]
+                                                [--tiers 0] [--plans 1] [--home] [-v]
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-def setup(copies: int) -> None:
+def setup(copies: int, tiers: int) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="recompute-profile-"))
     os.environ["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
     os.environ["PLANNER_VAR_DIR"] = str(tmp / "var")
@@ -55,6 +56,14 @@ def setup(copies: int) -> None:
         from catalog.io.importer import import_catalog
 
         import_catalog(copies_csv(copies), "csv")
+    if tiers:
+        from catalog_page import tiers_csv
+
+        from catalog.io.importer import import_catalog
+
+        started = time.perf_counter()
+        import_catalog(tiers_csv(tiers), "csv")
+        print(f"== {tiers} tiers imported in {time.perf_counter() - started:.1f} s")
 
 
 def main() -> int:
@@ -62,11 +71,15 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--copies", type=int, default=0)
+    parser.add_argument("--tiers", type=int, default=0,
+                        help="also import this many tiers (bench/catalog_page.py's CSV)")
+    parser.add_argument("--plans", type=int, default=1, help="the user's plans, each viewed")
     parser.add_argument("--home", action="store_true", help="profile GET / instead")
+    parser.add_argument("--shared", action="store_true", help="profile the shared page instead")
     parser.add_argument("-v", action="store_true", help="print each query")
     parser.add_argument("--out", help="also write the raw profile here (pstats)")
     args = parser.parse_args()
-    setup(args.copies)
+    setup(args.copies, args.tiers)
 
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -77,34 +90,41 @@ def main() -> int:
     from planner.services import plans as services
 
     user = get_user_model().objects.create_user("bench", "bench@example.com", "x")
-    plan = services.plan_create(owner=user, plan=services.parse({
-        "currency": "USD", "name": "Move to Extreme", "baseline": {"monthly": "480"},
-        "one_time": {"migration_hours": "40", "migration_rate": "87.50"},
-        "candidates": [{"tier": EXTREME, "count": 1}, {"tier": RESERVED, "count": 1}],
-    }))  # fmt: skip
     client = Client(enforce_csrf_checks=False)
     client.force_login(user)
-    url = f"/plans/{plan.code}/"
-    assert client.get(url).status_code == 200  # viewed once: stored figures, warm memos
+    for n in range(args.plans):
+        plan = services.plan_create(owner=user, plan=services.parse({
+            "currency": "USD", "name": f"Move to Extreme {n + 1}",
+            "baseline": {"monthly": str(480 + 10 * n)},
+            "one_time": {"migration_hours": "40", "migration_rate": "87.50"},
+            "candidates": [{"tier": EXTREME, "count": 1}, {"tier": RESERVED, "count": 1}],
+        }))  # fmt: skip
+        url = f"/plans/{plan.code}/"
+        assert client.get(url).status_code == 200  # viewed once: stored figures, warm memos
     body = recompute_body("x")
     headers = {"HTTP_HX_REQUEST": "true", "content_type": "application/x-www-form-urlencoded"}
     counter = iter(range(10**9))
 
+    share = services.share_create(plan=plan, user=user)
+    anonymous = Client()
+
     def once() -> None:
-        if args.home:
+        if args.shared:
+            response = anonymous.get(f"/s/{share.token}/")
+        elif args.home:
             response = client.get("/")
         else:
             spend = f"{300 + next(counter) * 7919 % 100000 / 100:.2f}"
             response = client.post(url, body.replace("__SPEND__", spend), **headers)
         assert response.status_code == 200, response.status_code
-        if not args.home:
+        if not (args.home or args.shared):
             assert b'data-testid="headline"' in response.content
 
     for _ in range(3):
         once()  # warm
     with CaptureQueriesContext(connection) as queries:
         once()
-    what = "GET /" if args.home else "one recompute"
+    what = "GET /" if args.home else "the shared page" if args.shared else "one recompute"
     print(f"== {what}: {len(queries.captured_queries)} SQL queries")
     if args.v:
         for q in queries.captured_queries:
