@@ -17,7 +17,7 @@ everything it shows, so a cached fragment is never out of date:
 The page around them (`base.html`: the user's name, the language menu, the CSRF token) is
 kept whole in this process for `PAGE_SECONDS` (the targets panel's lifetime), under a key
 that holds the same things as the fragments' (the reader, the generation, the language,
-the day, a digest of the plan rows read again with every request: one query) and the
+the day, the plan rows read again with every request: one query) and the
 page's own (the user's name and staff flag, the address asked for). Its CSRF token is a
 placeholder that each request replaces with its own token, so one session's token is
 never served to another; a page with messages to show is never kept.
@@ -67,7 +67,7 @@ def page(request: HttpRequest, generation: Generation) -> str:
         return _render(request, generation, get_token(request))  # shown once: never kept
     key = (generation.key, user.pk, user.get_username(), user.is_staff,
            translation.get_language(), request.get_full_path(), clock.today().isoformat(),
-           _plan_rows_digest(user) if user.is_authenticated else None)  # fmt: skip
+           _plan_rows(user) if user.is_authenticated else None)  # fmt: skip
     now = time.monotonic()
     found = _pages.get(key)
     if found is None or found[0] <= now:
@@ -96,21 +96,21 @@ def forget() -> None:
     _pages.clear()
 
 
-def _plan_rows_digest(user: AbstractBaseUser | Any) -> str:
-    """A digest of what the plan list shows of each of the user's plans: one plain query
-    (built once), the rows as the database gives them."""
+def _plan_rows(user: AbstractBaseUser | Any) -> tuple[tuple[Any, ...], ...]:
+    """What the plan list shows of each of the user's plans, as the database gives it: one
+    plain query (built once). The rows themselves are part of the page's key."""
     with connection.cursor() as cursor:
         cursor.execute(_plan_rows_sql(), [user.pk])
-        rows = cursor.fetchall()
-    # repr: the rows hold strings, numbers, dates and (PostgreSQL) decoded JSON, each of
-    # which writes itself the same way every time.
-    return hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()
+        return tuple(cursor.fetchall())
 
 
 @once
 def _plan_rows_sql() -> str:
     q = connection.ops.quote_name
-    columns = ", ".join(q(Plan._meta.get_field(name).column) for name in PLAN_FIELDS)
+    # Every value hashable (JSON as its text, also where the database would decode it).
+    columns = ", ".join(f"CAST({q(Plan._meta.get_field(name).column)} AS TEXT)"
+                        if name == "seen_figures" else q(Plan._meta.get_field(name).column)
+                        for name in PLAN_FIELDS)  # fmt: skip
     return (f"SELECT {columns} FROM {q(Plan._meta.db_table)} "
             f"WHERE {q('owner_id')} = %s ORDER BY {q('id')}")  # fmt: skip
 
