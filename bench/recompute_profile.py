@@ -1,18 +1,20 @@
 """One editor recompute, end to end, under cProfile: where its time goes and its queries.
 
 Sets up a throwaway SQLite database (migrate, bootstrap: the default catalog; `--copies N`
-adds N imported copies of its tiers as bench/api_scale.py does), a user and the plan
-bench/web_load.py edits (480 a month against one Extreme server and one reserved
-c5.4xlarge, with migration hours), logs in with the test client and opens the editor
-once (every per-process memo and cache entry warm, as in a served worker). Then posts
-the recompute as the editor sends it (HX-Request, the formset fields, a different
-monthly spend each time, so no cached answer serves it) `--runs` times: prints the SQL
-queries of one recompute (and each of them with `-v`), the mean time per request, and
-the `--top` functions by cumulative and by own time. With `--home`, profiles GET / the
-same way (`--plans 5 --tiers 20000`: the home page of bench/web_load.py's 50-user run). Not run in CI.
+adds N imported copies of its tiers as bench/api_scale.py does, `--tiers N` N tiers of
+bench/catalog_page.py's CSV), a user with `--plans` plans (the first the one
+bench/web_load.py edits: 480 a month against one Extreme server and one reserved
+c5.4xlarge, with migration hours), each opened once with the test client (every
+per-process memo and cache entry warm, as in a served worker). Then posts the recompute
+as the editor sends it (HX-Request, the formset fields, a different monthly spend each
+time, so no cached answer serves it) `--runs` times: prints the SQL queries of one
+recompute (and each of them with `-v`), the time per request in the quietest batch of
+ten (and its CPU time), and the `--top` functions by cumulative and by own time. With
+`--home` it profiles GET / the same way, with `--shared` the shared page. Not run in CI.
 
     .venv/bin/python bench/recompute_profile.py [--runs 50] [--top 40] [--copies 0]
-                                                [--tiers 0] [--plans 1] [--home] [-v]
+                                                [--tiers 0] [--plans 1] [--home | --shared]
+                                                [-v] [--out FILE]
 """
 
 from __future__ import annotations
@@ -71,8 +73,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--copies", type=int, default=0)
-    parser.add_argument("--tiers", type=int, default=0,
-                        help="also import this many tiers (bench/catalog_page.py's CSV)")
+    parser.add_argument(
+        "--tiers",
+        type=int,
+        default=0,
+        help="also import this many tiers (bench/catalog_page.py's CSV)",
+    )
     parser.add_argument("--plans", type=int, default=1, help="the user's plans, each viewed")
     parser.add_argument("--home", action="store_true", help="profile GET / instead")
     parser.add_argument("--shared", action="store_true", help="profile the shared page instead")
@@ -138,9 +144,11 @@ def main() -> int:
             once()
         batches.append((time.perf_counter() - start) / 10 * 1000)
         cpu.append((time.process_time() - began) / 10 * 1000)
-    print(f"== {len(batches) * 10} requests unprofiled: {min(batches):.1f} ms each in the "
-          f"quietest batch of ten ({min(cpu):.1f} ms of CPU), median batch "
-          f"{statistics.median(batches):.1f} ms")
+    print(
+        f"== {len(batches) * 10} requests unprofiled: {min(batches):.1f} ms each in the "
+        f"quietest batch of ten ({min(cpu):.1f} ms of CPU), median batch "
+        f"{statistics.median(batches):.1f} ms"
+    )
     if not args.top and not args.out:
         return 0
     profile = cProfile.Profile()
