@@ -159,6 +159,19 @@ class RowForm(forms.Form):
     def bound_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields]
 
+    # Whether a field of the row starts from a value (a box ticked by default): set by
+    # `formset_class`.
+    starts_filled: ClassVar[bool] = True
+
+    def has_changed(self) -> bool:
+        """Django's answer, without a bound field per input for a blank row (most posted
+        rows are the spare ones): nothing posted and nothing to differ from is unchanged."""
+        if self.is_bound and not self.initial and not self.starts_filled:
+            posted = self.data
+            if all(posted.get(self.add_prefix(name)) in (None, "") for name in self.fields):
+                return False
+        return super().has_changed()
+
 
 class RowFormSet(BaseFormSet):
     """Rows of one list; every form is optional (an empty row is not in the plan)."""
@@ -200,6 +213,9 @@ def formset_class(section: str, language: str, workload_kind: str = "") -> type[
     attrs = {**declared, "section": section, "workload_kind": workload_kind, "specs": specs}
     form_class = type(f"{section.title()}{workload_kind.title()}Row", (RowForm,), attrs)
     form_class.base_fields = SharedFields(form_class.base_fields)
+    form_class.starts_filled = any(
+        field.initial not in (None, "", False) for field in form_class.base_fields.values()
+    )
     formset = formset_factory(
         form_class, formset=RowFormSet, extra=0, absolute_max=ABSOLUTE_MAX, max_num=ABSOLUTE_MAX
     )
