@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 from collections import OrderedDict
 from functools import cache as once
@@ -57,7 +58,9 @@ PLAN_FIELDS = ("code", "name", "updated", "seen_generation", "seen_figures")
 PAGE_SECONDS = TARGETS_SECONDS  # the page shows the targets panel
 PAGES_KEPT = 256
 # Stands for the CSRF token in a kept page; each request puts its own token in its place.
-CSRF_PLACEHOLDER = "csrf-token-of-this-request"
+# Random, so no text a user writes (a plan's name) can be taken for it; kept pages never
+# leave the process, so each process may have its own.
+CSRF_PLACEHOLDER = f"csrf-{secrets.token_hex(16)}"
 
 
 def page(request: HttpRequest, generation: Generation) -> str:
