@@ -16,11 +16,11 @@ everything it shows, so a cached fragment is never out of date:
 
 The page around them (`base.html`: the user's name, the language menu, the CSRF token) is
 kept whole in this process for `PAGE_SECONDS` (the targets panel's lifetime), under a key
-that holds the same things as the fragments' (the reader, the generation, the language,
-the day, the plan rows read again with every request: one query) and the
-page's own (the user's name and staff flag, the address asked for). Its CSRF token is a
-placeholder that each request replaces with its own token, so one session's token is
-never served to another; a page with messages to show is never kept.
+that holds what the fragments' keys hold (the reader, the generation, the language, the
+day, and the plan rows themselves, read again with every request: one plain query) and
+what the page adds (the user's name and staff flag, the address asked for). Its CSRF
+token is a placeholder that each request replaces with its own token, so one session's
+token is never served to another; a page with messages to show is never kept.
 """
 
 from __future__ import annotations
