@@ -103,3 +103,32 @@ def test_the_headline_of_one_option_is_what_compute_gives_for_it(plan, rate):
     expected = (int(result.npv_cents[0]), int(result.saving_cents[0]),
                 int(result.payback_month[0]))  # fmt: skip
     assert figures == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans())
+def test_the_payback_month_alone_is_the_headlines(plan):
+    baseline, monthly, one_time = plan
+    month = tco.payback_month(baseline_cents=baseline, one_time_cents=one_time,
+                              monthly_cents=monthly)  # fmt: skip
+    figures = tco.headline(baseline_cents=baseline, one_time_cents=one_time,
+                           monthly_cents=monthly, annual_rate=Decimal("0.07"))  # fmt: skip
+    assert month == figures[2]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(min_value=-(10**12), max_value=10**12), min_size=1, max_size=60),
+    st.integers(min_value=0, max_value=10**13),
+)
+def test_a_scaled_line_is_each_month_rounded_half_up_as_tco_rounds_it(cents, value):
+    from planner.compute.sensitivity import _scale
+
+    line = np.array(cents, dtype=np.int64)
+    base = int(line[0])
+    expected = (
+        line
+        if base == 0
+        else np.array([tco._round_half_up(c * value, base) for c in cents], dtype=np.int64)
+    )
+    assert _scale(line, base)(value).tolist() == expected.tolist()

@@ -60,6 +60,15 @@ class Case:
             annual_rate=scaled.get("rate", self.rate),
         )
 
+    def pays(self, **scaled: Any) -> bool:
+        """Whether the option pays back within the horizon with inputs replaced."""
+        month = tco.payback_month(
+            baseline_cents=scaled.get("baseline", self.baseline),
+            one_time_cents=int(scaled.get("one_time", self.one_time)),
+            monthly_cents=scaled.get("monthly", self.monthly),
+        )
+        return month > 0
+
 
 def _scale(cents: np.ndarray, month_one: int) -> Callable[[int], np.ndarray]:
     """The line with its month 1 at `value` cents, every month in the same proportion."""
@@ -68,6 +77,10 @@ def _scale(cents: np.ndarray, month_one: int) -> Callable[[int], np.ndarray]:
     def scaled(value: int) -> np.ndarray:
         if base == 0:
             return cents.copy()
+        if base > 0 and int(np.abs(cents).max()) * abs(value) * 2 + base < tco._SAFE:
+            # tco._round_half_up month by month, in int64 (the numbers allow it here).
+            n = cents.astype(np.int64) * value
+            return np.sign(n) * ((2 * np.abs(n) + base) // (2 * base))
         return np.array([tco._round_half_up(int(c) * value, base) for c in cents], np.int64)
 
     return scaled
@@ -100,7 +113,7 @@ def analyse(case: Case, currency: str, horizon: int) -> list[dict[str, Any]]:
     for name, base, change in line_inputs:
         lo_f, hi_f = RANGES[name]
         low, high = int(base * lo_f), int(base * hi_f)
-        even = _break_even(lambda v, c=change: case.outcome(**c(v))[2] > 0, low, high)
+        even = _break_even(lambda v, c=change: case.pays(**c(v)), low, high)
         rows.append(_row(name, case, base, low, high, change, even, currency, horizon))
     rate = case.rate
     rate_high = max(rate * 2, Decimal("0.14"))
