@@ -116,14 +116,22 @@ def test_the_payback_month_alone_is_the_headlines(plan):
     assert month == figures[2]
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.integers(min_value=-(10**12), max_value=10**12), min_size=1, max_size=60),
-    st.integers(min_value=0, max_value=10**13),
-)
-def test_a_scaled_line_is_each_month_rounded_half_up_as_tco_rounds_it(cents, value):
+@st.composite
+def lines(draw):
+    """A line of months near its month 1 (-3x to 3x, as costs are) and a new month-1
+    value near the old one; month 1 from zero to ten billion dollars, either sign."""
+    base = draw(st.integers(min_value=-(10**12), max_value=10**12))
+    spread = 3 * abs(base) + 1
+    rest = draw(st.lists(st.integers(min_value=-spread, max_value=spread), max_size=59))
+    return [base, *rest], draw(st.integers(min_value=0, max_value=2 * abs(base) + 1))
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines())
+def test_a_scaled_line_is_each_month_rounded_half_up_as_tco_rounds_it(line_and_value):
     from planner.compute.sensitivity import _scale
 
+    cents, value = line_and_value
     line = np.array(cents, dtype=np.int64)
     base = int(line[0])
     expected = (
