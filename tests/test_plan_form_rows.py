@@ -56,3 +56,25 @@ def test_blank_rows_stay_out_of_the_plan_and_a_typed_row_goes_in(owner):
     plans = {len(p.inputs.get("workloads") or []): p for p in owner.plans.all()}
     assert set(plans) == {0, 1} and plans[1].inputs["workloads"][0]["kind"] == "gbm"
     assert plans[0].inputs["candidates"][0]["parts"][0]["tier"] == DEDICATED
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [{"TOTAL_FORMS": "3", "INITIAL_FORMS": "0"}, {"TOTAL_FORMS": "1", "INITIAL_FORMS": "0",
+     "MIN_NUM_FORMS": "0", "MAX_NUM_FORMS": "1000"}, {"TOTAL_FORMS": "007", "INITIAL_FORMS": "2"},
+     {"TOTAL_FORMS": "", "INITIAL_FORMS": "0"}, {"INITIAL_FORMS": "0"}, {},
+     {"TOTAL_FORMS": " 2", "INITIAL_FORMS": "0"}, {"TOTAL_FORMS": "-1", "INITIAL_FORMS": "0"},
+     {"TOTAL_FORMS": "2.0", "INITIAL_FORMS": "0"}, {"TOTAL_FORMS": "٣", "INITIAL_FORMS": "0"},
+     {"TOTAL_FORMS": "x", "INITIAL_FORMS": "0"}, {"TOTAL_FORMS": "2", "INITIAL_FORMS": "0",
+     "MAX_NUM_FORMS": ""}, {"TOTAL_FORMS": "2", "INITIAL_FORMS": "0", "MIN_NUM_FORMS": "a"},
+     {"TOTAL_FORMS": "99999999999999999999", "INITIAL_FORMS": "0"}],
+)  # fmt: skip
+def test_the_posted_counts_read_as_djangos_management_form_reads_them(counts):
+    data = QueryDict(mutable=True)
+    for name, value in counts.items():
+        data[f"cand-{name}"] = value
+    ours = formsets.RowManagementForm(data, prefix="cand")
+    django = forms.formsets.ManagementForm(data, prefix="cand")
+    assert ours.is_valid() == django.is_valid()
+    assert ours.cleaned_data == django.cleaned_data
+    assert ours.errors == django.errors

@@ -23,6 +23,7 @@ from django.forms.formsets import (
     TOTAL_FORM_COUNT,
     ManagementForm,
 )
+from django.forms.utils import ErrorDict
 from django.urls import reverse_lazy
 from django.utils.functional import cached_property
 
@@ -121,7 +122,34 @@ class SharedFields(dict):
 
 
 class RowManagementForm(ManagementForm):
-    """Django's management form (TOTAL_FORMS, INITIAL_FORMS, ...) with its fields shared."""
+    """Django's management form (TOTAL_FORMS, INITIAL_FORMS, ...) with its fields shared,
+    and the common post (each count plain digits, or an optional one absent) read without
+    a bound field per count: what Django's cleaning gives for it. Anything else, Django
+    cleans (and refuses) as ever."""
+
+    def full_clean(self) -> None:
+        counts = _plain_counts(self.data, self.prefix) if self.is_bound else None
+        if counts is None:
+            super().full_clean()
+            return
+        self._errors = ErrorDict(renderer=self.renderer)
+        self.cleaned_data = counts
+
+
+_REQUIRED_COUNTS = (TOTAL_FORM_COUNT, INITIAL_FORM_COUNT)
+
+
+def _plain_counts(data: Mapping[str, Any], prefix: str) -> dict[str, int | None] | None:
+    counts: dict[str, int | None] = {}
+    for name in (*_REQUIRED_COUNTS, MIN_NUM_FORM_COUNT, MAX_NUM_FORM_COUNT):
+        value = data.get(f"{prefix}-{name}")
+        if value is None and name not in _REQUIRED_COUNTS:
+            counts[name] = None
+        elif isinstance(value, str) and value.isascii() and value.isdigit():
+            counts[name] = int(value)
+        else:
+            return None  # empty, signed, spaced, not a number: Django's own cleaning
+    return counts
 
 
 RowManagementForm.base_fields = SharedFields(ManagementForm.base_fields)
