@@ -26,16 +26,23 @@ from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef
 def render(message: Message | Mapping[str, Any], language: str | None = None) -> str:
     if not isinstance(message, Message):
         message = Message.from_json(message)
-    language = language or translation.get_language() or "en"
-    text = TEXTS[message.code]
+    active = translation.get_language()
+    language = language or active or "en"
+    if language == active:  # a page's messages: no switching the language back and forth
+        return _render(message, language)
     with translation.override(language):
-        params = {k: localised(v, language) for k, v in message.params.items()}
-        if text.plural and text.count:
-            count = message.params[text.count]
-            template = ngettext(text.singular, text.plural, int(_value(count)))
-        else:
-            template = gettext(text.singular)
-        return template % params
+        return _render(message, language)
+
+
+def _render(message: Message, language: str) -> str:
+    text = TEXTS[message.code]
+    params = {k: localised(v, language) for k, v in message.params.items()}
+    if text.plural and text.count:
+        count = message.params[text.count]
+        template = ngettext(text.singular, text.plural, int(_value(count)))
+    else:
+        template = gettext(text.singular)
+    return template % params
 
 
 def localised(value: Any, language: str) -> Any:

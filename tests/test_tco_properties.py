@@ -91,3 +91,52 @@ def test_a_positive_rate_discounts_the_present_cost_below_the_total(plan, rate):
     baseline, monthly, one_time = plan
     result = run(baseline, monthly, one_time, rate=rate)
     assert one_time <= result.present_cost_cents[0] <= result.total_cents[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans(), st.sampled_from(["0", "0.07", "0.14", "0.35"]))
+def test_the_headline_of_one_option_is_what_compute_gives_for_it(plan, rate):
+    baseline, monthly, one_time = plan
+    result = run(baseline, monthly, one_time, rate)
+    figures = tco.headline(baseline_cents=baseline, one_time_cents=one_time,
+                           monthly_cents=monthly, annual_rate=Decimal(rate))  # fmt: skip
+    expected = (int(result.npv_cents[0]), int(result.saving_cents[0]),
+                int(result.payback_month[0]))  # fmt: skip
+    assert figures == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans())
+def test_the_payback_month_alone_is_the_headlines(plan):
+    baseline, monthly, one_time = plan
+    month = tco.payback_month(baseline_cents=baseline, one_time_cents=one_time,
+                              monthly_cents=monthly)  # fmt: skip
+    figures = tco.headline(baseline_cents=baseline, one_time_cents=one_time,
+                           monthly_cents=monthly, annual_rate=Decimal("0.07"))  # fmt: skip
+    assert month == figures[2]
+
+
+@st.composite
+def lines(draw):
+    """A line of months near its month 1 (-3x to 3x, as costs are) and a new month-1
+    value near the old one; month 1 from zero to ten billion dollars, either sign."""
+    base = draw(st.integers(min_value=-(10**12), max_value=10**12))
+    spread = 3 * abs(base) + 1
+    rest = draw(st.lists(st.integers(min_value=-spread, max_value=spread), max_size=59))
+    return [base, *rest], draw(st.integers(min_value=0, max_value=2 * abs(base) + 1))
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines())
+def test_a_scaled_line_is_each_month_rounded_half_up_as_tco_rounds_it(line_and_value):
+    from planner.compute.sensitivity import _scale
+
+    cents, value = line_and_value
+    line = np.array(cents, dtype=np.int64)
+    base = int(line[0])
+    expected = (
+        line
+        if base == 0
+        else np.array([tco._round_half_up(c * value, base) for c in cents], dtype=np.int64)
+    )
+    assert _scale(line, base)(value).tolist() == expected.tolist()

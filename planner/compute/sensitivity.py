@@ -64,13 +64,21 @@ class Case:
 
     def outcome(self, **scaled: Any) -> tuple[int, int, int]:
         """(NPV cents, saving cents, payback month or 0) with inputs replaced."""
-        r = tco.compute(
-            names=["x"], baseline_cents=scaled.get("baseline", self.baseline),
-            one_time_cents=np.array([scaled.get("one_time", self.one_time)]),
-            monthly_cents=scaled.get("monthly", self.monthly)[None, :],
+        return tco.headline(
+            baseline_cents=scaled.get("baseline", self.baseline),
+            one_time_cents=int(scaled.get("one_time", self.one_time)),
+            monthly_cents=scaled.get("monthly", self.monthly),
             annual_rate=scaled.get("rate", self.rate),
-        )  # fmt: skip
-        return int(r.npv_cents[0]), int(r.saving_cents[0]), int(r.payback_month[0])
+        )
+
+    def pays(self, **scaled: Any) -> bool:
+        """Whether the option pays back within the horizon with inputs replaced."""
+        month = tco.payback_month(
+            baseline_cents=scaled.get("baseline", self.baseline),
+            one_time_cents=int(scaled.get("one_time", self.one_time)),
+            monthly_cents=scaled.get("monthly", self.monthly),
+        )
+        return month > 0
 
 
 def _scale(cents: np.ndarray, month_one: int) -> Callable[[int], np.ndarray]:
@@ -80,6 +88,10 @@ def _scale(cents: np.ndarray, month_one: int) -> Callable[[int], np.ndarray]:
     def scaled(value: int) -> np.ndarray:
         if base == 0:
             return cents.copy()
+        if base > 0 and int(np.abs(cents).max()) * abs(value) * 2 + base < tco._SAFE:
+            # tco._round_half_up month by month, in int64 (the numbers allow it here).
+            n = cents.astype(np.int64) * value
+            return np.sign(n) * ((2 * np.abs(n) + base) // (2 * base))
         return np.array([tco._round_half_up(int(c) * value, base) for c in cents], np.int64)
 
     return scaled
@@ -119,7 +131,7 @@ def analyse(case: Case, currency: str, horizon: int) -> list[dict[str, Any]]:
     for name, base, change in line_inputs:
         lo_f, hi_f = RANGES[name]
         low, high = _cents(base * lo_f), _cents(base * hi_f)
-        even = _break_even(lambda v, c=change: case.outcome(**c(v))[2] > 0, low, high)
+        even = _break_even(lambda v, c=change: case.pays(**c(v)), low, high)
         rows.append(_row(name, case, base, low, high, change, even, currency, horizon, pays_now))
     rate = case.rate
     rate_high = max(rate * 2, DISCOUNT_RATE_HIGH)

@@ -27,6 +27,7 @@ exactly 1.0, so NPV equals total saving − one-time exactly.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -95,10 +96,18 @@ def monthly_rate(annual: Decimal | float) -> float:
 
 
 def discount_factors(annual: Decimal | float, horizon: int) -> np.ndarray:
-    """1 / (1+i)^m for m = 1…H; exactly 1.0 at rate 0."""
-    if float(annual) == 0:
-        return np.ones(horizon)
-    return (1 + monthly_rate(annual)) ** -np.arange(1, horizon + 1, dtype=float)
+    """1 / (1+i)^m for m = 1…H; exactly 1.0 at rate 0 (read-only: kept per rate and H)."""
+    return _discount_factors(float(annual), horizon)
+
+
+@functools.lru_cache(maxsize=256)
+def _discount_factors(annual: float, horizon: int) -> np.ndarray:
+    if annual == 0:
+        factors = np.ones(horizon)
+    else:
+        factors = (1 + monthly_rate(annual)) ** -np.arange(1, horizon + 1, dtype=float)
+    factors.flags.writeable = False
+    return factors
 
 
 def _cents_round(values: np.ndarray) -> np.ndarray:
@@ -291,14 +300,56 @@ def payback_message(month: int | None, one_time: Decimal | int) -> Message:
     return msg("engine.payback_month", month=month)
 
 
+def headline(
+    *, baseline_cents: np.ndarray, one_time_cents: int, monthly_cents: np.ndarray,
+    annual_rate: Decimal | float,
+) -> tuple[int, int, int]:  # fmt: skip
+    """(NPV cents, saving cents, payback month or 0) of one option: what `compute` gives
+    for it, without the rest (the sensitivity table asks this a dozen times a plan)."""
+    monthly = np.asarray(monthly_cents, dtype=np.int64)
+    baseline = np.asarray(baseline_cents, dtype=np.int64)
+    base_cum, cumulative = _cumulative(baseline, one_time_cents, monthly)
+    month = int(_payback_month((base_cum - cumulative)[None, :])[0])
+    factors = discount_factors(annual_rate, len(monthly))
+    npv = int(_cents_round(np.array([-one_time_cents + (baseline - monthly) @ factors]))[0])
+    return npv, int(base_cum[-1] - cumulative[-1]), month
+
+
+def payback_month(
+    *, baseline_cents: np.ndarray, one_time_cents: int, monthly_cents: np.ndarray
+) -> int:
+    """`headline`'s payback month alone (0: never): a break-even search asks only this."""
+    monthly = np.asarray(monthly_cents, dtype=np.int64)
+    baseline = np.asarray(baseline_cents, dtype=np.int64)
+    base_cum, cumulative = _cumulative(baseline, one_time_cents, monthly)
+    return int(_payback_month((base_cum - cumulative)[None, :])[0])
+
+
+def _cumulative(
+    baseline: np.ndarray, one_time: int, monthly: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The baseline's and the option's cumulative cost, months 0…H (as `compute` sums)."""
+    cumulative = np.empty(len(monthly) + 1, dtype=np.int64)
+    cumulative[0] = one_time
+    np.cumsum(monthly, out=cumulative[1:])
+    cumulative[1:] += one_time
+    return np.concatenate(([0], np.cumsum(baseline))), cumulative
+
+
+def _payback_month(lead: np.ndarray) -> np.ndarray:
+    """First month from which lead stays > 0 to the end (0: never), per row."""
+    h = lead.shape[1] - 1
+    behind = lead[:, 1:] <= 0
+    # Index (1-based month) of the last month not strictly ahead; 0 when none.
+    last_behind = np.where(behind.any(axis=1), h - np.argmax(behind[:, ::-1], axis=1), 0)
+    return np.where(last_behind < h, last_behind + 1, 0).astype(np.int64)
+
+
 def _payback(lead: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """First month from which lead stays > 0 to the end, and the interpolated crossing."""
     n, width = lead.shape
     h = width - 1
-    behind = lead[:, 1:] <= 0
-    # Index (1-based month) of the last month not strictly ahead; 0 when none.
-    last_behind = np.where(behind.any(axis=1), h - np.argmax(behind[:, ::-1], axis=1), 0)
-    month = np.where(last_behind < h, last_behind + 1, 0).astype(np.int64)
+    month = _payback_month(lead)
     rows = np.arange(n)
     prev = lead[rows, np.maximum(month - 1, 0)].astype(float)
     this = lead[rows, np.minimum(month, h)].astype(float)

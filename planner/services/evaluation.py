@@ -37,6 +37,7 @@ from common.messages import plain as plain_text
 from planner.compute import breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
 from planner.services import inputs as engine_inputs
+from planner.services import provenance
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
 from planner.services.provenance import with_provenance
 
@@ -55,7 +56,8 @@ class Evaluation:
     comparison: Any  # planner.compute.engine.Comparison
 
     def to_dict(self) -> dict[str, Any]:
-        return with_provenance(plain(self.comparison.to_dict(limit=OPTIONS_LIMIT)))
+        comparison = plain(self.comparison.to_dict(limit=OPTIONS_LIMIT))
+        return with_provenance(comparison, self.inputs.generation)
 
 
 def evaluate(
@@ -130,6 +132,7 @@ def _cached(key: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
 def forget() -> None:
     """Drop this process's memos of the engine's inputs (the cache is the caller's)."""
     engine_inputs.forget()
+    provenance.forget()
 
 
 # --- what a share freezes -------------------------------------------------------------------

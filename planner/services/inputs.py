@@ -93,6 +93,9 @@ class TierIndex:
 
     vcpus: dict[str, int | None]
     factors: dict[str, dict[str, Any]]  # tier → its SpeedFactor as plain data (`to_plain`)
+    # Their keys, for plan validation: one set for the generation, not a copy per request
+    # (20,000 tiers are a millisecond to copy).
+    offered: frozenset[str] = frozenset()
 
 
 _FACTOR_FIELDS = {
@@ -118,7 +121,7 @@ def _read_index() -> TierIndex:
         vcpus[slug] = count
         if factor[0] is not None:
             factors[slug] = _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
-    return TierIndex(vcpus, factors)
+    return TierIndex(vcpus, factors, frozenset(vcpus))
 
 
 def _factor_row(slug: str, values: dict[str, Any]) -> dict[str, Any]:

@@ -48,9 +48,9 @@ from planner.services.provenance import exchange_rate_rows, with_provenance  # n
 # --- validation --------------------------------------------------------------------------
 
 
-def known_tiers(generation: Generation | None = None) -> set[str]:
-    """Tier keys a new plan may name: every tier still offered."""
-    return set(engine_inputs.tier_index(generation).vcpus)
+def known_tiers(generation: Generation | None = None) -> frozenset[str]:
+    """Tier keys a new plan may name: every tier still offered (kept per generation)."""
+    return engine_inputs.tier_index(generation).offered
 
 
 def parse(

@@ -9,12 +9,15 @@ walking up to the nearest object with a "provenance" (or "price"/"basis").
 
 from __future__ import annotations
 
+from collections.abc import Set
 from decimal import Decimal
 from typing import Any
 
 from django.db import models
 
 from catalog.models import ExchangeRate
+from changes.selectors import Generation
+from planner.services.inputs import Memo
 
 ONE_TIME_INPUTS = {
     "migration": ["one_time.migration_hours", "one_time.migration_rate"],
@@ -23,7 +26,20 @@ ONE_TIME_INPUTS = {
 }
 
 
-def with_provenance(comparison: dict[str, Any]) -> dict[str, Any]:
+# The exchange-rate rows of a comparison, kept per data generation (a rate is a change).
+_rates = Memo(16)
+
+
+def forget() -> None:
+    """Drop this process's memo of exchange-rate rows."""
+    _rates.clear()
+
+
+def with_provenance(
+    comparison: dict[str, Any], generation: Generation | None = None
+) -> dict[str, Any]:
+    """`comparison` with the sources of its figures; the exchange-rate rows read once per
+    data generation when one is given."""
     plan = comparison["plan"]
     for option in comparison["options"]:
         _option_provenance(option, plan, comparison["baseline"])
@@ -34,7 +50,7 @@ def with_provenance(comparison: dict[str, Any]) -> dict[str, Any]:
     for row in comparison.get("price_performance", []):
         if row["tier"] in prices:
             row["price"] = prices[row["tier"]]
-    _fx_provenance(comparison.get("fx", []))
+    _fx_provenance(comparison.get("fx", []), generation)
     return comparison
 
 
@@ -143,15 +159,19 @@ def _baseline_provenance(baseline: dict[str, Any], plan: dict[str, Any]) -> dict
     return {"prices": prices, "entered": entered}
 
 
-def _fx_provenance(rates: list[dict[str, Any]]) -> None:
-    """Each exchange rate the prices were converted at, with its rows: one query for all."""
-    wanted = {(entry.get("date"), entry["into"]) for entry in rates}
-    found = _rate_rows(wanted)
+def _fx_provenance(rates: list[dict[str, Any]], generation: Generation | None) -> None:
+    """Each exchange rate the prices were converted at, with its rows: one query for all
+    (none when this generation read them already)."""
+    wanted = frozenset((entry.get("date"), entry["into"]) for entry in rates)
+    if generation is None:
+        found = _rate_rows(wanted)
+    else:
+        found = _rates.get((generation.key, wanted), lambda: _rate_rows(wanted))
     for entry in rates:
         entry["rows"] = [dict(row) for row in found.get((entry.get("date"), entry["into"]), [])]
 
 
-def _rate_rows(wanted: set[tuple[str | None, str]]) -> dict[tuple[str, str], list[dict]]:
+def _rate_rows(wanted: Set[tuple[str | None, str]]) -> dict[tuple[str, str], list[dict]]:
     pairs = {(date, currency) for date, currency in wanted if date is not None}
     if not pairs:
         return {}

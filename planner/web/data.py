@@ -28,6 +28,7 @@ from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import evaluation
 from planner.services import plans as services
+from planner.services.inputs import Memo
 
 FORM_OPTIONS_SECONDS = 600
 
@@ -77,12 +78,25 @@ def form_options(generation: Generation | None = None) -> dict[str, Any]:
     and data generation (and date: a price dated tomorrow changes a choice's label)."""
     language = translation.get_language() or "en"
     generation = generation or current_generation()
-    key = f"plan-form-options:{language}:{generation.key}:{today().isoformat()}"
+    day = today().isoformat()
+    key = (generation.key, language, day)
+    return _options.get(key, lambda: _shared_options(language, day, generation))
+
+
+def _shared_options(language: str, day: str, generation: Generation) -> dict[str, Any]:
+    """The choices from the cache the workers share, else read (and put there)."""
+    key = f"plan-form-options.2:{language}:{generation.key}:{day}"  # .2: labels as a dict
     options = cache.get(key)
     if options is None:
         options = _form_options(language)
         cache.set(key, options, FORM_OPTIONS_SECONDS)
     return options
+
+
+# In front of the shared cache: the choices are read by every editor request, and their
+# key holds the data generation (read once per request anyway), so a kept entry is never
+# out of date.
+_options = Memo(4)
 
 
 def _form_options(language: str) -> dict[str, Any]:
@@ -93,7 +107,7 @@ def _form_options(language: str) -> dict[str, Any]:
         choices.append((row.slug, tier_label(row, language, models)))
     # Only currencies a plan can be shown in: the catalog's own, and those with a dated rate.
     currencies = set(frame["currency"]) | set(currencies_with_rates(today())) or {"USD"}
-    return {"tier_choices": choices, "currencies": sorted(currencies)}
+    return {"tier_labels": dict(choices), "currencies": sorted(currencies)}
 
 
 def tier_label(row: Any, language: str, models: dict[str, Any]) -> str:
@@ -112,7 +126,7 @@ def tier_label(row: Any, language: str, models: dict[str, Any]) -> str:
 def parser(generation: Generation) -> Callable[[Any], schema.Plan]:
     """`services.parse` with the offered tiers read once per data generation."""
     known = services.known_tiers(generation)
-    return lambda data: schema.parse_plan(data, known_tiers=set(known))
+    return lambda data: schema.parse_plan(data, known_tiers=known)
 
 
 def plan_update(plan: Plan, parsed: schema.Plan) -> None:
@@ -125,3 +139,4 @@ def plan_update(plan: Plan, parsed: schema.Plan) -> None:
 def forget() -> None:
     """Drop this process's memos (tests: rolled-back data can repeat a database state)."""
     evaluation.forget()
+    _options.clear()

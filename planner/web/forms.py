@@ -9,6 +9,7 @@ reader's language. There is no second set of rules here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
@@ -113,7 +114,10 @@ def _spec(specs: Iterable[FieldSpec], name: str) -> FieldSpec:
     return next(s for s in specs if s.name == name)
 
 
+@functools.lru_cache(maxsize=32)
 def _scalar_fields(language: str, currencies: tuple[str, ...]) -> dict[str, forms.Field]:
+    """The plan's own fields, built once per language and currency list and shared by every
+    form (nothing changes a field once built: see `formsets.SharedFields`)."""
     fields: dict[str, forms.Field] = {}
     for name in TOP:
         spec = _spec(schema.PLAN_FIELDS, name)
@@ -139,7 +143,7 @@ class PlanForm(forms.Form):
         data: Mapping[str, Any] | None = None,
         *,
         plan: Mapping[str, Any] | None = None,
-        tier_choices: list[tuple[str, str]] | None = None,
+        tier_labels: Mapping[str, str] | None = None,
         currencies: Iterable[str] = ("USD", "EUR"),
         language: str = "en",
         parse: Any = None,
@@ -151,7 +155,7 @@ class PlanForm(forms.Form):
         self.parsed: schema.Plan | None = None
         self.plan_data: dict[str, Any] = {}
         self.section_errors: dict[str, list[str]] = {}
-        self.tier_labels = dict(tier_choices or ())
+        self.tier_labels = tier_labels or {}  # read only: shared by every form of a generation
         # Small catalogs only: a larger one's datalist is filled by the search as one types.
         small = len(self.tier_labels) <= full_list_max
         self.full_tier_list = list(self.tier_labels.items()) if small else []

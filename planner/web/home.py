@@ -1,5 +1,6 @@
-"""The home page's three panels as cached HTML fragments: the plan list, the catalog's
-freshness and the benchmark targets.
+"""The home page: a per-process memo of the whole page in front of its three panels,
+which are cached HTML fragments (the plan list, the catalog's freshness and the benchmark
+targets).
 
 Each fragment is rendered without the request (no CSRF token, session or user in it) from
 the `planner/home.html` partial of the same name, and cached under a key that holds
@@ -13,18 +14,31 @@ everything it shows, so a cached fragment is never out of date:
   language, and a digest of each plan's shown fields (name, last change, the figures last
   viewed): an edit, a rename or a view shows on the next request.
 
-The page shell around them (`base.html`: the CSRF token, the user's name) is rendered per
-request, so one user's fragment never carries another's token.
+The page around them (`base.html`: the user's name, the language menu, the CSRF token) is
+kept whole in this process for `PAGE_SECONDS` (the targets panel's lifetime), under a key
+that holds what the fragments' keys hold (the reader, the generation, the language, the
+day, and the plan rows themselves, read again with every request: one plain query) and
+what the page adds (the user's name and staff flag, the address asked for). Its CSRF
+token is a placeholder that each request replaces with its own token, so one session's
+token is never served to another; a page with messages to show is never kept.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import secrets
+import time
+from collections import OrderedDict
+from functools import cache as once
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
@@ -41,6 +55,67 @@ TARGETS_SECONDS = 5
 PLANS_SECONDS = 3600
 TEMPLATE = "planner/home.html"
 PLAN_FIELDS = ("code", "name", "updated", "seen_generation", "seen_figures")
+PAGE_SECONDS = TARGETS_SECONDS  # the page shows the targets panel
+PAGES_KEPT = 256
+# Stands for the CSRF token in a kept page; each request puts its own token in its place.
+# Random, so no text a user writes (a plan's name) can be taken for it; kept pages never
+# leave the process, so each process may have its own.
+CSRF_PLACEHOLDER = f"csrf-{secrets.token_hex(16)}"
+
+
+def page(request: HttpRequest, generation: Generation) -> str:
+    """The home page's HTML for this request: from this process's memo when it holds it."""
+    user = request.user
+    if len(messages.get_messages(request)):
+        return _render(request, generation, get_token(request))  # shown once: never kept
+    key = (generation.key, user.pk, user.get_username(), user.is_staff,
+           translation.get_language(), request.get_full_path(), clock.today().isoformat(),
+           _plan_rows(user) if user.is_authenticated else None)  # fmt: skip
+    now = time.monotonic()
+    found = _pages.get(key)
+    if found is None or found[0] <= now:
+        found = (now + PAGE_SECONDS, _render(request, generation, CSRF_PLACEHOLDER))
+        _remember(key, found)
+    return found[1].replace(CSRF_PLACEHOLDER, get_token(request))
+
+
+def _render(request: HttpRequest, generation: Generation, csrf_token: str) -> str:
+    context = {"fragments": fragments(request.user, generation), "csrf_token": csrf_token}
+    return render_to_string(TEMPLATE, context, request=request)
+
+
+_pages: OrderedDict[tuple, tuple[float, str]] = OrderedDict()
+
+
+def _remember(key: tuple, entry: tuple[float, str]) -> None:
+    _pages[key] = entry
+    _pages.move_to_end(key)
+    while len(_pages) > PAGES_KEPT:
+        _pages.popitem(last=False)
+
+
+def forget() -> None:
+    """Drop this process's kept pages (tests: rolled-back data can repeat a key)."""
+    _pages.clear()
+
+
+def _plan_rows(user: AbstractBaseUser | Any) -> tuple[tuple[Any, ...], ...]:
+    """What the plan list shows of each of the user's plans, as the database gives it: one
+    plain query (built once). The rows themselves are part of the page's key."""
+    with connection.cursor() as cursor:
+        cursor.execute(_plan_rows_sql(), [user.pk])
+        return tuple(cursor.fetchall())
+
+
+@once
+def _plan_rows_sql() -> str:
+    q = connection.ops.quote_name
+    # Every value hashable (JSON as its text, also where the database would decode it).
+    columns = ", ".join(f"CAST({q(Plan._meta.get_field(name).column)} AS TEXT)"
+                        if name == "seen_figures" else q(Plan._meta.get_field(name).column)
+                        for name in PLAN_FIELDS)  # fmt: skip
+    return (f"SELECT {columns} FROM {q(Plan._meta.db_table)} "
+            f"WHERE {q('owner_id')} = %s ORDER BY {q('id')}")  # fmt: skip
 
 
 def fragments(user: AbstractBaseUser | Any, generation: Generation) -> dict[str, SafeString]:

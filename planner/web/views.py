@@ -163,9 +163,9 @@ CHANGE_SUBJECTS = {"price": _lazy("price row"), "run": _lazy("benchmark run"),
 
 def home(request: HttpRequest) -> HttpResponse:
     """The plan list and the two panels, as fragments cached per reader, language and data
-    generation (`planner.web.home`), inside a shell rendered per request (the CSRF token)."""
-    fragments = home_page.fragments(request.user, current_generation())
-    return render(request, "planner/home.html", {"fragments": fragments})
+    generation, in a page kept in this process with its CSRF token put in per request
+    (`planner.web.home`)."""
+    return HttpResponse(home_page.page(request, current_generation()))
 
 
 def seen_figures(view: dashboard.Results) -> dict[str, Any]:
@@ -252,12 +252,15 @@ def _printed_inputs(comparison: dict[str, Any]) -> list[plan_compare.InputRow]:
 
 def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
     language = _language()
-    urls = {}
+    urls, entries = {}, {}
     for kind, chart in data.items():
         digest = charts.content_hash(kind, chart, language)
-        # add, not set: an unchanged chart keeps its entry (and its drawn SVG) as it is.
-        cache.add(f"chart-data:{digest}", (kind, chart, language), CHART_DATA_SECONDS)
+        # The key is the hash of the entry: writing it again changes nothing but its
+        # lifetime (the drawn SVG has a key of its own), and all of them go in one trip.
+        entries[f"chart-data:{digest}"] = (kind, chart, language)
         urls[kind] = reverse("chart", args=[kind, digest])
+    if entries:
+        cache.set_many(entries, CHART_DATA_SECONDS)
     return urls
 
 
@@ -533,6 +536,7 @@ def forget() -> None:
     repeat a key)."""
     _pages.clear()
     tier_search.forget()
+    home_page.forget()
 
 
 def _remember(key: str, html: str) -> None:

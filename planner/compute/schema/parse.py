@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from typing import Any
 
@@ -20,9 +21,11 @@ MAX_PLAN_DEPTH = 32
 _WHOLE_BODY = ("common.json.malformed", "common.json.not_utf8")
 
 
-def parse_plan(data: Any, *, known_tiers: set[str] | None = None) -> Plan:
+def parse_plan(data: Any, *, known_tiers: AbstractSet[str] | None = None) -> Plan:
     """Validate plain data (a decoded JSON object) into a `Plan`, or raise with every problem."""
-    context = {"known_tiers": frozenset(known_tiers) if known_tiers is not None else None}
+    if known_tiers is not None and not isinstance(known_tiers, frozenset):
+        known_tiers = frozenset(known_tiers)  # a frozen one is taken as it is, not copied
+    context = {"known_tiers": known_tiers}
     try:
         return Plan.model_validate(data, context=context)
     except ValidationError as exc:
@@ -30,7 +33,10 @@ def parse_plan(data: Any, *, known_tiers: set[str] | None = None) -> Plan:
 
 
 def parse_plan_json(
-    body: bytes | str, *, known_tiers: set[str] | None = None, max_bytes: int = MAX_JSON_BODY_BYTES
+    body: bytes | str,
+    *,
+    known_tiers: AbstractSet[str] | None = None,
+    max_bytes: int = MAX_JSON_BODY_BYTES,
 ) -> Plan:
     """A request body → `Plan`. Too large or malformed JSON is an error under "body"; a
     refused value (a NUL, a duplicate key, a 400-digit number) under its own path."""
