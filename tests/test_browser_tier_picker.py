@@ -27,8 +27,15 @@ pytestmark = [
 ]
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TIMEOUT_MS = 15_000
 TYPES = 48  # instance types in the offer file: 13 tiers each (on demand, 12 reservations)
 CHOSEN = "aws-z3x.2xlarge-us-east-1-on-demand"
