@@ -584,7 +584,7 @@ class _CsvOffer(_Offer):
         columns (type, date, currency, lease, option, class) are one of the few combinations
         already checked, its SKU one already seen (its product's decision remembered), its
         price a string already checked; only the rate code is new on every line. Any other
-        line is checked column by column (`_first_bad`), in the order the messages name."""
+        line is checked column by column (`_Seen.first_bad`), in the order the messages name."""
         width = columns["*"]
         at = _Columns(columns)
         filter_at = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
