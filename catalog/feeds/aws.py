@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import ijson
+from django.core.exceptions import ValidationError
 
 from catalog.feeds.base import (
     CountingFile,
@@ -175,6 +176,7 @@ class _Offer:
         self.published: dt.date | None = None
         self.specs: dict[str, dict[str, Any]] = {}  # wanted SKU → tier columns
         self.regions_seen: set[str] = set()
+        self.names_ok: dict[str, bool] = {}
 
     def reading(self) -> Reading:
         records = self.records()
@@ -244,9 +246,7 @@ class _Offer:
         currency, amount = hourly[0]
         fee = upfront[0][1] if upfront else Decimal(0)
         slug = f"aws-{spec['name']}-{self.region}-{model.replace('_', '-')}".lower()
-        try:
-            slug_validator(slug)
-        except Exception:
+        if not self.valid_key(spec["name"], slug):
             self.problems.add(msg("feeds.json_value", where=where, key="instanceType",
                                   value=spec["name"]))  # fmt: skip
             return None
@@ -262,6 +262,20 @@ class _Offer:
             setup_fee=fee.quantize(_CENT, ROUND_HALF_UP),
             vat_included=False,
         )
+
+    def valid_key(self, name: str, slug: str) -> bool:
+        """Whether `slug`, a key of the type `name`, is a valid key. The pricing model's part
+        of a key is valid for every model, so the answer holds for all of a name's keys and
+        is worked out once per name."""
+        valid = self.names_ok.get(name)
+        if valid is None:
+            try:
+                slug_validator(slug)
+                valid = True
+            except ValidationError:
+                valid = False
+            self.names_ok[name] = valid
+        return valid
 
     def check_region(self) -> None:
         others = self.regions_seen - {self.region}
@@ -441,6 +455,40 @@ class _Columns:
         self.price, self.currency = columns["PricePerUnit"], columns["Currency"]
         self.lease, self.option = columns["LeaseContractLength"], columns["PurchaseOption"]
         self.offering, self.family = columns["OfferingClass"], columns["Product Family"]
+        self.unit = columns["Unit"]
+
+
+class _Seen:
+    """What the CSV loop has checked already: term combinations, SKUs (with their product's
+    decision) and price strings. A line made only of these needs no further check."""
+
+    PRICES_KEPT = 200_000  # distinct price strings remembered (a few MB), then forgotten
+
+    def __init__(self, term_of: Callable[[list[str]], tuple]) -> None:
+        self.term_of = term_of
+        self.terms: set[tuple] = set()
+        self.decided: dict[str, bool] = {}
+        self.prices: set[str] = set()
+
+    def first_bad(self, row: list[str], at: _Columns, sku: str) -> str | None:
+        """The first column of the line not in AWS's form, or None (then remembered)."""
+        term = self.term_of(row)
+        if term not in self.terms:
+            if bad := _bad_term(term):
+                return bad
+            self.terms.add(term)
+        if sku not in self.decided and not _SKU.match(sku):
+            return "SKU"
+        if not row[at.rate].startswith(f"{sku}.{row[at.code]}."):
+            return "RateCode"
+        price = row[at.price]
+        if price not in self.prices:
+            if not _PRICE.match(price):
+                return "PricePerUnit"
+            if len(self.prices) >= self.PRICES_KEPT:
+                self.prices.clear()
+            self.prices.add(price)
+        return None
 
 
 def _bad_term(term: tuple[str, ...]) -> str | None:
@@ -532,8 +580,11 @@ class _CsvOffer(_Offer):
         file: CountingFile,
     ) -> None:
         """Every line checked, the wanted ones collected. The hot loop of a file of a million
-        lines: the filter compares columns by index (in C, `itemgetter`), and a product's
-        decision, a SKU's form and a date's are worked out once and remembered."""
+        lines, so a line like the ones before it costs a few steps, each in C: its term
+        columns (type, date, currency, lease, option, class) are one of the few combinations
+        already checked, its SKU one already seen (its product's decision remembered), its
+        price a string already checked; only the rate code is new on every line. Any other
+        line is checked column by column (`_Seen.first_bad`), in the order the messages name."""
         width = columns["*"]
         at = _Columns(columns)
         filter_at = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
@@ -542,15 +593,13 @@ class _CsvOffer(_Offer):
         picked = operator.itemgetter(*filter_at)
         attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
                         if column in columns]  # fmt: skip
-        decided: dict[str, bool] = {}
-        skus: set[str] = set()
-        # A line's term columns (type, date, currency, lease, option, class) take few
-        # distinct values in a file: each combination is checked once.
-        term_of = operator.itemgetter(at.type, at.day, at.currency, at.lease, at.option,
-                                      at.offering)  # fmt: skip
-        terms_ok: set[tuple] = set()
+        seen = _Seen(operator.itemgetter(at.type, at.day, at.currency, at.lease, at.option,
+                                         at.offering))  # fmt: skip
+        decided = seen.decided  # a checked SKU → whether its product is wanted
+        term_of, terms_ok, prices_ok = seen.term_of, seen.terms, seen.prices
         sku_at, code_at, rate_at, price_at = at.sku, at.code, at.rate, at.price
         line = reader.line_num
+        last_sku, wanted = None, None  # a SKU's lines come together: its decision is at hand
         for row in reader:
             start, line = line + 1, reader.line_num
             if len(row) != width:
@@ -559,34 +608,28 @@ class _CsvOffer(_Offer):
                         msg("feeds.line_fields", line=start, count=len(row), header=width)
                     )
                 continue
-            term = term_of(row)
             sku = row[sku_at]
-            bad = None
-            if term not in terms_ok:
-                bad = _bad_term(term)
-                if not bad:
-                    terms_ok.add(term)
-            if not bad and sku not in skus:
-                if _SKU.match(sku):
-                    skus.add(sku)
-                else:
-                    bad = "SKU"
-            if not bad and not row[rate_at].startswith(f"{sku}.{row[code_at]}."):
-                bad = "RateCode"
-            if not bad and not _PRICE.match(row[price_at]):
-                bad = "PricePerUnit"
-            if bad:
-                self.problems.add(msg("feeds.line_value", line=start, column=bad,
-                                      value=row[columns[bad]]))  # fmt: skip
-                continue
-            wanted = decided.get(sku)
-            if wanted is None:
-                wanted = row[at.family] in FAMILIES and picked(row) == filter_values
-                if wanted:
-                    wanted = self._product_line(sku, row[at.family], row, attribute_at, start)
-                decided[sku] = wanted
+            if sku != last_sku:
+                wanted = decided.get(sku)
+                last_sku = None if wanted is None else sku
+            if not (
+                wanted is not None
+                and term_of(row) in terms_ok
+                and row[rate_at].startswith(f"{sku}.{row[code_at]}.")
+                and row[price_at] in prices_ok
+            ):
+                bad = seen.first_bad(row, at, sku)
+                if bad:
+                    self.problems.add(msg("feeds.line_value", line=start, column=bad,
+                                          value=row[columns[bad]]))  # fmt: skip
+                    continue
+                if wanted is None:
+                    wanted = row[at.family] in FAMILIES and picked(row) == filter_values
+                    if wanted:
+                        wanted = self._product_line(sku, row[at.family], row, attribute_at, start)
+                    decided[sku], last_sku = wanted, sku
             if wanted:
-                self._collect(row, columns, terms, start)
+                self._collect(row, at, terms, start)
                 file.records += 1
 
     def _product_line(
@@ -606,22 +649,21 @@ class _CsvOffer(_Offer):
     def _collect(
         self,
         row: list[str],
-        columns: dict[str, int],
+        at: _Columns,
         terms: dict[tuple[str, str], dict[str, Any]],
         line: int,
     ) -> None:
-        key = (row[columns["SKU"]], row[columns["OfferTermCode"]])
+        key = (row[at.sku], row[at.code])
         term = terms.get(key)
         if term is None:
             term = terms[key] = {
                 "where": f"line {line}",
-                "type": row[columns["TermType"]],
+                "type": row[at.type],
                 "attributes": {
-                    name: row[columns[name]]
-                    for name in ("LeaseContractLength", "PurchaseOption", "OfferingClass")
+                    "LeaseContractLength": row[at.lease],
+                    "PurchaseOption": row[at.option],
+                    "OfferingClass": row[at.offering],
                 },
                 "dimensions": [],
             }
-        term["dimensions"].append(
-            (row[columns["Unit"]], row[columns["Currency"]], Decimal(row[columns["PricePerUnit"]]))
-        )
+        term["dimensions"].append((row[at.unit], row[at.currency], Decimal(row[at.price])))

@@ -12,17 +12,21 @@ into new, unchanged or refused. The rules (catalog/FORMAT.md, "Prices from feeds
   and reported. A second change on the same day therefore waits for a later date.
 - A feed adopts a hand-entered tier with the same key: it adds its own rows beside the
   hand-entered ones and fills in the specs it knows; it never changes a price row.
-- A tier of the feed's scope that once had a feed price and is missing from a complete
-  feed is retired (never deleted); one that comes back is un-retired.
+- A tier of the feed's scope missing from a complete feed is retired (never deleted),
+  unless it has a hand-entered price row (staff keep that one); one that comes back is
+  un-retired.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
+
+from django.db.models import CharField, DecimalField, QuerySet
+from django.db.models.functions import Cast
 
 from catalog.feeds.base import FeedPrice, FeedRate, Source
 from catalog.models import ExchangeRate, Price, Tier
@@ -62,9 +66,8 @@ def stage(source: Source, region: str, records: list[FeedPrice | FeedRate]) -> C
     prices = [r for r in records if isinstance(r, FeedPrice)]
     rates = [r for r in records if isinstance(r, FeedRate)]
     if prices:
-        _stage_prices(changes, _unique(changes, prices), source.scope_tiers(region))
-        if source.complete:
-            _stage_retired(changes, source, region, {p.slug for p in prices})
+        listed = {p.slug for p in prices} if source.complete else None
+        _stage_prices(changes, _unique(changes, prices), source.scope_tiers(region), listed)
     if rates:
         _stage_rates(changes, rates)
     return changes
@@ -87,50 +90,107 @@ def _terms(price: FeedPrice) -> tuple[Decimal, Decimal, str, str]:
     return (price.amount, price.setup_fee, price.unit, price.currency)
 
 
-def _stage_prices(changes: Changes, prices: list[FeedPrice], scope: dict[str, Any]) -> None:
+def _stage_prices(
+    changes: Changes, prices: list[FeedPrice], scope: dict[str, Any], listed: set[str] | None
+) -> None:
     """One query for the scope's tiers and one for their prices (a re-run finds every tier
-    there); chunked look-ups by key only for the tiers found elsewhere or new."""
+    there); chunked look-ups by key only for the tiers found elsewhere or new. `listed`
+    (a complete feed's keys) retires the scope's tiers it lacks, but not one with a
+    hand-entered price.
+
+    The hot path of a re-run, tens of thousands of tiers that did not change: rows stay
+    plain tuples, unordered (no sort in the database), and a tier's specs are compared
+    as one tuple before any field is looked at."""
     wanted = {p.slug for p in prices}
     columns = ("id", "slug", *SPEC_FIELDS)
-    # Plain tuples, not model instances: a region has tens of thousands of tiers.
-    tiers: dict[str, dict[str, Any]] = {}
-    for row in Tier.objects.filter(**scope).values_list(*columns):
+    tiers: dict[str, tuple] = {}
+    unlisted: list[tuple[int, bool]] = []  # (id, retired) of scope tiers the feed lacks
+    for row in _values(Tier.objects.filter(**scope), columns):
         if row[1] in wanted:
-            tiers[row[1]] = dict(zip(columns, row, strict=True))
-    in_scope = {t["id"] for t in tiers.values()}
-    for chunk in chunks(sorted(wanted - set(tiers))):
-        for row in Tier.objects.filter(slug__in=chunk).values_list(*columns):
-            tiers[row[1]] = dict(zip(columns, row, strict=True))
-    history: dict[int, list[tuple[dt.date, tuple, bool]]] = {}
-    fields = ("tier_id", "effective_from", "amount", "setup_fee", "unit", "currency", "source_key")
-    scoped = Price.objects.filter(**{f"tier__{k}": v for k, v in scope.items()})
-    others = {t["id"] for t in tiers.values()} - in_scope
-    queries = [scoped] + [
-        Price.objects.filter(tier_id__in=chunk) for chunk in chunks(sorted(others))
-    ]
-    for query in queries:
-        for tier_id, day, amount, fee, unit, currency, key in query.values_list(*fields):
-            if tier_id in in_scope or tier_id in others:
-                history.setdefault(tier_id, []).append(
-                    (day, (amount, fee, unit, currency), bool(key))
-                )
+            tiers[row[1]] = row
+        elif listed is not None and row[1] not in listed:
+            unlisted.append((row[0], row[_SPEC_AT["retired"]]))
+    in_scope = {row[0] for row in tiers.values()}
+    for chunk in chunks(sorted(wanted - tiers.keys())):
+        for row in _values(Tier.objects.filter(slug__in=chunk), columns):
+            tiers[row[1]] = row
+    history, hand = _history(scope, in_scope, {row[0] for row in tiers.values()} - in_scope)
+    if listed is not None:
+        changes.retire = sorted(i for i, retired in unlisted if not retired and i not in hand)
     for price in prices:
         tier = tiers.get(price.slug)
         if tier is None:
             changes.new_tiers.append(price)
             continue
-        updates = {
-            name: value
-            for name, value in price.tier.items()
-            if name in SPEC_FIELDS and value is not None and tier[name] != value
-        }
-        if updates:
-            changes.updated_tiers[price.slug] = updates
-        _stage_price(changes, price, sorted(history.get(tier["id"], [])))
+        # Equal as a whole (a spec the feed leaves unknown, None, equal to one unknown here)
+        # means nothing to update.
+        if tuple(map(price.tier.get, SPEC_FIELDS)) != tier[2:]:
+            updates = {
+                name: value
+                for name, value in price.tier.items()
+                if name in _SPEC_AT and value is not None and tier[_SPEC_AT[name]] != value
+            }
+            if updates:
+                changes.updated_tiers[price.slug] = updates
+        rows = history.get(tier[0], ())
+        _stage_price(changes, price, sorted(rows) if len(rows) > 1 else rows)
+
+
+# Where each spec sits in a tier row of `_stage_prices` (after id and slug).
+_SPEC_AT = {name: index for index, name in enumerate(SPEC_FIELDS, start=2)}
+_HISTORY = ("tier_id", "effective_from", "amount", "setup_fee", "unit", "currency", "source_key")
+
+
+def _history(
+    scope: dict[str, Any], in_scope: set[int], others: set[int]
+) -> tuple[dict[int, list[tuple[dt.date, tuple, bool]]], set[int]]:
+    """The price rows of the tiers staged (tier id → [(day, terms, from a feed)]), and
+    which of the scope's tiers have a hand-entered price (no `source_key`)."""
+    history: dict[int, list[tuple[dt.date, tuple, bool]]] = {}
+    hand: set[int] = set()
+    scoped = Price.objects.filter(**{f"tier__{k}": v for k, v in scope.items()})
+    queries = [scoped] + [
+        Price.objects.filter(tier_id__in=chunk) for chunk in chunks(sorted(others))
+    ]
+    for query in queries:
+        for tier_id, day, amount, fee, unit, currency, key in _values(query, _HISTORY):
+            if not key:
+                hand.add(tier_id)
+            if tier_id in in_scope or tier_id in others:
+                history.setdefault(tier_id, []).append(
+                    (day, (amount, fee, unit, currency), bool(key))
+                )
+    return history, hand
+
+
+def _values(query: QuerySet, names: tuple[str, ...]) -> list[tuple]:
+    """`query.values_list(*names)`, unordered, with its decimal columns read as text and made
+    Decimal here, a column at a time: the same values Django's reader gives (SQLite keeps
+    15 significant digits, which both round to; quantized to the field's places), without
+    its per-value conversion from float, the most of a re-run's staging time."""
+    fields = {f.name: f for f in query.model._meta.concrete_fields if isinstance(f, DecimalField)}
+    places = {n: Decimal(1).scaleb(-fields[n].decimal_places) for n in names if n in fields}
+    query = query.order_by()
+    if not places:
+        return list(query.values_list(*names))
+    texts = {f"{name}_as_text": Cast(name, CharField()) for name in places}
+    read = [f"{name}_as_text" if name in places else name for name in names]
+    rows = list(query.annotate(**texts).values_list(*read))
+    if not rows:
+        return rows
+    columns: list[Sequence] = list(zip(*rows, strict=True))
+    for index, name in enumerate(names):
+        if name in places:
+            exponent = places[name]
+            columns[index] = [
+                None if text is None else Decimal(text).quantize(exponent)
+                for text in columns[index]
+            ]
+    return list(zip(*columns, strict=True))
 
 
 def _stage_price(
-    changes: Changes, price: FeedPrice, rows: list[tuple[dt.date, tuple, bool]]
+    changes: Changes, price: FeedPrice, rows: Sequence[tuple[dt.date, tuple, bool]]
 ) -> None:
     same_day = [row for row in rows if row[0] == price.effective_from]
     if same_day:
@@ -149,16 +209,6 @@ def _stage_price(
         changes.unchanged += 1  # the feed's own row in force that day says the same
         return
     changes.new_prices.append(price)
-
-
-def _stage_retired(changes: Changes, source: Source, region: str, listed: set[str]) -> None:
-    fed = (
-        Tier.objects.filter(**source.scope_tiers(region), retired=False)
-        .exclude(prices__source_key="")
-        .values_list("id", "slug")
-        .distinct()
-    )
-    changes.retire = sorted(tier_id for tier_id, slug in fed if slug not in listed)
 
 
 def _stage_rates(changes: Changes, rates: list[FeedRate]) -> None:

@@ -53,8 +53,9 @@ def _walk(value: Any, path: str, found: list[dict[str, Any]]) -> Any:
     if type(value) in _PLAIN:
         return value
     if isinstance(value, Message):
-        found.append({"field": path, **as_api(value)})
-        return str(value)
+        entry = as_api(value)  # its English once: the field's text is the message's
+        found.append({"field": path, **entry})
+        return entry["text"]
     if isinstance(value, dict | Mapping):
         prefix = f"{path}." if path else ""
         return {
