@@ -27,6 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 
 from benchmarks_app.evidence import BestMeasurement
 from catalog.models import Price
@@ -36,6 +37,7 @@ from common.messages import as_api, msg
 from common.messages import plain as plain_text
 from planner.compute import breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
+from planner.compute.message_fields import MESSAGES
 from planner.services import inputs as engine_inputs
 from planner.services import provenance
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -45,7 +47,7 @@ SNAPSHOT_VERSION = 2  # 2: the sensitivity and odds frozen under "uncertainty"
 # A response lists the cheapest options only; "options_total" says how many there were.
 OPTIONS_LIMIT = 50
 # Raised when the shape of a cached answer changes, so a deploy never serves the old one.
-CACHE_VERSION = 2
+CACHE_VERSION = 3  # 3: a comparison kept as its encoded JSON
 CACHE_SECONDS = 24 * 3600  # the key holds the date: a day is as long as an answer can live
 UNCERTAINTY_VERSION = 2  # raised when the shape of `uncertainty_of` changes
 
@@ -56,8 +58,30 @@ class Evaluation:
     comparison: Any  # planner.compute.engine.Comparison
 
     def to_dict(self) -> dict[str, Any]:
-        comparison = plain(self.comparison.to_dict(limit=OPTIONS_LIMIT))
+        found = self.comparison.to_dict(limit=OPTIONS_LIMIT)
+        # The tiers with no number (nearly all of a large catalog's answer) are plain data
+        # already: their sentences are texts and their messages JSON. Only the rest goes
+        # through the JSON round trip (the list keeps its place in the answer).
+        no_number, found["no_number"] = found["no_number"], []
+        comparison = plain(found)
+        comparison["no_number"] = [_plain_entry(entry) for entry in no_number]
         return with_provenance(comparison, self.inputs.generation)
+
+
+def _plain_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A `no_number` entry as plain data: as it is when it holds texts (and its `messages`,
+    JSON by construction), through the JSON round trip otherwise."""
+    out = {}
+    for key, value in entry.items():
+        if key == MESSAGES or type(value) is str:
+            out[key] = value
+        elif isinstance(value, str):
+            out[key] = str(value)
+        elif type(value) is list and all(type(v) is str for v in value):
+            out[key] = value
+        else:
+            return plain(entry)
+    return out
 
 
 def evaluate(
@@ -82,10 +106,34 @@ def comparison(
     """`evaluate(plan).to_dict()`, cached by generation, date, currency and plan content."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
-    return _cached(
-        cache_key("comparison", plan, as_of, generation),
-        lambda: evaluate(plan, as_of=as_of, generation=generation).to_dict(),
-    )
+    key = cache_key("comparison", plan, as_of, generation)
+    found = cache.get(key)
+    if found is not None:
+        return json.loads(found)
+    answer = evaluate(plan, as_of=as_of, generation=generation).to_dict()
+    cache.set(key, encoded(answer), CACHE_SECONDS)
+    return answer
+
+
+def comparison_json(
+    plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
+) -> bytes:
+    """`comparison(plan)` as the API's JSON bytes (what `JsonResponse` would encode), from
+    the same cache entry: the cache keeps the encoded answer, so one encoding serves both
+    the cache and the response, and a cached answer is never decoded to be encoded again."""
+    generation = engine_inputs.generation_or_current(generation)
+    as_of = as_of or clock.today()
+    key = cache_key("comparison", plan, as_of, generation)
+    found = cache.get(key)
+    if found is None:
+        found = encoded(evaluate(plan, as_of=as_of, generation=generation).to_dict())
+        cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def encoded(answer: dict[str, Any]) -> bytes:
+    """The answer's JSON exactly as `JsonResponse(answer)` encodes it."""
+    return json.dumps(answer, cls=DjangoJSONEncoder).encode()
 
 
 def snapshot(
@@ -99,7 +147,7 @@ def snapshot(
     def compute() -> dict[str, Any]:
         frozen = snapshot_of(evaluate(plan, as_of=as_of, generation=generation))
         results_key = cache_key("comparison", plan, as_of, generation)
-        cache.add(results_key, frozen["results"], CACHE_SECONDS)
+        cache.add(results_key, encoded(frozen["results"]), CACHE_SECONDS)
         return frozen
 
     return _cached(cache_key("snapshot", plan, as_of, generation), compute)
