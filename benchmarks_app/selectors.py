@@ -133,6 +133,9 @@ class _Loaded:
         self.by_threads = {s.threads: s for s in self.summaries}
         medians = {s.threads: s.median for s in self.summaries}
         self.sweep = Sweep(str(run.pk), run.target.name, medians, repetitions)
+        # Why no fit serves a thread count, said once for every tier of that count: one
+        # Message, which a comparison then puts into words once.
+        self.no_fit: dict[int, Message] = {}
 
     def evidence(self, summary: Summary, threads: int, value: float, **fit) -> BestMeasurement:
         extra = self.extra(summary)
@@ -295,11 +298,14 @@ def _predicted(loaded: _Loaded, threads: int) -> Found:
     fit = loaded.sweep.fit
     host = loaded.run.target.name
     if not fit.enough:
-        measured = [s.threads for s in loaded.summaries]
-        return NoMeasurement(
-            msg("benchmarks.not_measured_no_fit", threads=threads, host=host, measured=measured,
-                reason=_as_message(fit.reason))
-        )  # fmt: skip
+        said = loaded.no_fit.get(threads)
+        if said is None:
+            measured = [s.threads for s in loaded.summaries]
+            said = loaded.no_fit[threads] = msg(
+                "benchmarks.not_measured_no_fit", threads=threads, host=host, measured=measured,
+                reason=_as_message(fit.reason),
+            )  # fmt: skip
+        return NoMeasurement(said)
     prediction = scaling.predict(fit, threads, host=host)
     nearest = min(loaded.summaries, key=lambda s: abs(s.threads - threads))
     return loaded.evidence(

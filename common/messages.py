@@ -161,8 +161,15 @@ def template(message: Message) -> str:
 
 
 def plain(message: Message) -> str:
-    """The message in English with the API's stable formats (ISO dates, plain decimals)."""
-    return template(message) % {k: plain_value(v) for k, v in message.params.items()}
+    """The message in English with the API's stable formats (ISO dates, plain decimals).
+
+    Said once per Message (a message is a value: its English never changes), so a message
+    shared by many reasons (thousands of tiers, one cause) is put into words once."""
+    said = message.__dict__.get("_plain")
+    if said is None:
+        said = template(message) % {k: plain_value(v) for k, v in message.params.items()}
+        object.__setattr__(message, "_plain", said)
+    return said
 
 
 def as_api(message: Message) -> dict[str, Any]:
