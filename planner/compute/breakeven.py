@@ -29,6 +29,7 @@ from typing import Any
 
 from common.messages import Message, Money, Percent, msg
 from planner.compute import tco
+from planner.compute.sensitivity import last_paying
 from planner.compute.uncertainty import FACTOR, Evaluate, Uncertain
 
 MONTH, ONCE = "month", "once"
@@ -113,13 +114,7 @@ def to_the_cent(
         not_paying += away
     else:
         return None
-    while abs(paying - not_paying) > 1:
-        mid = (paying + not_paying) // 2
-        if pays(mid):
-            paying = mid
-        else:
-            not_paying = mid
-    return paying
+    return last_paying(pays, paying, not_paying)
 
 
 def _shown(item: Uncertain, amount: Amount | None, value: Decimal, currency: str, *,

@@ -107,7 +107,11 @@ def _break_even(pays: Callable[[int], bool], low: int, high: int) -> int | None:
     from the paying side, that still pays back), or None when it does not flip."""
     if pays(low) == pays(high):
         return None
-    paying, not_paying = (low, high) if pays(low) else (high, low)
+    return last_paying(pays, *((low, high) if pays(low) else (high, low)))
+
+
+def last_paying(pays: Callable[[int], bool], paying: int, not_paying: int) -> int:
+    """Bisect between a cent that pays back and one that does not: the last that does."""
     while abs(paying - not_paying) > 1:
         mid = (paying + not_paying) // 2
         if pays(mid):
