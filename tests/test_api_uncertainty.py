@@ -6,25 +6,14 @@ tells the same story for the inputs they share; a share freezes it."""
 import pytest
 from django.test import Client
 
-from catalog.defaults import load_default_catalog
-from tests.support.api import post_json, token_client
+from tests.support.api import EXTREME, FIELD_NOTES, post_json, token_client
 
 pytestmark = pytest.mark.django_db
-EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
-FIELD_NOTES = {
-    "currency": "USD",
-    "baseline": {"monthly": "480"},
-    "candidates": [{"tier": EXTREME, "count": 1}],
-    "one_time": {"migration_hours": 5, "migration_rate": 100, "running_both_months": 0,
-                 "retraining": 0},
-}  # fmt: skip
 
 
 @pytest.fixture
-def api(owner, settings, own_cache):
-    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    load_default_catalog()
-    return token_client(owner)[0]
+def api(default_catalog_api, own_cache):
+    return default_catalog_api
 
 
 def stored(api, plan: dict = FIELD_NOTES) -> str:

@@ -3,25 +3,14 @@
 
 import pytest
 
-from catalog.defaults import load_default_catalog
-from tests.support.api import post_json, token_client
+from tests.support.api import FIELD_NOTES, post_json
 
 pytestmark = pytest.mark.django_db
-EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
-FIELD_NOTES = {
-    "currency": "USD",
-    "baseline": {"monthly": "480"},
-    "candidates": [{"tier": EXTREME, "count": 1}],
-    "one_time": {"migration_hours": 5, "migration_rate": 100, "running_both_months": 0,
-                 "retraining": 0},
-}  # fmt: skip
 
 
 @pytest.fixture
-def api(owner, settings):
-    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    load_default_catalog()
-    return token_client(owner)[0]
+def api(default_catalog_api):
+    return default_catalog_api
 
 
 def inputs(api, plan: dict) -> dict[str, dict]:

@@ -10,6 +10,15 @@ from django.test import Client
 from planner.models import ApiToken
 
 JSON = "application/json"
+# The field-notes case on the default catalog: $480 a month against one Extreme server.
+EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
+FIELD_NOTES = {
+    "currency": "USD",
+    "baseline": {"monthly": "480"},
+    "candidates": [{"tier": EXTREME, "count": 1}],
+    "one_time": {"migration_hours": 5, "migration_rate": 100, "running_both_months": 0,
+                 "retraining": 0},
+}  # fmt: skip
 TEST_BOX = "test-box"  # the one tier of the one_box_catalog fixture
 
 
