@@ -8,15 +8,13 @@ and reported (test-artifacts/axe/report.json) but not gated. Also: the skip link
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.browser import launched
 from tests.support.pages import PASSWORDS, seed_site, site_pages
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
 
 pytestmark = [
     pytest.mark.browser,
@@ -24,10 +22,6 @@ pytestmark = [
     pytest.mark.usefixtures("two_tier_catalog"),
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "axe"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]  # fmt: skip
 SIZES = {"wide": (1366, 768), "phone": (390, 844)}
 GATED = {"serious", "critical"}
 # Django's own admin pages: reported, not gated (their markup is Django's, not ours).
@@ -41,15 +35,8 @@ EXPECTED_FROM_FORM_WORK: dict[str, tuple[str, ...]] = {}  # the form labels ever
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 def log_in(page, base: str, persona: str) -> None:

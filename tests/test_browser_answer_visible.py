@@ -6,15 +6,13 @@ pop-up opens whole. Screenshots are kept in test-artifacts/answer/.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.browser import launched
 from tests.support.pages import PASSWORDS, seed_site
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
 
 pytestmark = [
     pytest.mark.browser,
@@ -22,10 +20,6 @@ pytestmark = [
     pytest.mark.usefixtures("two_tier_catalog"),
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "answer"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]  # fmt: skip
 SIZES = [(360, 740), (390, 844), (1366, 768)]
 # Boxes that stick out of the viewport's width: what makes a page scroll sideways.
 OVERFLOW = """() => document.documentElement.scrollWidth - window.innerWidth"""
@@ -48,15 +42,8 @@ POPUP_WHOLE = """el => { const r = el.getBoundingClientRect();
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 def test_the_answer_is_visible_without_scrolling_sideways_at_every_size_in_both_languages(

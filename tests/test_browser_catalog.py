@@ -6,7 +6,6 @@ test-artifacts/ (ignored by git)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,14 +13,10 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from catalog.defaults import load_default_catalog
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
+from tests.support.browser import launched
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]  # fmt: skip
 COMPARE = (
     "/catalog/compare/?t=aws-c5.2xlarge-us-east-1-on-demand"
     "&t=hetzner-auction-sb-191830-fsn1-fixed-monthly&t=aws-p4d.24xlarge-us-east-1-on-demand"
@@ -31,15 +26,8 @@ SIZES = {"wide": (1366, 768), "phone": (390, 844)}
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 def open_page(browser, size: str, language: str, errors: list[str]):

@@ -7,28 +7,20 @@ here as a `securitypolicyviolation` event or a console error.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from tests.support.browser import TIMEOUT_MS, launched
 from tests.support.dashboard import DEDICATED
 from tests.support.pages import PASSWORDS, seed_site, site_pages
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("two_tier_catalog"),
 ]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]  # fmt: skip
-TIMEOUT_MS = 15_000
 # Recorded from the first script the page runs, before any of ours.
 LISTEN = """window.__violations = [];
 document.addEventListener('securitypolicyviolation', e => window.__violations.push(
@@ -41,14 +33,7 @@ POLICY_WORDS = re.compile(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 class Watched:

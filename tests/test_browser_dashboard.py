@@ -9,16 +9,14 @@ test-artifacts/ (ignored by git).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.browser import TIMEOUT_MS, launched
 from tests.support.dashboard import DEDICATED
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,29 +24,11 @@ pytestmark = [
     pytest.mark.usefixtures("two_tier_catalog"),
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT_MS = 15_000
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 @pytest.fixture(autouse=True)

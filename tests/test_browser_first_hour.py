@@ -6,7 +6,6 @@ work changed at 1366x768 and 390x844 in English and German, kept in test-artifac
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -17,10 +16,9 @@ import pytest
 
 from catalog.models import Price
 from planner.services import plans as services
+from tests.support.browser import TIMEOUT_MS, launched
 from tests.support.dashboard import DEDICATED, saved_plan
 from tests.support.pages import PASSWORDS, seed_site, site_pages
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
 
 pytestmark = [
     pytest.mark.browser,
@@ -28,11 +26,6 @@ pytestmark = [
     pytest.mark.usefixtures("two_tier_catalog"),
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "first-hour"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]  # fmt: skip
-TIMEOUT_MS = 15_000
 SIZES = {"wide": (1366, 768), "phone": (390, 844)}
 # The pages this work changed, by their names in the shared page list.
 SHOWN = ("plan editor, with results", "compare", "shared page", "shared page, revoked",
@@ -50,15 +43,8 @@ EMPTY_BLOCKS = """() => [...document.querySelectorAll(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 def new_page(browser, width: int = 1366, height: int = 768, language: str = "en"):

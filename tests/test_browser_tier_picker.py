@@ -6,7 +6,6 @@ narrows them as one types on; choosing one recomputes the plan with that tier.""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from decimal import Decimal
@@ -17,8 +16,7 @@ import pytest
 from catalog.feeds.sync import sync_source
 from catalog.models import Price, Tier
 from planner.web import tier_search
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
+from tests.support.browser import TIMEOUT_MS, launched
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,31 +24,13 @@ pytestmark = [
     pytest.mark.usefixtures("own_cache"),
 ]
 BENCH = Path(__file__).resolve().parent.parent / "bench"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT_MS = 15_000
 TYPES = 48  # instance types in the offer file: 13 tiers each (on demand, 12 reservations)
 CHOSEN = "aws-z3x.2xlarge-us-east-1-on-demand"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 @pytest.fixture

@@ -8,15 +8,13 @@ sideways.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.browser import launched
 from tests.support.dashboard import saved_plan
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in pytest
 
 pytestmark = [
     pytest.mark.browser,
@@ -24,10 +22,6 @@ pytestmark = [
     pytest.mark.usefixtures("two_tier_catalog"),
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]  # fmt: skip
 SIZES = {"wide": (1366, 768), "phone": (390, 844)}
 DEFERRED = "**/plans/uncertainty/**"
 # The field-notes bill break-even in each language's formats.
@@ -39,15 +33,8 @@ TORNADO_DRAWN = "img => img.complete && img.naturalWidth > 0"
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM} (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 def new_page(browser, live_server, width: int, height: int, language: str):
