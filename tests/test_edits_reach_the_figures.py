@@ -249,7 +249,8 @@ def test_a_run_cancelled_while_running_never_sizes_the_plan(ask, since):
     for answers in (before, after):
         assert answers.option(DEDICATED) is None
         assert "no succeeded standard or full run of gbm" in answers.reasons(DEDICATED)
-        assert "no succeeded standard or full run of gbm" in answers.page
+        # The page names the workload class by its label (issue 14 item 6); the API keeps "gbm".
+        assert "no succeeded standard or full run of gradient boosting" in answers.page
     assert logged(since)[-1] == ("run.cancelled", f"run {run.pk}")
 
 
