@@ -561,15 +561,16 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
         titles = _tier_titles(generation, [view.currency])
         dashboard.name_reasons(view, evidence.reader_names(titles))
         context["missing"] = evidence.missing(view.no_number, titles, read_only=True)
-    tier_name = _snapshot_tier_names(frozen, generation)
+    # Only a snapshot with changes lists tiers (a retired one counts as a change).
+    tier_name = _snapshot_tier_names(frozen, generation) if changed else None
     return {
         **context,
         "share": share,
         "plan_name": frozen["inputs"].get("name") or "",
         "frozen_as_of": _date(frozen.get("as_of")),
         "changed": changed,
-        "diff": _named_diff(diff, tier_name) if changed else diff,
-        "retired": sorted(tier_name(slug) for slug in retired),
+        "diff": _named_diff(diff, tier_name) if tier_name else diff,
+        "retired": sorted(tier_name(slug) for slug in retired) if tier_name else [],
         "today": now if changed else None,
         "today_as_of": _date(today["as_of"]),
         "export_columns": EXPORT_COLUMNS,
