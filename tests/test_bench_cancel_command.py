@@ -64,13 +64,20 @@ def test_a_finished_run_is_left_as_it_is_and_exits_1(db):
     assert run.status == "succeeded" and not run.cancel_requested
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """The child takes Ctrl-C as a command started at a terminal does. A shell without job
+    control starts a background job (`bash .ci/run &`) with SIGINT ignored, every process
+    below it inherits that, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Command:
     """A manage.py command in its own process, its output collected as it comes."""
 
     def __init__(self, args: list[str], env: dict[str, str], stdin) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "manage.py", *args], cwd=ROOT, env=env, stdin=stdin,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_ctrl_c_as_at_a_terminal,
         )  # fmt: skip
         self.out, self.err = bytearray(), bytearray()
         for stream, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
