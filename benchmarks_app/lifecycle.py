@@ -94,36 +94,43 @@ def _execute(run: Run) -> None:
     budget = runners.measurement_budget_s(content, run.scale, len(run.threads))
     limit = time_limit(budget, run.time_limit_s or scale.get("time_limit_s"))
     progress = Progress(run.pk, len(run.threads))
+    # The run ends (and its page says so) only once its scratch folder is gone, so a
+    # finished run never leaves a folder behind for a moment.
     with scratch_dir(run.pk.hex) as tmp:
-        for index, threads in enumerate(run.threads):
-            progress.start(index, threads)
-            workdir = tmp / f"threads-{threads}"
-            outcome = run_child(
-                runner_command(content["runner"]),
-                runners.build_spec(content, run.scale, threads, workdir, time_budget_s=budget),
-                workdir,
-                limit_s=limit,
-                on_progress=progress.update,
-                should_cancel=lambda: _cancel_requested(run.pk),
-            )
-            if not outcome.ok:
-                _fail(run, threads, *outcome.failure_message(limit))
-                return
-            if problem := store_result(run, threads, outcome.result):
-                finish(run.pk, Run.Status.FAILED, at_threads(threads, problem))
-                return
-    finish(run.pk, Run.Status.SUCCEEDED)
+        status, reason = _measure_each(run, content, budget, limit, progress, tmp)
+    finish(run.pk, status, reason)
 
 
-def _fail(run: Run, threads: int, kind: str, why: Message) -> None:
+def _measure_each(run: Run, content: dict, budget, limit, progress, tmp) -> tuple:
+    """Each thread count in its own child: the run's final status and reason."""
+    from . import runners
+
+    for index, threads in enumerate(run.threads):
+        progress.start(index, threads)
+        workdir = tmp / f"threads-{threads}"
+        outcome = run_child(
+            runner_command(content["runner"]),
+            runners.build_spec(content, run.scale, threads, workdir, time_budget_s=budget),
+            workdir,
+            limit_s=limit,
+            on_progress=progress.update,
+            should_cancel=lambda: _cancel_requested(run.pk),
+        )
+        if not outcome.ok:
+            return _failure(run, threads, *outcome.failure_message(limit))
+        if problem := store_result(run, threads, outcome.result):
+            return Run.Status.FAILED, at_threads(threads, problem)
+    return Run.Status.SUCCEEDED, None
+
+
+def _failure(run: Run, threads: int, kind: str, why: Message) -> tuple:
     if kind == "cancelled":
         # cancel_run wrote who cancelled it into the reason
         asked = Run.objects.get(pk=run.pk).reason_shown
-        finish(run.pk, Run.Status.CANCELLED, asked or why)
-    elif kind == "skipped":
-        finish(run.pk, Run.Status.FAILED, msg("benchmarks.run_skipped", why=why))
-    else:
-        finish(run.pk, Run.Status.FAILED, at_threads(threads, why))
+        return Run.Status.CANCELLED, asked or why
+    if kind == "skipped":
+        return Run.Status.FAILED, msg("benchmarks.run_skipped", why=why)
+    return Run.Status.FAILED, at_threads(threads, why)
 
 
 def at_threads(threads: int, why: Message) -> Message:
