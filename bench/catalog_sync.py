@@ -1,7 +1,9 @@
 """Benchmark: importing a large synthetic AWS EC2 offer file, JSON and CSV forms.
 
 Generates an offer file in the Price List bulk API's real layout (bench/aws_offer_synth.py)
-of about `--size-mb` MB in the CSV form (the JSON form of the same offer is larger), then,
+of at least `--rows` price lines (1,000,000 by default: about 650 MB in the CSV form, as
+AWS writes every field quoted; the JSON form of the same offer is larger), or of about
+`--size-mb` MB of CSV where that is given, then,
 each in its own child process (so each has its own peak RSS) and on a throwaway SQLite
 database, times:
 
@@ -15,7 +17,7 @@ database, times:
 Targets (issue 13): first <= 2 x bare, second <= 1.2 x bare, peak RSS < 500 MB. Not run in
 CI. Prints a table and writes bench/results/catalog_sync.json.
 
-    .venv/bin/python bench/catalog_sync.py --size-mb 500
+    .venv/bin/python bench/catalog_sync.py [--rows 1000000 | --size-mb 500]
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CSV_BYTES_PER_TYPE = 260_000  # measured: 200 types → 52 MB of CSV (404 lines a type)
+CSV_LINES_PER_TYPE = 404
 
 
 def setup_django(database: Path) -> None:
@@ -137,7 +140,8 @@ def measure(form: str, path: Path, work: Path, rounds: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size-mb", type=float, default=500, help="CSV size to generate")
+    parser.add_argument("--rows", type=int, default=1_000_000, help="CSV price lines, at least")
+    parser.add_argument("--size-mb", type=float, help="CSV size to generate instead of --rows")
     parser.add_argument("--form", choices=["json", "csv", "both"], default="both")
     parser.add_argument("--rounds", type=int, default=2, help="the fastest round counts")
     parser.add_argument("--work", type=Path, help="folder for the files (default: a temp one)")
@@ -151,12 +155,16 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import aws_offer_synth
 
-    types = max(1, round(args.size_mb * 1e6 / CSV_BYTES_PER_TYPE))
+    if args.size_mb:
+        types = max(1, round(args.size_mb * 1e6 / CSV_BYTES_PER_TYPE))
+    else:
+        types = max(1, -(-args.rows // CSV_LINES_PER_TYPE))
     with tempfile.TemporaryDirectory(dir=args.work) as tmp:
         work = Path(tmp)
         os.environ["PLANNER_VAR_DIR"] = str(work / "var")
         machine = {"python": platform.python_version(), "cpus": os.cpu_count()}
-        report = {"size_mb_asked": args.size_mb, "instance_types": types, "machine": machine,
+        asked = {"rows_asked": None if args.size_mb else args.rows, "size_mb_asked": args.size_mb}
+        report = {**asked, "instance_types": types, "machine": machine,
                   "rounds": args.rounds, "load_average_at_start": os.getloadavg()}  # fmt: skip
         for form in ("csv", "json") if args.form == "both" else (args.form,):
             path = work / f"offer.{form}"

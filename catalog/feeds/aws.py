@@ -24,6 +24,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import itertools
 import json
 import operator
 import re
@@ -35,6 +36,7 @@ from typing import Any
 import ijson
 from django.core.exceptions import ValidationError
 
+from catalog.feeds import csv_screen
 from catalog.feeds.base import (
     CountingFile,
     FeedPrice,
@@ -527,17 +529,24 @@ class _CsvOffer(_Offer):
         terms: dict[tuple[str, str], dict[str, Any]] = {}
         with CountingFile(self.path, self.progress) as file:
             text = io.TextIOWrapper(io.BufferedReader(file, 1024 * 1024), "utf-8", newline="")
-            reader = csv.reader(text, strict=True)
+            reader, offset = csv.reader(text, strict=True), 0
             try:
                 self._preamble(reader)
                 columns = self._header(reader)
-                self._rows(reader, columns, terms, file)
+                rows = _CsvRows(self, columns, terms, file)
+                rest, offset = self._screened(text, columns, rows, reader.line_num)
+                if rest is not None:  # line by line from the first block not in AWS's form
+                    reader = csv.reader(itertools.chain(io.StringIO(rest, newline=""), text),
+                                        strict=True)  # fmt: skip
+                    rows.take(_numbered(reader, offset))
             except csv.Error as exc:
                 raise FeedRefused(
-                    [msg("feeds.malformed_csv", line=reader.line_num, error=str(exc))]
+                    [msg("feeds.malformed_csv", line=offset + reader.line_num, error=str(exc))]
                 ) from None
             except UnicodeDecodeError:
-                raise FeedRefused([msg("feeds.not_utf8", line=reader.line_num + 1)]) from None
+                raise FeedRefused(
+                    [msg("feeds.not_utf8", line=_first_bad_utf8_line(self.path))]
+                ) from None
         self.problems.refuse_if_any()
         self.check_region()
         for (sku, code), term in terms.items():
@@ -546,6 +555,28 @@ class _CsvOffer(_Offer):
             if price:
                 yield price
         self.problems.refuse_if_any()
+
+    def _screened(
+        self, text: io.TextIOBase, columns: dict[str, int], rows: _CsvRows, read: int
+    ) -> tuple[str | None, int]:
+        """The lines after the header, a block at a time (csv_screen): in a block in AWS's
+        exact form only the lines holding every wanted value are parsed and checked. The
+        first block not in that form, if any, comes back with the number of the line
+        before it, for the line-by-line reading that names what is wrong."""
+        pattern = _block_pattern(columns)
+        if pattern is None:  # columns in an order the block pattern cannot follow
+            return "", read
+        wanted = csv_screen.needles(
+            {columns[c]: WANTED[name] for c, name in CSV_ATTRIBUTES.items() if name in WANTED},
+            columns["*"],
+        )
+        for block in csv_screen.screen(text, pattern, wanted, read + 1):
+            if block.rest is not None:
+                return block.rest, block.first_line - 1
+            if block.lines:
+                numbers, texts = zip(*block.lines, strict=True)
+                rows.take(zip(numbers, csv.reader(texts, strict=True), strict=True))
+        return None, read
 
     def _preamble(self, reader: Any) -> None:
         lines = [next(reader, []) for _ in PREAMBLE]
@@ -571,66 +602,6 @@ class _CsvOffer(_Offer):
             raise FeedRefused([msg("feeds.missing_keys", keys=", ".join(missing))])
         columns["*"] = len(header)
         return columns
-
-    def _rows(
-        self,
-        reader: Any,
-        columns: dict[str, int],
-        terms: dict[tuple[str, str], dict[str, Any]],
-        file: CountingFile,
-    ) -> None:
-        """Every line checked, the wanted ones collected. The hot loop of a file of a million
-        lines, so a line like the ones before it costs a few steps, each in C: its term
-        columns (type, date, currency, lease, option, class) are one of the few combinations
-        already checked, its SKU one already seen (its product's decision remembered), its
-        price a string already checked; only the rate code is new on every line. Any other
-        line is checked column by column (`_Seen.first_bad`), in the order the messages name."""
-        width = columns["*"]
-        at = _Columns(columns)
-        filter_at = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
-        filter_values = tuple(WANTED[CSV_ATTRIBUTES[c]] for c in CSV_ATTRIBUTES
-                              if CSV_ATTRIBUTES[c] in WANTED)  # fmt: skip
-        picked = operator.itemgetter(*filter_at)
-        attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
-                        if column in columns]  # fmt: skip
-        seen = _Seen(operator.itemgetter(at.type, at.day, at.currency, at.lease, at.option,
-                                         at.offering))  # fmt: skip
-        decided = seen.decided  # a checked SKU → whether its product is wanted
-        term_of, terms_ok, prices_ok = seen.term_of, seen.terms, seen.prices
-        sku_at, code_at, rate_at, price_at = at.sku, at.code, at.rate, at.price
-        line = reader.line_num
-        last_sku, wanted = None, None  # a SKU's lines come together: its decision is at hand
-        for row in reader:
-            start, line = line + 1, reader.line_num
-            if len(row) != width:
-                if row:
-                    self.problems.add(
-                        msg("feeds.line_fields", line=start, count=len(row), header=width)
-                    )
-                continue
-            sku = row[sku_at]
-            if sku != last_sku:
-                wanted = decided.get(sku)
-                last_sku = None if wanted is None else sku
-            if not (
-                wanted is not None
-                and term_of(row) in terms_ok
-                and row[rate_at].startswith(f"{sku}.{row[code_at]}.")
-                and row[price_at] in prices_ok
-            ):
-                bad = seen.first_bad(row, at, sku)
-                if bad:
-                    self.problems.add(msg("feeds.line_value", line=start, column=bad,
-                                          value=row[columns[bad]]))  # fmt: skip
-                    continue
-                if wanted is None:
-                    wanted = row[at.family] in FAMILIES and picked(row) == filter_values
-                    if wanted:
-                        wanted = self._product_line(sku, row[at.family], row, attribute_at, start)
-                    decided[sku], last_sku = wanted, sku
-            if wanted:
-                self._collect(row, at, terms, start)
-                file.records += 1
 
     def _product_line(
         self, sku: str, family: str, row: list[str], attribute_at: list, line: int
@@ -667,3 +638,123 @@ class _CsvOffer(_Offer):
                 "dimensions": [],
             }
         term["dimensions"].append((row[at.unit], row[at.currency], Decimal(row[at.price])))
+
+
+class _CsvRows:
+    """Every line handed over checked, the wanted ones collected; what was learnt (term
+    combinations, SKUs with their product's decision, price strings) kept across the
+    calls, so the screened blocks and a line-by-line rest share it."""
+
+    def __init__(
+        self,
+        offer: _CsvOffer,
+        columns: dict[str, int],
+        terms: dict[tuple[str, str], dict[str, Any]],
+        file: CountingFile,
+    ) -> None:
+        self.offer, self.columns, self.terms, self.file = offer, columns, terms, file
+        self.at = at = _Columns(columns)
+        filter_at = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
+        self.filter_values = tuple(WANTED[CSV_ATTRIBUTES[c]] for c in CSV_ATTRIBUTES
+                                   if CSV_ATTRIBUTES[c] in WANTED)  # fmt: skip
+        self.picked = operator.itemgetter(*filter_at)
+        self.attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
+                             if column in columns]  # fmt: skip
+        self.seen = _Seen(operator.itemgetter(at.type, at.day, at.currency, at.lease,
+                                              at.option, at.offering))  # fmt: skip
+
+    def take(self, numbered: Iterator[tuple[int, list[str]]]) -> None:
+        """(line number, row) pairs. The hot loop when a file is read line by line, so a
+        line like the ones before it costs a few steps, each in C: its term columns (type,
+        date, currency, lease, option, class) are one of the few combinations already
+        checked, its SKU one already seen (its product's decision remembered), its price a
+        string already checked; only the rate code is new on every line. Any other line is
+        checked column by column (`_Seen.first_bad`), in the order the messages name."""
+        offer, at, seen, file, terms = self.offer, self.at, self.seen, self.file, self.terms
+        width = self.columns["*"]
+        decided = seen.decided  # a checked SKU → whether its product is wanted
+        term_of, terms_ok, prices_ok = seen.term_of, seen.terms, seen.prices
+        sku_at, code_at, rate_at, price_at = at.sku, at.code, at.rate, at.price
+        last_sku, wanted = None, None  # a SKU's lines come together: its decision is at hand
+        for start, row in numbered:
+            if len(row) != width:
+                if row:
+                    offer.problems.add(
+                        msg("feeds.line_fields", line=start, count=len(row), header=width)
+                    )
+                continue
+            sku = row[sku_at]
+            if sku != last_sku:
+                wanted = decided.get(sku)
+                last_sku = None if wanted is None else sku
+            if not (
+                wanted is not None
+                and term_of(row) in terms_ok
+                and row[rate_at].startswith(f"{sku}.{row[code_at]}.")
+                and row[price_at] in prices_ok
+            ):
+                bad = seen.first_bad(row, at, sku)
+                if bad:
+                    offer.problems.add(msg("feeds.line_value", line=start, column=bad,
+                                           value=row[self.columns[bad]]))  # fmt: skip
+                    continue
+                if wanted is None:
+                    wanted = row[at.family] in FAMILIES and self.picked(row) == self.filter_values
+                    if wanted:
+                        wanted = offer._product_line(sku, row[at.family], row,
+                                                     self.attribute_at, start)  # fmt: skip
+                    decided[sku], last_sku = wanted, sku
+            if wanted:
+                offer._collect(row, at, terms, start)
+                file.records += 1
+
+
+def _numbered(reader: Any, offset: int) -> Iterator[tuple[int, list[str]]]:
+    """A csv reader's rows, each with the number of its first line in the file."""
+    line = offset + reader.line_num
+    for row in reader:
+        start, line = line + 1, offset + reader.line_num
+        yield start, row
+
+
+def _block_pattern(columns: dict[str, int]) -> re.Pattern[str] | None:
+    """The block pattern (csv_screen) accepting exactly the lines that pass the checks of
+    `_CsvRows.take` on a line of a product it does not keep, in AWS's quoted form. None
+    when the columns' order keeps a pattern from following the checks (the SKU and term
+    code must come before the rate code, the term type before the reservation's terms)."""
+    sku, code, rate, kind = (columns[c] for c in ("SKU", "OfferTermCode", "RateCode", "TermType"))
+    reserved = [columns[c] for c in ("LeaseContractLength", "PurchaseOption", "OfferingClass")]
+    if not (max(sku, code) < min(rate, kind) and kind < min(reserved)):
+        return None
+
+    def one_of(values: Any) -> str:
+        return "(?:" + "|".join(re.escape(v) for v in values) + ")"
+
+    cells = {
+        sku: r"(?P<sku>[A-Z0-9]{8,20})",  # _SKU
+        code: r'(?P<code>[^"\n]*+)',
+        rate: r'(?P=sku)\.(?P=code)\.[^"\n]*+',  # starts with "{sku}.{code}."
+        # _day: a date of the calendar first (29 February goes line by line), then anything
+        columns[
+            "EffectiveDate"
+        ]: r"(?!0000)[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+        r'|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))[^"\n]*+',
+        columns["Currency"]: one_of(sorted(_CURRENCIES)),
+        columns["PricePerUnit"]: r"[0-9]++(?:\.[0-9]++)?",  # _PRICE
+    }
+    on_demand = {kind: "OnDemand"}
+    reservation = {kind: "Reserved", reserved[0]: one_of(YEARS), reserved[1]: one_of(OPTIONS),
+                   reserved[2]: one_of(CLASSES)}  # fmt: skip
+    return csv_screen.block_pattern(columns["*"], cells, kind, (on_demand, reservation))
+
+
+def _first_bad_utf8_line(path: Path) -> int:
+    """The number of the first line that is not UTF-8 (the decoder reads ahead, so where
+    it failed says little)."""
+    with path.open("rb") as file:
+        for number, raw in enumerate(file, 1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return number
+    return 1
