@@ -4,8 +4,10 @@ Where (FORMATS.md §1): the region index `…/AmazonEC2/current/region_index.jso
 each region's current file (`regions.<code>.currentVersionUrl`, relative). A regional
 file is tens to hundreds of MB, so neither form is ever held whole: the JSON form is
 read with ijson (the products, then the on-demand terms, then the reserved terms, each
-pass parsed in C and handed over one SKU at a time); the CSV form row by row after its
-five metadata lines and its header, columns mapped by name.
+pass parsed in C and handed over one SKU at a time); the CSV form, after its five
+metadata lines and its header (columns mapped by name), a block of text at a time
+(csv_screen: a block in AWS's exact form is checked whole by one compiled pattern and only
+the lines of wanted products are parsed), else line by line.
 
 What becomes a tier (the "Linux/Shared filter"): product family "Compute Instance" (or
 its bare-metal twin) in an "AWS Region", shared tenancy, Linux, no pre-installed
