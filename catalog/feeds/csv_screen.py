@@ -10,7 +10,8 @@ an import together. This module lets C do that work a block of text at a time:
   checks would accept; a block that does not match is handed back whole, and the caller
   checks it, and everything after it, line by line (so a refusal names the same lines);
 - of a block that matches, only the lines that hold every wanted value as a whole field
-  (plain substring tests, each a pass in C) are returned, numbered, for `csv.reader`.
+  are returned, numbered, for `csv.reader`: found by searching the block (in C) for the
+  rarest of the wanted texts, each line found then tested for the others.
 
 Written here rather than taken from a library: no CSV library screens blocks of text
 with a caller's per-column patterns; pyarrow's and pandas' readers parse every field of
@@ -22,7 +23,6 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
-from itertools import compress, count, repeat
 from typing import NamedTuple
 
 BLOCK_CHARS = 1 << 20
@@ -49,13 +49,20 @@ def block_pattern(width: int, cells: dict[int, str], split_at: int | None = None
 
 
 def needles(columns: dict[int, str], width: int) -> list[str]:
-    """Each wanted value as the whole quoted field it must be at its column."""
+    """The wanted values as the quoted fields they must be, a run of adjacent columns as
+    one text (a longer text is rarer, so fewer lines hold it), the longest first."""
+    runs: list[list[int]] = []
+    for index in sorted(columns):
+        if runs and runs[-1][-1] == index - 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
     out = []
-    for index, value in columns.items():
-        before = "," if index > 0 else ""
-        after = "," if index < width - 1 else ""
-        out.append(f'{before}"{value}"{after}')
-    return out
+    for run in runs:
+        before = "," if run[0] > 0 else ""
+        after = "," if run[-1] < width - 1 else ""
+        out.append(before + ",".join(f'"{columns[i]}"' for i in run) + after)
+    return sorted(out, key=len, reverse=True)
 
 
 class Block(NamedTuple):
@@ -68,7 +75,8 @@ def screen(
     text: io.TextIOBase, pattern: re.Pattern[str], wanted: list[str], first_line: int
 ) -> Iterator[Block]:
     """Read `text` to its end a block at a time, its lines numbered from `first_line`.
-    Yields each block in the feed's exact form with its candidate lines. The first block
+    Yields each block in the feed's exact form with its candidate lines: those holding
+    each of the `wanted` texts (`needles`; at least one). The first block
     not in that form ends the screening: it is yielded as `rest`, and the caller reads it
     and the rest of `text` line by line."""
     line = first_line
@@ -81,13 +89,15 @@ def screen(
         if pattern.fullmatch(block) is None:
             yield Block(line, [], block)
             return
-        lines = block.split("\n")
-        lines.pop()  # after the last line break
-        numbered = zip(count(line), lines)
-        first, line = line, line + len(lines)
-        picked: list = lines
-        for needle in wanted:
-            # Each pass keeps the lines holding one more wanted value.
-            keep = list(map(str.__contains__, picked, repeat(needle)))
-            picked, numbered = list(compress(picked, keep)), list(compress(numbered, keep))
+        first, numbered = line, []
+        lead, others = wanted[0], wanted[1:]
+        counted, at = 0, block.find(lead)
+        while at >= 0:  # each line holding the first text, then tested for the others
+            start, end = block.rfind("\n", 0, at) + 1, block.find("\n", at)
+            line += block.count("\n", counted, start)
+            counted, found = start, block[start:end]
+            if all(map(found.__contains__, others)):
+                numbered.append((line, found))
+            at = block.find(lead, end)
+        line += block.count("\n", counted)
         yield Block(first, numbered, None)
