@@ -649,7 +649,7 @@ class CapacityTable:
 
     def result(self, i: int) -> CapacityResult:
         status = str(self.status[i])
-        reasons = self._reasons(i)
+        reasons = self.reasons(i)
         has_number = status in ("sized", "estimate")
         workloads = [self._workload_result(c, i) for c in self.columns]
         # Each label once, in the order of its English text (as the strings always were).
@@ -672,7 +672,8 @@ class CapacityTable:
             labels=[m for _text, m in labels],
         )
 
-    def _reasons(self, i: int) -> list[Message]:
+    def reasons(self, i: int) -> list[Message]:
+        """Why tier i has no number or is ruled out (`result(i).reasons`, without the rest)."""
         out: list[Message] = []
         if self.spec_missing[i]:
             out.append(msg("capacity.specs_unknown"))

@@ -924,9 +924,7 @@ def _no_number(
     asked = {p.tier for o in specs for p in o.parts if p.mode == "sized"}
     for i, slug in enumerate(table.slugs):
         if slug in asked and table.status[i] in ("no_number", "ruled_out"):
-            out.append(
-                {"tier": slug, "status": str(table.status[i]), "reasons": table.result(i).reasons}
-            )
+            out.append({"tier": slug, "status": str(table.status[i]), "reasons": table.reasons(i)})
     return out
 
 
