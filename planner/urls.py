@@ -3,8 +3,10 @@ from django.urls import include, path
 
 from planner.web.login_view import PlannerLoginView
 
-# The site's own 404 (templates/404.html); 500 is Django's, rendering templates/500.html.
+# The site's own 404 (templates/404.html) and 400 (JSON under /api/); 500 is Django's,
+# rendering templates/500.html.
 handler404 = "planner.web.views.page_not_found"
+handler400 = "planner.web.bad_request.bad_request"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
