@@ -308,8 +308,9 @@ class Comparison:
     fx: list[dict[str, Any]]
     sensitivity: dict[str, Any] | None = None  # the best option's one-way sensitivity
 
-    def to_dict(self, limit: int | None = None) -> dict[str, Any]:
-        """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB)."""
+    def to_dict(self, limit: int | None = None, *, no_number: bool = True) -> dict[str, Any]:
+        """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB);
+        `no_number=False` leaves that list empty (for a caller that writes it itself)."""
         options = self.options if limit is None else self.options[:limit]
         return {
             "plan": plan_to_dict(self.plan),
@@ -320,7 +321,7 @@ class Comparison:
             "options": [o.to_dict() for o in options],
             "options_total": len(self.options),
             "stays_on_gpu": [with_messages(s) for s in self.stays_on_gpu],
-            "no_number": [with_messages(n) for n in self.no_number],
+            "no_number": [with_messages(n) for n in self.no_number] if no_number else [],
             "price_performance": [with_messages(p) for p in self.price_performance],
             "assumptions": self.assumptions,
             "fx": self.fx,

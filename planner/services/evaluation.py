@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -35,9 +36,9 @@ from changes.selectors import Generation
 from common import clock
 from common.messages import as_api, msg
 from common.messages import plain as plain_text
-from planner.compute import breakeven, engine, montecarlo, schema, tco
+from planner.compute import breakeven, engine, message_json, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
-from planner.compute.message_fields import MESSAGES
+from planner.compute.message_fields import MESSAGES, with_messages
 from planner.services import inputs as engine_inputs
 from planner.services import provenance
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -66,6 +67,30 @@ class Evaluation:
         comparison = plain(found)
         comparison["no_number"] = [_plain_entry(entry) for entry in no_number]
         return with_provenance(comparison, self.inputs.generation)
+
+    def to_json(self) -> bytes:
+        """`encoded(self.to_dict())`, byte for byte, with the tiers that have no number (most
+        of a large catalog's answer) written straight from their messages (message_json)
+        instead of built as dictionaries and encoded."""
+        found = self.comparison.to_dict(limit=OPTIONS_LIMIT, no_number=False)
+        comparison = plain(found)
+        comparison["no_number"] = _SPLICE
+        text = encoded(with_provenance(comparison, self.inputs.generation)).decode()
+        writer = message_json.Writer()
+        entries = [writer.entry(e) or _entry_json(e) for e in self.comparison.no_number]
+        head, found_it, tail = text.partition(_SPLICE_AT)
+        assert found_it, "the answer's no_number list went missing"
+        return f'{head}"no_number": [{", ".join(entries)}]{tail}'.encode()
+
+
+# Where the written `no_number` list goes in the encoded answer: a text no input can hold
+# (a NUL is refused in every field, and the token is this process's own).
+_SPLICE = f"\x00no_number\x00{secrets.token_hex(8)}"
+_SPLICE_AT = f'"no_number": {json.dumps(_SPLICE)}'
+
+
+def _entry_json(entry: dict[str, Any]) -> str:
+    return json.dumps(with_messages(entry), cls=DjangoJSONEncoder)
 
 
 def _plain_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +151,7 @@ def comparison_json(
     key = cache_key("comparison", plan, as_of, generation)
     found = cache.get(key)
     if found is None:
-        found = encoded(evaluate(plan, as_of=as_of, generation=generation).to_dict())
+        found = evaluate(plan, as_of=as_of, generation=generation).to_json()
         cache.set(key, found, CACHE_SECONDS)
     return found
 
