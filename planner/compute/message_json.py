@@ -23,6 +23,7 @@ from decimal import Decimal
 from json.encoder import encode_basestring_ascii as _text
 from typing import Any
 
+from common.message_texts import TEXTS
 from common.messages import (
     Message,
     Money,
@@ -31,7 +32,6 @@ from common.messages import (
     ProfileRef,
     TierRef,
     plain_value,
-    template,
 )
 from common.messages import _encode as encode_param
 
@@ -44,7 +44,7 @@ class Writer:
     entries it writes hold them alive meanwhile, so an identity names one list."""
 
     def __init__(self) -> None:
-        self._lists: dict[int, str] = {}
+        self._lists: dict[int, tuple[str, str]] = {}
 
     def entry(self, entry: Mapping[str, Any]) -> str | None:
         """`json.dumps(with_messages(entry), cls=DjangoJSONEncoder)`; None for an entry of
@@ -90,8 +90,10 @@ class Writer:
 
     def _both(self, message: Message) -> tuple[str, str]:
         """The message's English (`plain`) and its JSON, in one walk of its parameters, each
-        kept on the message (a value: neither ever changes; `plain` reads the same slot).
-        The common parameter types inline; any other through `plain_value` and `value`."""
+        kept on the message (a value: neither ever changes; `plain` reads the same slot,
+        written straight into the frozen instance's dict as `plain` does through
+        `object.__setattr__`). The common parameter types inline; any other through
+        `plain_value` and `value`. The hot loop of a large answer: some 10,000 messages."""
         known = message.__dict__
         said, encoded = known.get("_plain"), known.get("_json_text")
         if said is not None and encoded is not None:
@@ -100,22 +102,36 @@ class Writer:
         for key, value in message.params.items():
             kind = type(value)
             if kind is str:
-                texts[key], json_text = value, _text(value)
+                texts[key] = value
+                part = _text(value)
             elif kind is Message:
-                texts[key], json_text = self._both(value)
+                texts[key], part = self._both(value)
             elif kind is TierRef:
                 texts[key] = value.name or value.slug
-                json_text = f'{{"tier": {_text(value.slug)}, "name": {_text(value.name)}}}'
+                part = '{"tier": ' + _text(value.slug) + ', "name": ' + _text(value.name) + "}"
+            elif kind is list:
+                texts[key], part = self._list(value)
             else:
-                texts[key], json_text = plain_value(value), self.value(value)
-            parts.append(f"{_key(key)}: {json_text}")
+                texts[key], part = plain_value(value), self.value(value)
+            parts.append((_KEYS.get(key) or _key(key)) + ": " + part)
         if said is None:
-            said = template(message) % texts
-            object.__setattr__(message, "_plain", said)
+            text = TEXTS[message.code]
+            count = text.count
+            plural = text.plural and count and message.params[count] != 1
+            said = known["_plain"] = (text.plural if plural else text.singular) % texts
         if encoded is None:
-            encoded = f'{{"code": {_text(message.code)}, "params": {{{", ".join(parts)}}}}}'
-            object.__setattr__(message, "_json_text", encoded)
+            encoded = known["_json_text"] = (
+                '{"code": ' + _text(message.code) + ', "params": {' + ", ".join(parts) + "}}"
+            )
         return said, encoded
+
+    def _list(self, values: list) -> tuple[str, str]:
+        """A list parameter's English and JSON, once per list (by identity) while the writer
+        lives: the profile series every tier's reason names is one list."""
+        both = self._lists.get(id(values))
+        if both is None:
+            both = self._lists[id(values)] = (plain_value(values), _sequence(self, values))
+        return both
 
     def value(self, value: Any) -> str:
         """A parameter as `json.dumps(common.messages._encode(value))` writes it."""
@@ -123,10 +139,7 @@ class Writer:
         if by_type is not None:
             return by_type(self, value)
         if type(value) is list:
-            said = self._lists.get(id(value))
-            if said is None:
-                said = self._lists[id(value)] = _sequence(self, value)
-            return said
+            return self._list(value)[1]
         return _json(encode_param(value))
 
 
