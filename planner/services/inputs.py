@@ -115,11 +115,22 @@ def tier_index(generation: Generation | None = None) -> TierIndex:
 
 
 def _read_index() -> TierIndex:
-    rows = Tier.objects.filter(retired=False).values_list("slug", "vcpus", *_FACTOR_FIELDS.values())
-    vcpus, factors = {}, {}
-    for slug, count, *factor in rows:
+    """One query for every offered tier's thread count (and whether it has a speed factor:
+    an id, which needs no conversion per row), one more for the factors only where a tier
+    has one (a handful; reading their decimal and date columns on every tier's row cost
+    more than the rest of the index)."""
+    rows = Tier.objects.filter(retired=False).values_list("slug", "vcpus", "speed_factor")
+    vcpus, with_factor = {}, []
+    for slug, count, factor_id in rows:
         vcpus[slug] = count
-        if factor[0] is not None:
+        if factor_id is not None:
+            with_factor.append(factor_id)
+    factors = {}
+    if with_factor:
+        named = SpeedFactor.objects.filter(pk__in=with_factor).values_list(
+            "tier__slug", *(f.removeprefix("speed_factor__") for f in _FACTOR_FIELDS.values())
+        )
+        for slug, *factor in named:
             factors[slug] = _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
     return TierIndex(vcpus, factors, frozenset(vcpus))
 
