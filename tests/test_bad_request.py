@@ -5,8 +5,17 @@ page elsewhere, in the reader's language; never Django's bare HTML page."""
 import json
 
 import pytest
+from django.utils import translation
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def language_left_as_found():
+    """A refused request never reaches the view that would leave the reader's language
+    behind, so the language its middleware chose stays active in this thread: reset it."""
+    yield
+    translation.deactivate()
 
 
 @pytest.mark.parametrize(
