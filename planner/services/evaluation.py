@@ -128,16 +128,9 @@ def evaluate(
 def comparison(
     plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
 ) -> dict[str, Any]:
-    """`evaluate(plan).to_dict()`, cached by generation, date, currency and plan content."""
-    generation = engine_inputs.generation_or_current(generation)
-    as_of = as_of or clock.today()
-    key = cache_key("comparison", plan, as_of, generation)
-    found = cache.get(key)
-    if found is not None:
-        return json.loads(found)
-    answer = evaluate(plan, as_of=as_of, generation=generation).to_dict()
-    cache.set(key, encoded(answer), CACHE_SECONDS)
-    return answer
+    """`evaluate(plan).to_dict()`, cached by generation, date, currency and plan content:
+    the decoded bytes of `comparison_json`, the one path that fills the cache."""
+    return json.loads(comparison_json(plan, as_of=as_of, generation=generation))
 
 
 def comparison_json(
