@@ -23,7 +23,6 @@ from decimal import Decimal
 from json.encoder import encode_basestring_ascii as _text
 from typing import Any
 
-from common.message_texts import TEXTS
 from common.messages import (
     Message,
     Money,
@@ -32,6 +31,7 @@ from common.messages import (
     ProfileRef,
     TierRef,
     plain_value,
+    template,
 )
 from common.messages import _encode as encode_param
 
@@ -93,7 +93,8 @@ class Writer:
         kept on the message (a value: neither ever changes; `plain` reads the same slot,
         written straight into the frozen instance's dict as `plain` does through
         `object.__setattr__`). The common parameter types inline; any other through
-        `plain_value` and `value`. The hot loop of a large answer: some 10,000 messages."""
+        `plain_value` and `value`; the English template as `plain` picks it. The hot loop
+        of a large answer: some 10,000 messages."""
         known = message.__dict__
         said, encoded = known.get("_plain"), known.get("_json_text")
         if said is not None and encoded is not None:
@@ -115,10 +116,7 @@ class Writer:
                 texts[key], part = plain_value(value), self.value(value)
             parts.append((_KEYS.get(key) or _key(key)) + ": " + part)
         if said is None:
-            text = TEXTS[message.code]
-            count = text.count
-            plural = text.plural and count and message.params[count] != 1
-            said = known["_plain"] = (text.plural if plural else text.singular) % texts
+            said = known["_plain"] = template(message) % texts
         if encoded is None:
             encoded = known["_json_text"] = (
                 '{"code": ' + _text(message.code) + ', "params": {' + ", ".join(parts) + "}}"
