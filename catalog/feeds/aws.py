@@ -568,10 +568,7 @@ class _CsvOffer(_Offer):
         pattern = _block_pattern(columns)
         if pattern is None:  # columns in an order the block pattern cannot follow
             return "", read
-        wanted = csv_screen.needles(
-            {columns[c]: WANTED[name] for c, name in CSV_ATTRIBUTES.items() if name in WANTED},
-            columns["*"],
-        )
+        wanted = csv_screen.needles(rows.wanted, columns["*"])
         for block in csv_screen.screen(text, pattern, wanted, read + 1):
             if block.rest is not None:
                 return block.rest, block.first_line - 1
@@ -656,10 +653,11 @@ class _CsvRows:
     ) -> None:
         self.offer, self.columns, self.terms, self.file = offer, columns, terms, file
         self.at = at = _Columns(columns)
-        filter_at = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
-        self.filter_values = tuple(WANTED[CSV_ATTRIBUTES[c]] for c in CSV_ATTRIBUTES
-                                   if CSV_ATTRIBUTES[c] in WANTED)  # fmt: skip
-        self.picked = operator.itemgetter(*filter_at)
+        # Column index → the value a kept product holds there (the Linux/Shared filter).
+        self.wanted = {columns[c]: WANTED[name] for c, name in CSV_ATTRIBUTES.items()
+                       if name in WANTED}  # fmt: skip
+        self.filter_values = tuple(self.wanted.values())
+        self.picked = operator.itemgetter(*self.wanted)
         self.attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
                              if column in columns]  # fmt: skip
         self.seen = _Seen(operator.itemgetter(at.type, at.day, at.currency, at.lease,
