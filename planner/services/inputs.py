@@ -98,13 +98,14 @@ class TierIndex:
     offered: frozenset[str] = frozenset()
 
 
+# A SpeedFactor row as the index keeps it (its tier's slug apart).
 _FACTOR_FIELDS = {
-    "relative_to": "speed_factor__relative_to__slug",
-    "factor": "speed_factor__factor",
-    "unit": "speed_factor__unit",
-    "source": "speed_factor__source",
-    "author": "speed_factor__author",
-    "date": "speed_factor__date",
+    "relative_to": "relative_to__slug",
+    "factor": "factor",
+    "unit": "unit",
+    "source": "source",
+    "author": "author",
+    "date": "date",
 }
 
 
@@ -128,7 +129,7 @@ def _read_index() -> TierIndex:
     factors = {}
     if with_factor:
         named = SpeedFactor.objects.filter(pk__in=with_factor).values_list(
-            "tier__slug", *(f.removeprefix("speed_factor__") for f in _FACTOR_FIELDS.values())
+            "tier__slug", *_FACTOR_FIELDS.values()
         )
         for slug, *factor in named:
             factors[slug] = _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
