@@ -181,10 +181,16 @@ def _forget_broker_connections(app) -> None:
     app.amqp._producer_pool = None
 
 
-def reduced_profile() -> ProfileVersion:
+def reduced_profile(reps: int | None = None) -> ProfileVersion:
+    """The reduced-scale profile; `reps` fixes its repetitions, so that a run outlasts a
+    wait the test does while it measures (a separate profile, `gbm-faults-<reps>`)."""
     body = shipped("gbm-xgboost")
     body["name"], body["version"] = "gbm-faults", "1.0.0"
     body["scales"]["smoke"] = dict(REDUCED_SCALE)
+    if reps is not None:
+        body["name"] = f"gbm-faults-{reps}"
+        body["scales"]["smoke"]["repetition"] = {"warmup": 1, "min_reps": reps, "max_reps": reps}
+        body["scales"]["smoke"]["time_budget_s"] = 600
     return version(body)
 
 
@@ -259,7 +265,7 @@ def start(pv: ProfileVersion, target: str, **options) -> Run:
 
 
 def pv_scale(pv: ProfileVersion) -> str:
-    return "smoke" if pv.profile.name == "gbm-faults" else "standard"
+    return "smoke" if pv.profile.name.startswith("gbm-faults") else "standard"
 
 
 def worker_killed(stack: Stack, pv: ProfileVersion, *, timeout: float) -> Outcome:
