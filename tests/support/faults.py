@@ -292,11 +292,14 @@ def worker_restarted(stack: Stack, pv: ProfileVersion, *, timeout: float) -> lis
     ]
 
 
-def message_lost(stack: Stack, pv: ProfileVersion, *, timeout: float) -> list[Outcome]:
+def message_lost(
+    stack: Stack, pv: ProfileVersion, *, timeout: float, busy_pv: ProfileVersion | None = None
+) -> list[Outcome]:
     """The broker restarts without persistence while a run's message waits in it behind
-    a run its worker is busy with; the worker then goes idle, and nothing arrives."""
+    a run its worker is busy with; the worker then goes idle, and nothing arrives.
+    `busy_pv` (default `pv`) is the busy run's: long enough to outlast the restart."""
     stack.worker("forgetful")
-    busy = start(pv, "forgetful")
+    busy = start(busy_pv or pv, "forgetful")
     wait_measuring(busy)
     run = start(pv, "forgetful")
     fault = timezone.now()
