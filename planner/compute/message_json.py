@@ -138,11 +138,7 @@ class Writer:
             return by_type(self, value)
         if type(value) is list:
             return self._list(value)[1]
-        return _json(encode_param(value))
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value)
+        return json.dumps(encode_param(value))
 
 
 _KEYS: dict[str, str] = {}
