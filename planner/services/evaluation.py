@@ -129,7 +129,8 @@ def comparison(
     plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
 ) -> dict[str, Any]:
     """`evaluate(plan).to_dict()`, cached by generation, date, currency and plan content:
-    the decoded bytes of `comparison_json`, the one path that fills the cache."""
+    the decoded bytes of `comparison_json` (which fills the cache, as `snapshot` does with
+    the same bytes on its way)."""
     return json.loads(comparison_json(plan, as_of=as_of, generation=generation))
 
 
