@@ -340,6 +340,7 @@ class FeedImport(models.Model):
         UNCHANGED = "unchanged", _("unchanged")
         REFUSED = "refused", _("refused")
         DRY_RUN = "dry_run", _("dry run")
+        FAILED = "failed", _("failed")
 
     source = models.CharField(_("source"), max_length=40)
     region = models.CharField(_("region"), max_length=60, blank=True)

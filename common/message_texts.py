@@ -756,6 +756,18 @@ _FEEDS: dict[str, Text] = {
         "Hetzner auction prices are monthly prices in EUR before VAT and without the IPv4 "
         "address, which is charged on top; billed by the hour, a month never costs more."
     ),
+    "feeds.import_failed": N_(
+        "The import stopped on an unexpected error and changed nothing: %(error)s"
+    ),
+    "feeds.implausible": N_(
+        "%(where)s, %(key)s: %(value)s is outside the plausible bounds (%(bound)s)."
+    ),
+    "feeds.duplicate_rate": N_(
+        "%(where)s: the rate of %(quote)s on %(date)s is given a second time."
+    ),
+    "feeds.key_too_long": N_(
+        "%(where)s, %(key)s: %(length)s characters make a tier key longer than %(limit)s."
+    ),
     "feeds.summary": N_(
         "new tiers: %(new_tiers)s, changed prices: %(changed_prices)s, unchanged: "
         "%(unchanged)s, retired: %(retired)s, refused rows: %(refused_rows)s"

@@ -49,6 +49,7 @@ from catalog.feeds.base import (
     Source,
 )
 from catalog.feeds.config import aws_base_url, aws_regions
+from catalog.feeds.plausible import SLUG_MAX, price_messages
 from catalog.models import CURRENCIES, slug_validator
 from common.messages import msg
 
@@ -250,9 +251,17 @@ class _Offer:
         currency, amount = hourly[0]
         fee = upfront[0][1] if upfront else Decimal(0)
         slug = f"aws-{spec['name']}-{self.region}-{model.replace('_', '-')}".lower()
+        if len(slug) > SLUG_MAX:
+            self.problems.add(msg("feeds.key_too_long", where=where, key="instanceType",
+                                  length=len(spec["name"]), limit=SLUG_MAX))  # fmt: skip
+            return None
         if not self.valid_key(spec["name"], slug):
             self.problems.add(msg("feeds.json_value", where=where, key="instanceType",
-                                  value=spec["name"]))  # fmt: skip
+                                  value=spec["name"][:80]))  # fmt: skip
+            return None
+        if problems := price_messages(where, amount, "hour", currency, fee, model):
+            for problem in problems:
+                self.problems.add(problem)
             return None
         return FeedPrice(
             slug=slug,

@@ -46,6 +46,7 @@ from catalog.feeds.base import (
     Source,
 )
 from catalog.feeds.download import Downloaded, download
+from catalog.feeds.plausible import SLUG_MAX, price_messages
 from catalog.models import CURRENCIES, slug_validator
 from common import clock
 from common.messages import msg
@@ -250,12 +251,20 @@ class _Pages:
             model = "spot"
         else:
             model = "on_demand"
+        if problems := price_messages(where, amount, "hour", currency):
+            for problem in problems:
+                self.problems.add(problem)
+            return None
         arm_sku = str(item["armSkuName"])
         slug = slug_for(arm_sku, self.region, model)
         try:
             slug_validator(slug)
         except Exception:
-            return self._bad(where, "armSkuName", arm_sku)
+            return self._bad(where, "armSkuName", arm_sku[:80])
+        if len(slug) > SLUG_MAX:
+            self.problems.add(msg("feeds.key_too_long", where=where, key="armSkuName",
+                                  length=len(arm_sku), limit=SLUG_MAX))  # fmt: skip
+            return None
         return FeedPrice(
             slug=slug,
             provider=AzureRetail.provider,

@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import IO
 
+from catalog.feeds import bounds
 from catalog.feeds.base import FeedRate, FeedRefused, Problems, Progress, Reading, Source
 from catalog.models import CURRENCIES
 from common.messages import msg
@@ -63,6 +64,7 @@ class _Rates:
         self.skipped: set[str] = set()
         self.notes: list = []
         self.count = 0
+        self.seen: set[tuple[dt.date, str]] = set()
 
     def records(self) -> Iterator[FeedRate]:
         if zipfile.is_zipfile(self.path):
@@ -96,6 +98,14 @@ class _Rates:
         if code not in CURRENCIES:
             self.skipped.add(code)
             return None
+        if bound := bounds.rate_problem(code, rate):
+            self.problems.add(msg("feeds.implausible", where=where, key=code, value=text[:40],
+                                  bound=bound))  # fmt: skip
+            return None
+        if (day, code) in self.seen:
+            self.problems.add(msg("feeds.duplicate_rate", where=where, quote=code, date=day))
+            return None
+        self.seen.add((day, code))
         self.count += 1
         if self.progress and self.count % 10_000 == 0:
             self.progress(0, self.count)

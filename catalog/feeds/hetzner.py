@@ -31,6 +31,7 @@ from typing import Any
 
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
+from catalog.feeds.plausible import price_messages
 from common import clock
 from common.messages import msg
 
@@ -157,6 +158,10 @@ class _Servers:
             return self._bad(where, "price", monthly)
         if fee is None:
             return self._bad(where, "setup_price", setup)
+        if problems := price_messages(where, amount, "month", "EUR", fee):
+            for problem in problems:
+                self.problems.add(problem)
+            return None
         ram_gib = _decimal(ram)
         storage_gib, storage_text = _storage(disks)
         cpu = str(cpu).strip()

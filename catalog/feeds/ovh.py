@@ -27,6 +27,7 @@ from typing import Any
 
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
+from catalog.feeds.plausible import SLUG_MAX, price_messages
 from catalog.models import CURRENCIES, slug_validator
 from common import clock
 from common.messages import msg
@@ -188,7 +189,16 @@ class _Catalogue:
         try:
             slug_validator(slug)
         except Exception:
-            self.problems.add(msg("feeds.json_value", where=where, key="planCode", value=code))
+            self.problems.add(msg("feeds.json_value", where=where, key="planCode",
+                                  value=code[:80]))  # fmt: skip
+            return None
+        if len(slug) > SLUG_MAX:
+            self.problems.add(msg("feeds.key_too_long", where=where, key="planCode",
+                                  length=len(code), limit=SLUG_MAX))  # fmt: skip
+            return None
+        if problems := price_messages(f"{where} {mode}", renew, "month", currency, install):
+            for problem in problems:
+                self.problems.add(problem)
             return None
         return FeedPrice(
             slug=slug,

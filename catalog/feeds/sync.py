@@ -12,6 +12,7 @@ unchanged before it is parsed.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from catalog.feeds import config
 from catalog.feeds.apply import apply
 from catalog.feeds.base import FeedRefused, Source
 from catalog.feeds.download import download, file_digest
+from catalog.feeds.plausible import check_records
 from catalog.feeds.registry import get_source
 from catalog.feeds.stage import stage
 from catalog.models import FeedImport
@@ -30,6 +32,7 @@ from common.messages import Message, Percent, msg
 
 # (stage, bytes so far, records so far): the command prints it, the admin may show it.
 Report = Callable[[str, int, int], None]
+logger = logging.getLogger(__name__)
 DONE = (FeedImport.Status.IMPORTED, FeedImport.Status.UNCHANGED)
 
 
@@ -135,6 +138,13 @@ def _sync_region(
     except FeedRefused as exc:
         record.status = FeedImport.Status.REFUSED
         record.messages = [m.to_json() for m in exc.reasons]
+    except Exception as exc:  # whatever it was, the record must not stay "running"
+        # The write is one transaction (apply), so nothing of the file was kept. The record
+        # says what broke; the log keeps the traceback.
+        logger.exception("feed %s %s failed", source.name, region)
+        record.status = FeedImport.Status.FAILED
+        error = f"{type(exc).__name__}: {exc}".strip()
+        record.messages = [msg("feeds.import_failed", error=error[:500]).to_json()]
     finally:
         if file is None and path is not None:
             path.unlink(missing_ok=True)
@@ -182,6 +192,7 @@ def _import(
     reading = source.read(path, region, progress)
     records = list(reading.records)
     record.version, record.records = reading.version, len(records)
+    check_records(records)
     _check_count(len(records), last)
     changes = stage(source, region, records)
     if not dry_run:
