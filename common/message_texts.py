@@ -768,6 +768,15 @@ _FEEDS: dict[str, Text] = {
     "feeds.key_too_long": N_(
         "%(where)s, %(key)s: %(length)s characters make a tier key longer than %(limit)s."
     ),
+    "feeds.currency_mismatch": N_(
+        "%(where)s, %(key)s: %(found)s, but the feed for %(scope)s is priced in %(expected)s."
+    ),
+    "feeds.cut_off": N_(
+        "The file ends in the middle of line %(line)s, without its line break: it was cut off."
+    ),
+    "feeds.history_starts_late": N_(
+        "The history starts on %(first)s, not on %(expected)s: the file is incomplete."
+    ),
     "feeds.summary": N_(
         "new tiers: %(new_tiers)s, changed prices: %(changed_prices)s, unchanged: "
         "%(unchanged)s, retired: %(retired)s, refused rows: %(refused_rows)s"

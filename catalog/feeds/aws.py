@@ -97,6 +97,7 @@ _PRICE = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 _CURRENCIES = frozenset(CURRENCIES)
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _MICRO = Decimal("0.000001")
+_UNKNOWN = ("NA", "N/A", "")  # what AWS writes for a figure it does not state
 _CENT = Decimal("0.01")
 
 
@@ -204,9 +205,15 @@ class _Offer:
             return False
         return all(attributes.get(key) == value for key, value in WANTED.items())
 
-    def tier(self, attributes: dict[str, str]) -> dict[str, Any]:
+    def tier(self, attributes: dict[str, str], where: str) -> dict[str, Any]:
         if code := attributes.get("regionCode"):
             self.regions_seen.add(code)
+        for key, read in (("vcpu", _count), ("memory", _gib), ("gpu", _count),
+                          ("gpuMemory", _gib)):  # fmt: skip
+            value = attributes.get(key)
+            if value and value.strip() not in _UNKNOWN and read(value) is None:
+                self.problems.add(msg("feeds.json_value", where=where, key=key,
+                                      value=value[:40]))  # fmt: skip
         gpus = _count(attributes.get("gpu")) or 0
         total_gpu_mem = _gib(attributes.get("gpuMemory"))
         return {
@@ -403,6 +410,8 @@ class _JsonOffer(_Offer):
                 on_demand += term_type == "OnDemand"
                 if sku in self.specs:
                     yield from self._terms(term_type, sku, terms, file)
+                else:  # not kept, but a price there that is no price still refuses the file
+                    self._check_terms(term_type, sku, terms)
             if term_type == "OnDemand" and not on_demand:
                 raise FeedRefused([msg("feeds.missing_keys", keys="terms.OnDemand")])
 
@@ -422,7 +431,7 @@ class _JsonOffer(_Offer):
                 self.problems.add(msg("feeds.json_missing", where=where, key=", ".join(missing)))
                 return
         if self.wanted(family, attributes):
-            self.specs[sku] = self.tier(attributes)
+            self.specs[sku] = self.tier(attributes, where)
 
     def _terms(
         self, term_type: str, sku: str, terms: Any, file: CountingFile
@@ -438,6 +447,10 @@ class _JsonOffer(_Offer):
                 file.records += 1
                 yield price
 
+    def _check_terms(self, term_type: str, sku: str, terms: Any) -> None:
+        for code, term in (terms or {}).items() if isinstance(terms, dict) else ():
+            self._dimensions(f"terms.{term_type}.{sku}.{code}", term)
+
     def _dimensions(self, where: str, term: Any) -> list[tuple[str, str, Decimal]] | None:
         if not isinstance(term, dict) or not isinstance(term.get("priceDimensions"), dict):
             self.problems.add(msg("feeds.json_missing", where=where, key="priceDimensions"))
@@ -450,7 +463,8 @@ class _JsonOffer(_Offer):
                                       key="unit, pricePerUnit"))  # fmt: skip
                 return None
             ((currency, text),) = prices.items()
-            amount = _decimal(str(text))
+            # AWS writes plain decimals ("0.0420000000"): "1e3" or "abc" is no price of its.
+            amount = _decimal(str(text)) if _PRICE.match(str(text)) else None
             if amount is None or currency not in CURRENCIES:
                 self.problems.add(msg("feeds.json_value", where=f"{where}.{rate_code}",
                                       key="pricePerUnit", value=f"{text} {currency}"))  # fmt: skip
@@ -622,7 +636,7 @@ class _CsvOffer(_Offer):
         if missing:
             self.problems.add(msg("feeds.line_value", line=line, column=missing[0], value=""))
             return False
-        self.specs[sku] = self.tier(attributes)
+        self.specs[sku] = self.tier(attributes, f"line {line}")
         return True
 
     def _collect(

@@ -161,6 +161,7 @@ class _Pages:
         self.today = clock.today()
         # (slug) → (effective_from, FeedPrice): the newest row in force per size and option.
         self.chosen: dict[str, tuple[dt.date, FeedPrice]] = {}
+        self.rivals: dict[str, list[FeedPrice]] = {}  # slug → other prices of the same day
         self.notes: list = []
 
     def reading(self) -> Reading:
@@ -174,6 +175,7 @@ class _Pages:
                 ) from None
         self.problems.refuse_if_any()
         records = [price for _, price in self.chosen.values()]
+        records += [rival for rivals in self.rivals.values() for rival in rivals]
         self._spec_notes(records)
         return Reading(records=iter(records), version="", notes=self.notes)
 
@@ -214,6 +216,11 @@ class _Pages:
         held = self.chosen.get(price.slug)
         if held is None or _better(price.effective_from, held[0], self.today):
             self.chosen[price.slug] = (price.effective_from, price)
+            self.rivals.pop(price.slug, None)
+        elif price.effective_from == held[0] and _terms(price) != _terms(held[1]):
+            # Two meters price one size and option from the same day: which one holds is
+            # not for us to guess. Both go on, and staging refuses both (duplicate_offer).
+            self.rivals.setdefault(price.slug, []).append(price)
 
     def _wanted(self, item: dict[str, Any]) -> bool:
         names = f"{item['skuName']} {item['meterName']}"
@@ -307,6 +314,10 @@ def _tier(arm_sku: str, region: str, model: str, months: int | None) -> dict[str
         "min_term_months": months,
         "retired": False,
     }
+
+
+def _terms(price: FeedPrice) -> tuple:
+    return (price.amount, price.setup_fee, price.currency)
 
 
 def _better(day: dt.date, held: dt.date, today: dt.date) -> bool:
