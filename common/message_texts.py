@@ -777,6 +777,15 @@ _FEEDS: dict[str, Text] = {
     "feeds.history_starts_late": N_(
         "The history starts on %(first)s, not on %(expected)s: the file is incomplete."
     ),
+    "feeds.aws_zone": N_(
+        "%(region)s is a Local or Wavelength Zone, not a Region: zones are imported only "
+        "when asked for (sync_prices aws --zones)."
+    ),
+    "feeds.azure_hosts_left_out": NP_(
+        "%(count)s Dedicated Host price was left out: a host is not a VM size.",
+        "%(count)s Dedicated Host prices were left out: a host is not a VM size.",
+        "count",
+    ),
     "feeds.summary": N_(
         "new tiers: %(new_tiers)s, changed prices: %(changed_prices)s, unchanged: "
         "%(unchanged)s, retired: %(retired)s, refused rows: %(refused_rows)s"

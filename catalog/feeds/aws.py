@@ -39,6 +39,7 @@ import ijson
 from django.core.exceptions import ValidationError
 
 from catalog.feeds import csv_screen
+from catalog.feeds.aws_locations import REGION_BY_LOCATION, ZONE_TYPES, is_zone
 from catalog.feeds.base import (
     CountingFile,
     FeedPrice,
@@ -127,6 +128,11 @@ class AwsEc2(Source):
             )
         return {region: index[region] for region in regions}
 
+    def refuse_region(self, region: str, zones: bool) -> None:
+        """A Local or Wavelength Zone is not a Region: imported only when asked for."""
+        if is_zone(region) and not zones:
+            raise FeedRefused([msg("feeds.aws_zone", region=region)])
+
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         with path.open("rb") as file:
             start = file.read(64).lstrip()
@@ -182,6 +188,7 @@ class _Offer:
         self.published: dt.date | None = None
         self.specs: dict[str, dict[str, Any]] = {}  # wanted SKU → tier columns
         self.regions_seen: set[str] = set()
+        self.zone = is_zone(region)
         self.names_ok: dict[str, bool] = {}
 
     def reading(self) -> Reading:
@@ -199,15 +206,22 @@ class _Offer:
     def wanted(self, family: str, attributes: dict[str, str]) -> bool:
         if family not in FAMILIES:
             return False
-        if attributes.get("locationType", "AWS Region") != "AWS Region":
+        location_type = attributes.get("locationType", "AWS Region")
+        if self.zone:  # asked for by name: the zone's own products only
+            if location_type not in ZONE_TYPES or attributes.get("regionCode") != self.region:
+                return False
+        elif location_type != "AWS Region":
             return False
         if attributes.get("marketoption", "OnDemand") not in ("OnDemand", ""):
             return False
         return all(attributes.get(key) == value for key, value in WANTED.items())
 
     def tier(self, attributes: dict[str, str], where: str) -> dict[str, Any]:
-        if code := attributes.get("regionCode"):
-            self.regions_seen.add(code)
+        # The region the product is in: its code, or (files before 2021) its location's.
+        location = attributes.get("location", "")
+        code = attributes.get("regionCode") or REGION_BY_LOCATION.get(location)
+        if code or location:
+            self.regions_seen.add(code or location)
         for key, read in (("vcpu", _count), ("memory", _gib), ("gpu", _count),
                           ("gpuMemory", _gib)):  # fmt: skip
             value = attributes.get(key)
@@ -498,12 +512,14 @@ class _Seen:
         self.prices: set[str] = set()
 
     def first_bad(self, row: list[str], at: _Columns, sku: str) -> str | None:
-        """The first column of the line not in AWS's form, or None (then remembered)."""
+        """The first column of the line not in AWS's form, or None (then remembered). A
+        reservation's lease, purchase option and class are checked only on the lines of a
+        product the importer keeps (`kept_term_bad`): AWS writes other products' in other
+        forms ("1 yr", "AllUpfront" for Dedicated Hosts), and the JSON reader never reads
+        them either."""
         term = self.term_of(row)
-        if term not in self.terms:
-            if bad := _bad_term(term):
-                return bad
-            self.terms.add(term)
+        if term not in self.terms and (bad := _bad_term(term, reservation=False)):
+            return bad
         if sku not in self.decided and not _SKU.match(sku):
             return "SKU"
         if not row[at.rate].startswith(f"{sku}.{row[at.code]}."):
@@ -517,9 +533,19 @@ class _Seen:
             self.prices.add(price)
         return None
 
+    def kept_term_bad(self, row: list[str]) -> str | None:
+        """The first of a kept line's term columns not in AWS's form, or None (remembered)."""
+        term = self.term_of(row)
+        if term not in self.terms:
+            if bad := _bad_term(term):
+                return bad
+            self.terms.add(term)
+        return None
 
-def _bad_term(term: tuple[str, ...]) -> str | None:
-    """The first of a line's term columns not in AWS's form, or None."""
+
+def _bad_term(term: tuple[str, ...], reservation: bool = True) -> str | None:
+    """The first of a line's term columns not in AWS's form, or None; `reservation`: also
+    a reservation's lease, purchase option and class."""
     term_type, day, currency, lease, option, offering = term
     if term_type not in TERM_TYPES:
         return "TermType"
@@ -527,7 +553,7 @@ def _bad_term(term: tuple[str, ...]) -> str | None:
         return "EffectiveDate"
     if currency not in _CURRENCIES:
         return "Currency"
-    if term_type == "Reserved":
+    if term_type == "Reserved" and reservation:
         if lease not in YEARS:
             return "LeaseContractLength"
         if option not in OPTIONS:
@@ -727,6 +753,10 @@ class _CsvRows:
                         wanted = offer._product_line(sku, row[at.family], row,
                                                      self.attribute_at, start)  # fmt: skip
                     decided[sku], last_sku = wanted, sku
+                if wanted and (bad := seen.kept_term_bad(row)):
+                    offer.problems.add(msg("feeds.line_value", line=start, column=bad,
+                                           value=row[self.columns[bad]]))  # fmt: skip
+                    continue
             if wanted:
                 offer._collect(row, at, terms, start)
                 file.records += 1
@@ -766,8 +796,9 @@ def _block_pattern(columns: dict[str, int]) -> re.Pattern[str] | None:
         columns["PricePerUnit"]: r"[0-9]++(?:\.[0-9]++)?",  # _PRICE
     }
     on_demand = {kind: "OnDemand"}
-    reservation = {kind: "Reserved", reserved[0]: one_of(YEARS), reserved[1]: one_of(OPTIONS),
-                   reserved[2]: one_of(CLASSES)}  # fmt: skip
+    # A reservation's lease, option and class are checked on kept lines only (`take`), and
+    # every candidate line (holding the filter's values) is parsed and taken.
+    reservation = {kind: "Reserved"}
     return csv_screen.block_pattern(columns["*"], cells, kind, (on_demand, reservation))
 
 

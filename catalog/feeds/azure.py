@@ -163,6 +163,7 @@ class _Pages:
         self.chosen: dict[str, tuple[dt.date, FeedPrice]] = {}
         self.rivals: dict[str, list[FeedPrice]] = {}  # slug → other prices of the same day
         self.notes: list = []
+        self.hosts = 0  # Dedicated Host meters left out
 
     def reading(self) -> Reading:
         with CountingFile(self.path, self.progress) as file:
@@ -177,6 +178,8 @@ class _Pages:
         records = [price for _, price in self.chosen.values()]
         records += [rival for rivals in self.rivals.values() for rival in rivals]
         self._spec_notes(records)
+        if self.hosts:
+            self.notes.append(msg("feeds.azure_hosts_left_out", count=self.hosts))
         return Reading(records=iter(records), version="", notes=self.notes)
 
     def _pages(self, file: CountingFile) -> None:
@@ -230,6 +233,9 @@ class _Pages:
         ):
             return False  # DevTestConsumption is another price list
         if "Windows" in str(item["productName"]) or "Low Priority" in names:
+            return False
+        if "Dedicated Host" in str(item["productName"]):  # a whole host, not a VM size
+            self.hosts += 1
             return False
         if item["unitOfMeasure"] != "1 Hour":
             return False

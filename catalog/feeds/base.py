@@ -118,6 +118,10 @@ class Source:
         and return what it returns. A paged feed (Azure) follows its pages into one file."""
         return download(url, dest, content_types=self.content_types, progress=progress)
 
+    def refuse_region(self, region: str, zones: bool) -> None:
+        """Raise FeedRefused for a region this source does not import unless asked
+        (`zones`: AWS Local and Wavelength Zones)."""
+
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         """Read a downloaded file streaming; raise FeedRefused (after listing every problem)."""
         raise NotImplementedError

@@ -49,8 +49,10 @@ def sync_source(
     dry_run: bool = False,
     report: Report | None = None,
     store_progress: bool = False,
+    zones: bool = False,
 ) -> list[FeedImport]:
-    """`store_progress` writes the bytes and records read so far onto each region's
+    """`zones`: import AWS Local and Wavelength Zones named in `regions` (refused otherwise).
+    `store_progress` writes the bytes and records read so far onto each region's
     running FeedImport row (at most twice a second), for the admin's progress bar."""
     try:
         source = get_source(name)
@@ -61,6 +63,11 @@ def sync_source(
         raise SyncUsageError("a file or URL holds one region: name it with --region")
     if store_progress and not dry_run:
         report = _Storing(report)
+    for region in regions:
+        try:
+            source.refuse_region(region, zones)
+        except FeedRefused as exc:
+            return [_refused(source, r, "", exc.reasons, dry_run) for r in regions]
     if file:
         return [_sync_region(source, regions[0], file, None, dry_run, report)]
     if url:
