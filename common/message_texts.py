@@ -786,6 +786,9 @@ _FEEDS: dict[str, Text] = {
         "%(count)s Dedicated Host prices were left out: a host is not a VM size.",
         "count",
     ),
+    "feeds.unsupported_format": N_(
+        "This file is %(found)s, not a format the %(source)s feed reads: it reads %(formats)s."
+    ),
     "feeds.summary": N_(
         "new tiers: %(new_tiers)s, changed prices: %(changed_prices)s, unchanged: "
         "%(unchanged)s, retired: %(retired)s, refused rows: %(refused_rows)s"

@@ -138,7 +138,29 @@ class AwsEc2(Source):
             start = file.read(64).lstrip()
         if start.startswith(b"{"):
             return _JsonOffer(path, region, progress).reading()
+        if start.startswith(b"["):  # no offer file is an array; ec2instances.info's is
+            raise unsupported("a JSON array (as ec2instances.info's instances.json)")
         return _CsvOffer(path, region, progress).reading()
+
+
+# What this source reads, named when a file is in another format.
+FORMATS = ("the AWS Price List bulk API's AmazonEC2 offer file, JSON (index.json) or CSV "
+           "(index.csv)")  # fmt: skip
+
+
+def unsupported(found: str) -> FeedRefused:
+    return FeedRefused(
+        [msg("feeds.unsupported_format", source="aws", found=found, formats=FORMATS)]
+    )
+
+
+def _json_kind(keys: set[str]) -> str:
+    """What a JSON object that is no offer file looks like it is, by its top-level keys."""
+    if {"manifest", "regions"} <= keys:
+        return "AWS's pricing-page JSON (meteredUnitMaps, as ec2.shop saves it)"
+    if {"instance_type", "pricing"} <= keys:
+        return "an ec2instances.info instance record"
+    return "a JSON object with the keys " + ", ".join(sorted(keys)[:10])
 
 
 def region_index(path: Path) -> dict[str, str]:
@@ -391,11 +413,16 @@ class _JsonOffer(_Offer):
     def _header(self, file: CountingFile) -> None:
         """The metadata before `products`, read event by event (a few dozen events)."""
         header: dict[str, Any] = {}
+        top: set[str] = set()
         for prefix, event, value in ijson.parse(file, use_float=False):
-            if prefix == "" and event == "map_key" and value in ("products", "terms"):
-                break
+            if prefix == "" and event == "map_key":
+                if value in ("products", "terms"):
+                    break
+                top.add(value)
             if event in ("string", "number") and prefix in HEADER_KEYS:
                 header[prefix] = value
+        if not header:
+            raise unsupported(_json_kind(top))
         missing = [key for key in HEADER_KEYS if key not in header]
         if header.get("offerCode", OFFER_CODE) != OFFER_CODE:
             raise FeedRefused(

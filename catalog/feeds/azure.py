@@ -118,6 +118,16 @@ class AzureRetail(Source):
         return _Pages(path, region, progress).reading()
 
 
+FORMATS = ("the Azure Retail Prices API's JSON pages (one page, an array of pages, or one "
+           "page a line)")  # fmt: skip
+
+
+def _kind(document: Any) -> str:
+    if isinstance(document, dict):
+        return "a JSON object with the keys " + ", ".join(sorted(map(str, document))[:10])
+    return f"a JSON {type(document).__name__}"
+
+
 def json_document(path: Path) -> Any:
     try:
         return json.loads(path.read_bytes())
@@ -189,6 +199,11 @@ class _Pages:
             pages = document if isinstance(document, list) else [document]
             for page in pages:
                 number += 1
+                if number == 1 and not (
+                    isinstance(page, dict) and {"Items", "NextPageLink"} & set(page)
+                ):
+                    raise FeedRefused([msg("feeds.unsupported_format", source="azure",
+                                           found=_kind(page), formats=FORMATS)])  # fmt: skip
                 page = _page(page, f"page {number}")
                 for index, item in enumerate(page["Items"]):
                     self._item(item, f"page {number}, Items[{index}]")

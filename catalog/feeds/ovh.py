@@ -48,6 +48,15 @@ SUBSIDIARY_CURRENCY = {
 }  # fmt: skip
 
 
+FORMATS = "OVHcloud's public order catalogue (/order/catalog/public/eco), JSON"
+
+
+def _kind(document: Any) -> str:
+    if isinstance(document, dict):
+        return "a JSON object with the keys " + ", ".join(sorted(map(str, document))[:10])
+    return f"a JSON {type(document).__name__}"
+
+
 class OvhEco(Source):
     name = "ovh"
     provider = PROVIDER
@@ -69,6 +78,9 @@ class OvhEco(Source):
             raise FeedRefused([msg("feeds.malformed_json", offset=getattr(exc, "pos", 0),
                                    error=str(exc)[:200])]) from None  # fmt: skip
         missing = [k for k in TOP_KEYS if not isinstance(document, dict) or k not in document]
+        if len(missing) == len(TOP_KEYS):
+            raise FeedRefused([msg("feeds.unsupported_format", source=self.name,
+                                   found=_kind(document), formats=FORMATS)])  # fmt: skip
         if missing:
             raise FeedRefused([msg("feeds.missing_keys", keys=", ".join(missing))])
         records = _Catalogue(document, region, clock.today()).records()
