@@ -789,6 +789,13 @@ _FEEDS: dict[str, Text] = {
     "feeds.unsupported_format": N_(
         "This file is %(found)s, not a format the %(source)s feed reads: it reads %(formats)s."
     ),
+    "feeds.superseded": NP_(
+        "%(count)s price of this day from an earlier snapshot of the same feed was replaced "
+        "by this newer one's (version %(version)s).",
+        "%(count)s prices of this day from an earlier snapshot of the same feed were replaced "
+        "by this newer one's (version %(version)s).",
+        "count",
+    ),
     "feeds.summary": N_(
         "new tiers: %(new_tiers)s, changed prices: %(changed_prices)s, unchanged: "
         "%(unchanged)s, retired: %(retired)s, refused rows: %(refused_rows)s"

@@ -42,6 +42,7 @@ def apply(changes: Changes, *, source_name: str, url: str, version: str) -> None
         }
         _insert_prices(rows, ids, origin)
         _insert_rates(changes, origin)
+        _supersede(changes, origin)
 
 
 CHUNK_WRITE = 500
@@ -113,3 +114,25 @@ def _update_tiers(updates: dict[str, dict]) -> None:
             for name, value in updates[tier.slug].items():
                 setattr(tier, name, value)
         Tier.objects.bulk_update(tiers, fields, batch_size=CHUNK_WRITE)
+
+
+def _supersede(changes: Changes, origin: dict) -> None:
+    """The same feed's rows of the same day from an older snapshot take the newer one's
+    price (identity stays (tier, effective_from); stage.py decided which)."""
+    if not changes.superseded:
+        return
+    rows = {pk: price for pk, price in changes.superseded}
+    now = timezone.now()
+    updated = []
+    for chunk in chunks(sorted(rows)):
+        for row in Price.objects.filter(pk__in=chunk):
+            price = rows[row.pk]
+            row.amount, row.setup_fee = price.amount, price.setup_fee or Decimal(0)
+            row.unit, row.currency = price.unit, price.currency
+            row.source_key, row.source_version = price.source_key[:200], origin["source_version"]
+            row.source, row.source_url = origin["source"], origin["source_url"]
+            row.recorded_at = now
+            updated.append(row)
+    fields = ["amount", "setup_fee", "unit", "currency", "source_key", "source_version",
+              "source", "source_url", "recorded_at"]  # fmt: skip
+    Price.objects.bulk_update(updated, fields, batch_size=CHUNK_WRITE)

@@ -29,6 +29,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from django.utils import timezone
+
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
 from catalog.feeds.plausible import price_messages
@@ -68,20 +70,27 @@ class HetznerAuction(Source):
         servers = document.get("server") if isinstance(document, dict) else document
         if not isinstance(servers, list):
             raise FeedRefused([msg("feeds.missing_keys", keys="server")])
-        captured = _captured(servers) or clock.today()
+        moment = _captured(servers) or timezone.now().astimezone(dt.UTC)
+        captured = moment.date() if _captured(servers) else clock.today()
         records = _Servers(captured, progress).records(servers)
-        return Reading(records=iter(records), version=captured.isoformat(),
+        # The version is the capture's moment: a later snapshot of the same day supersedes
+        # an earlier one's prices (catalog/FORMAT.md, "same-day snapshots").
+        version = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return Reading(records=iter(records), version=version,
                        notes=[msg("feeds.hetzner_net_prices")])  # fmt: skip
 
 
-def _captured(servers: list[Any]) -> dt.date | None:
+def _captured(servers: list[Any]) -> dt.datetime | None:
     """When the flat feed was written: its first server's next price cut, less the seconds
-    left until it (the nested feed's timer is not documented: the import's day is used)."""
+    left until it (the nested feed's timer is not documented: the import's time is used)."""
     first = servers[0] if servers and isinstance(servers[0], dict) else {}
     timestamp, left = first.get("next_reduce_timestamp"), first.get("next_reduce")
     if not isinstance(timestamp, int) or not isinstance(left, int):
         return None
-    return dt.datetime.fromtimestamp(timestamp - left, dt.UTC).date()
+    try:
+        return dt.datetime.fromtimestamp(timestamp - left, dt.UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 class _Servers:

@@ -201,16 +201,21 @@ def _import(
     record.version, record.records = reading.version, len(records)
     check_records(records)
     _check_count(len(records), last)
-    changes = stage(source, region, records)
+    changes = stage(source, region, records, reading.version)
     if not dry_run:
         apply(changes, source_name=source.name, url=origin, version=reading.version)
     record.status = FeedImport.Status.DRY_RUN if dry_run else FeedImport.Status.IMPORTED
     record.new_tiers = len(changes.new_tiers)
-    record.changed_prices = len(changes.new_prices) + len(changes.new_rates)
+    record.changed_prices = (len(changes.new_prices) + len(changes.new_rates)
+                             + len(changes.superseded))  # fmt: skip
     record.unchanged = changes.unchanged
     record.retired = len(changes.retire)
     record.refused_rows = len(changes.refused)
-    record.messages = [m.to_json() for m in [*reading.notes, *changes.refused]]
+    notes = list(reading.notes)
+    if changes.superseded:
+        notes.append(msg("feeds.superseded", count=len(changes.superseded),
+                         version=reading.version))  # fmt: skip
+    record.messages = [m.to_json() for m in [*notes, *changes.refused]]
 
 
 def _check_count(count: int, last: FeedImport | None) -> None:
