@@ -17,32 +17,44 @@ from django.utils import timezone
 from catalog.feeds.base import FeedPrice
 from catalog.feeds.stage import SPEC_FIELDS, Changes, chunks
 from catalog.models import ExchangeRate, Price, Provider, Tier
+from changes import services as change_log
 
 # Text columns of a tier: a feed's "unknown" (None) is stored as empty text.
 _TEXT = ("cpu_model", "cpu_flags", "storage_type", "gpu_model", "network", "region")
 
 
 def apply(changes: Changes, *, source_name: str, url: str, version: str) -> None:
+    """Write the staged changes in one transaction, recorded as one change of the data
+    (`changes`): the data generation moves on, so every cache keyed on it (the catalog
+    page's frame, plans' figures) is rebuilt, and warmed (catalog.tasks.warm_caches)."""
     with transaction.atomic():
-        _create_tiers(changes.new_tiers)
-        _update_tiers(changes.updated_tiers)
-        if changes.retire:
-            for chunk in chunks(changes.retire):
-                Tier.objects.filter(id__in=chunk).update(retired=True)
-        rows = changes.new_tiers + changes.new_prices
-        ids: dict[str, int] = {}
-        for chunk in chunks([p.slug for p in rows]):
-            ids.update(Tier.objects.filter(slug__in=chunk).values_list("slug", "id"))
-        origin = {
-            "source": url[:500],
-            "source_url": url[:500] if url.startswith(("http://", "https://")) else "",
-            "confirmed": True,
-            "recorded_by_text": f"price feed {source_name}",
-            "source_version": version[:100],
-        }
-        _insert_prices(rows, ids, origin)
-        _insert_rates(changes, origin)
-        _supersede(changes, origin)
+        with change_log.quiet():
+            _apply(changes, source_name, url, version)
+        if changes.writes:
+            change_log.record("catalog.feed_synced",
+                              label=f"price feed {source_name} {version}".strip())  # fmt: skip
+
+
+def _apply(changes: Changes, source_name: str, url: str, version: str) -> None:
+    _create_tiers(changes.new_tiers)
+    _update_tiers(changes.updated_tiers)
+    if changes.retire:
+        for chunk in chunks(changes.retire):
+            Tier.objects.filter(id__in=chunk).update(retired=True)
+    rows = changes.new_tiers + changes.new_prices
+    ids: dict[str, int] = {}
+    for chunk in chunks([p.slug for p in rows]):
+        ids.update(Tier.objects.filter(slug__in=chunk).values_list("slug", "id"))
+    origin = {
+        "source": url[:500],
+        "source_url": url[:500] if url.startswith(("http://", "https://")) else "",
+        "confirmed": True,
+        "recorded_by_text": f"price feed {source_name}",
+        "source_version": version[:100],
+    }
+    _insert_prices(rows, ids, origin)
+    _insert_rates(changes, origin)
+    _supersede(changes, origin)
 
 
 CHUNK_WRITE = 500
