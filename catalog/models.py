@@ -181,6 +181,11 @@ class Tier(models.Model):
         validators=[MinValueValidator(0)],
     )
     network = models.CharField(_("network"), max_length=120, blank=True)
+    ecc = models.BooleanField(_("ECC memory"), null=True, blank=True)
+    fixed_price = models.BooleanField(
+        _("fixed price"), null=True, blank=True,
+        help_text=_("An auction server whose price is no longer lowered over time."),
+    )  # fmt: skip
     managed = models.BooleanField(_("managed"), null=True, blank=True)
     min_term_months = models.PositiveIntegerField(_("minimum term (months)"), null=True, blank=True)
     retired = models.BooleanField(
@@ -254,6 +259,11 @@ class Price(models.Model):
     # (SKU and term code, meter id, server id). Empty for hand-entered prices.
     source_version = models.CharField(_("source version"), max_length=100, blank=True)
     source_key = models.CharField(_("source key"), max_length=200, blank=True)
+    hourly_amount = models.DecimalField(
+        _("hourly amount"), max_digits=14, decimal_places=6, null=True, blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Billed by the hour at this rate, up to the amount a month (Hetzner)."),
+    )  # fmt: skip
     vat_included = models.BooleanField(
         _("VAT included"),
         null=True,

@@ -60,7 +60,7 @@ def _apply(changes: Changes, source_name: str, url: str, version: str) -> None:
 CHUNK_WRITE = 500
 PRICE_COLUMNS = ("tier_id", "amount", "unit", "currency", "setup_fee", "effective_from",
                  "source", "source_url", "confirmed", "recorded_by_text", "recorded_at",
-                 "source_version", "source_key", "vat_included")  # fmt: skip
+                 "source_version", "source_key", "vat_included", "hourly_amount")  # fmt: skip
 
 
 def _insert(table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -84,7 +84,7 @@ def _insert_prices(rows: list[FeedPrice], ids: dict[str, int], origin: dict) -> 
         values.append((
             ids[p.slug], p.amount, p.unit, p.currency, p.setup_fee or Decimal(0), day,
             origin["source"], origin["source_url"], True, origin["recorded_by_text"], now,
-            origin["source_version"], p.source_key[:200], p.vat_included,
+            origin["source_version"], p.source_key[:200], p.vat_included, p.hourly_amount,
         ))  # fmt: skip
     _insert(Price._meta.db_table, PRICE_COLUMNS, values)
 
@@ -141,10 +141,11 @@ def _supersede(changes: Changes, origin: dict) -> None:
             price = rows[row.pk]
             row.amount, row.setup_fee = price.amount, price.setup_fee or Decimal(0)
             row.unit, row.currency = price.unit, price.currency
+            row.hourly_amount = price.hourly_amount
             row.source_key, row.source_version = price.source_key[:200], origin["source_version"]
             row.source, row.source_url = origin["source"], origin["source_url"]
             row.recorded_at = now
             updated.append(row)
-    fields = ["amount", "setup_fee", "unit", "currency", "source_key", "source_version",
-              "source", "source_url", "recorded_at"]  # fmt: skip
+    fields = ["amount", "setup_fee", "unit", "currency", "hourly_amount", "source_key",
+              "source_version", "source", "source_url", "recorded_at"]  # fmt: skip
     Price.objects.bulk_update(updated, fields, batch_size=CHUNK_WRITE)

@@ -51,6 +51,7 @@ class FeedPrice:
     source_key: str
     setup_fee: Decimal = Decimal(0)
     vat_included: bool | None = None
+    hourly_amount: Decimal | None = None  # billed by the hour up to `amount` a month
 
 
 @dataclass(frozen=True)

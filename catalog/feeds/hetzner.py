@@ -41,6 +41,7 @@ PROVIDER = "Hetzner"
 FLAT_KEYS = ("id", "cpu", "ram_size", "price", "setup_price", "datacenter")
 NESTED_KEYS = ("Id", "Hardware", "Prices", "Details")
 _CENT = Decimal("0.01")
+_MICRO = Decimal("0.000001")
 _GIB_PER_GB = Decimal(10**9) / Decimal(2**30)  # disks are sold in decimal GB
 _DISK = re.compile(
     r"^(?:(\d+)\s*x\s*)?(.*?)([\d.,]+)\s*(GB|TB)\b(.*)$", re.IGNORECASE
@@ -124,11 +125,18 @@ class _Servers:
         if missing:
             self.problems.add(msg("feeds.json_missing", where=where, key=", ".join(missing)))
             return None
-        gpu = "GPU" in (server.get("specials") or [])
+        specials = [str(x) for x in server.get("specials") or []]
         disks = [str(d) for d in server.get("hdd_hr") or server.get("hdd_arr") or []]
+        ecc = server.get("is_ecc")
+        extra = {
+            **_gpu("GPU" in specials, server.get("information") or server.get("description")),
+            "ecc": ecc if isinstance(ecc, bool) else ("ECC" in specials) if specials else None,
+            "fixed_price": _flag(server.get("fixed_price")),
+        }
         return self._price(
             where, server["id"], server["cpu"], server["ram_size"], disks,
-            server["datacenter"], server["price"], server["setup_price"], 0 if not gpu else None,
+            server["datacenter"], server["price"], server["setup_price"], extra,
+            server.get("hourly_price"),
         )  # fmt: skip
 
     def _nested(self, server: dict[str, Any], where: str) -> FeedPrice | None:
@@ -146,17 +154,19 @@ class _Servers:
             if value is None:
                 self.problems.add(msg("feeds.json_missing", where=where, key=key))
                 return None
+        extra = {"gpus": None, "ecc": None,  # the nested feed names no GPU or ECC field
+                 "fixed_price": _flag(prices.get("fixed"))}  # fmt: skip
         return self._price(
             where, server["Id"], hardware["CPU"], _ram_gb(hardware.get("RAM")),
             [str(d) for d in hardware.get("Storage") or []], details["Datacenter"], monthly, setup,
-            None,  # the nested feed names no GPU field: unknown
+            extra, (prices.get("hourly") or {}).get("EUR"),
         )  # fmt: skip
 
     # What both become --------------------------------------------------------------------
 
     def _price(self, where: str, server_id: Any, cpu: Any, ram: Any, disks: list[str],
-               datacenter: Any, monthly: Any, setup: Any,
-               gpus: int | None) -> FeedPrice | None:  # fmt: skip
+               datacenter: Any, monthly: Any, setup: Any, extra: dict[str, Any],
+               hourly: Any) -> FeedPrice | None:  # fmt: skip
         if not isinstance(server_id, int) or isinstance(server_id, bool) or server_id <= 0:
             return self._bad(where, "id", server_id)
         site = str(datacenter).split("-")[0].strip().lower()
@@ -171,6 +181,15 @@ class _Servers:
             for problem in problems:
                 self.problems.add(problem)
             return None
+        hourly_amount = None
+        if hourly is not None:
+            hourly_amount = _decimal(hourly)
+            if hourly_amount is None:
+                return self._bad(where, "hourly_price", hourly)
+            if problems := price_messages(where, hourly_amount, "hour", "EUR"):
+                for problem in problems:
+                    self.problems.add(problem)
+                return None
         ram_gib = _decimal(ram)
         storage_gib, storage_text = _storage(disks)
         cpu = str(cpu).strip()
@@ -191,7 +210,7 @@ class _Servers:
                 "ram_gib": ram_gib,  # sold in GB, binary already (DESIGN)
                 "storage_gib": storage_gib,
                 "storage_type": storage_text[:120] or None,
-                "gpus": gpus,
+                **extra,
                 "retired": False,
             },
             amount=amount.quantize(_CENT, ROUND_HALF_UP),
@@ -201,6 +220,7 @@ class _Servers:
             source_key=str(server_id),
             setup_fee=fee.quantize(_CENT, ROUND_HALF_UP),
             vat_included=False,
+            hourly_amount=None if hourly_amount is None else hourly_amount.quantize(_MICRO),
         )
 
     def _bad(self, where: str, key: str, value: Any) -> None:
@@ -216,6 +236,22 @@ def _decimal(value: Any) -> Decimal | None:
     except InvalidOperation:
         return None
     return number if number.is_finite() and number >= 0 else None
+
+
+def _flag(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _gpu(has_gpu: bool, lines: Any) -> dict[str, Any]:
+    """GPUs from the flat feed: none without the "GPU" special, else one per "GPU - model"
+    line of its hardware list (unknown when it names none)."""
+    if not has_gpu:
+        return {"gpus": 0}
+    models = [str(line)[len("GPU - "):].strip() for line in lines or []
+              if str(line).startswith("GPU - ")]  # fmt: skip
+    if not models:
+        return {"gpus": None}
+    return {"gpus": len(models), "gpu_model": models[0][:120]}
 
 
 def _ram_gb(value: Any) -> Any:

@@ -37,7 +37,8 @@ CHUNK = 500
 # Tier columns a feed may fill in or correct. `cores`, `managed` and the like stay
 # whatever staff entered: no feed here states them.
 SPEC_FIELDS = ("name", "kind", "vcpus", "ram_gib", "cpu_model", "cpu_flags", "storage_type",
-               "gpus", "gpu_mem_gib", "network", "min_term_months", "retired")  # fmt: skip
+               "gpus", "gpu_mem_gib", "network", "min_term_months", "retired", "ecc",
+               "fixed_price")  # fmt: skip
 
 
 @dataclass
