@@ -98,6 +98,17 @@ class PricingModel(models.TextChoices):
     )
 
 
+class OperatingSystem(models.TextChoices):
+    """The operating system a cloud tier's price includes (its licence): Linux unless the
+    feed was asked for others (CATALOG_FEED_OPERATING_SYSTEMS); a non-Linux tier's key ends
+    in it (`…-on-demand-windows`)."""
+
+    LINUX = "linux", _("Linux")
+    RHEL = "rhel", _("Red Hat Enterprise Linux")
+    SUSE = "suse", _("SUSE Linux Enterprise Server")
+    WINDOWS = "windows", _("Windows")
+
+
 class Kind(models.TextChoices):
     CLOUD_VM = "cloud_vm", _("cloud VM")
     CLOUD_GPU = "cloud_gpu", _("cloud GPU")
@@ -181,6 +192,10 @@ class Tier(models.Model):
         validators=[MinValueValidator(0)],
     )
     network = models.CharField(_("network"), max_length=120, blank=True)
+    operating_system = models.CharField(
+        _("operating system"), max_length=10, choices=OperatingSystem.choices,
+        default=OperatingSystem.LINUX,
+    )  # fmt: skip
     ecc = models.BooleanField(_("ECC memory"), null=True, blank=True)
     fixed_price = models.BooleanField(
         _("fixed price"), null=True, blank=True,

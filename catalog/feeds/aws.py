@@ -49,7 +49,7 @@ from catalog.feeds.base import (
     Reading,
     Source,
 )
-from catalog.feeds.config import aws_base_url, aws_regions
+from catalog.feeds.config import aws_base_url, aws_regions, operating_systems
 from catalog.feeds.plausible import SLUG_MAX, price_messages
 from catalog.models import CURRENCIES, slug_validator
 from common.messages import msg
@@ -64,6 +64,15 @@ WANTED = {
     "preInstalledSw": "NA",
     "licenseModel": "No License required",
     "capacitystatus": "Used",
+}
+# Each operating system's values of the two attributes that tell it; Windows with its
+# licence in the price (AWS says "No License required" there, as in the 2020 offer file,
+# or "License Included"), never "Bring your own license". Linux's is WANTED's.
+OS_ATTRIBUTES = {
+    "linux": (("Linux", "No License required"),),
+    "rhel": (("RHEL", "No License required"),),
+    "suse": (("SUSE", "No License required"),),
+    "windows": (("Windows", "No License required"), ("Windows", "License Included")),
 }
 # The attributes a compute product must carry for the filter and the specs.
 PRODUCT_KEYS = ("instanceType", "vcpu", "memory", *WANTED)
@@ -211,6 +220,9 @@ class _Offer:
         self.specs: dict[str, dict[str, Any]] = {}  # wanted SKU → tier columns
         self.regions_seen: set[str] = set()
         self.zone = is_zone(region)
+        # (operatingSystem, licenseModel) → the catalog's name of the system, as configured.
+        self.systems = {pair: name for name in operating_systems()
+                        for pair in OS_ATTRIBUTES.get(name, ())}  # fmt: skip
         self.names_ok: dict[str, bool] = {}
 
     def reading(self) -> Reading:
@@ -236,7 +248,11 @@ class _Offer:
             return False
         if attributes.get("marketoption", "OnDemand") not in ("OnDemand", ""):
             return False
-        return all(attributes.get(key) == value for key, value in WANTED.items())
+        system = (attributes.get("operatingSystem"), attributes.get("licenseModel"))
+        if system not in self.systems:
+            return False
+        return all(attributes.get(key) == value for key, value in WANTED.items()
+                   if key not in ("operatingSystem", "licenseModel"))  # fmt: skip
 
     def tier(self, attributes: dict[str, str], where: str) -> dict[str, Any]:
         # The region the product is in: its code, or (files before 2021) its location's.
@@ -252,8 +268,12 @@ class _Offer:
                                       value=value[:40]))  # fmt: skip
         gpus = _count(attributes.get("gpu")) or 0
         total_gpu_mem = _gib(attributes.get("gpuMemory"))
+        system = self.systems.get(
+            (attributes.get("operatingSystem"), attributes.get("licenseModel")), "linux"
+        )
         return {
             "name": attributes["instanceType"],
+            "operating_system": system,
             "region": self.region,
             "kind": "cloud_gpu" if gpus else "cloud_vm",
             "vcpus": _count(attributes.get("vcpu")),
@@ -293,7 +313,8 @@ class _Offer:
             return None
         currency, amount = hourly[0]
         fee = upfront[0][1] if upfront else Decimal(0)
-        slug = f"aws-{spec['name']}-{self.region}-{model.replace('_', '-')}".lower()
+        system = "" if spec["operating_system"] == "linux" else f"-{spec['operating_system']}"
+        slug = f"aws-{spec['name']}-{self.region}-{model.replace('_', '-')}{system}".lower()
         if len(slug) > SLUG_MAX:
             self.problems.add(msg("feeds.key_too_long", where=where, key="instanceType",
                                   length=len(spec["name"]), limit=SLUG_MAX))  # fmt: skip
@@ -730,10 +751,23 @@ class _CsvRows:
         self.offer, self.columns, self.terms, self.file = offer, columns, terms, file
         self.at = at = _Columns(columns)
         # Column index → the value a kept product holds there (the Linux/Shared filter).
-        self.wanted = {columns[c]: WANTED[name] for c, name in CSV_ATTRIBUTES.items()
-                       if name in WANTED}  # fmt: skip
-        self.filter_values = tuple(self.wanted.values())
-        self.picked = operator.itemgetter(*self.wanted)
+        # The filter's columns: those with one wanted value become the screen's needles;
+        # the operating system's two are one of the configured systems' pairs.
+        systems = list(offer.systems) or list(OS_ATTRIBUTES["linux"])
+        fixed = {name: value for name, value in WANTED.items()
+                 if name not in ("operatingSystem", "licenseModel")}  # fmt: skip
+        if len(systems) == 1:
+            fixed.update(zip(("operatingSystem", "licenseModel"), systems[0], strict=True))
+        self.wanted = {columns[c]: fixed[name] for c, name in CSV_ATTRIBUTES.items()
+                       if name in fixed}  # fmt: skip
+        checked = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
+        names = [name for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
+        self.picked = operator.itemgetter(*checked)
+        self.filter_values = {
+            tuple({**WANTED, "operatingSystem": os_name, "licenseModel": licence}[n]
+                  for n in names)
+            for os_name, licence in systems
+        }  # fmt: skip
         self.attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
                              if column in columns]  # fmt: skip
         self.seen = _Seen(operator.itemgetter(at.type, at.day, at.currency, at.lease,
@@ -775,7 +809,7 @@ class _CsvRows:
                                            value=row[self.columns[bad]]))  # fmt: skip
                     continue
                 if wanted is None:
-                    wanted = row[at.family] in FAMILIES and self.picked(row) == self.filter_values
+                    wanted = row[at.family] in FAMILIES and self.picked(row) in self.filter_values
                     if wanted:
                         wanted = offer._product_line(sku, row[at.family], row,
                                                      self.attribute_at, start)  # fmt: skip

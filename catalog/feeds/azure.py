@@ -157,9 +157,19 @@ def vm_sizes() -> dict[str, tuple[int, Decimal, str]]:
         }
 
 
-def slug_for(arm_sku: str, region: str, model: str) -> str:
-    """Standard_D2s_v3, eastus, on_demand → azure-standard-d2s-v3-eastus-on-demand."""
-    return f"azure-{arm_sku}-{region}-{model}".lower().replace("_", "-")
+def slug_for(arm_sku: str, region: str, model: str, system: str = "linux") -> str:
+    """Standard_D2s_v3, eastus, on_demand → azure-standard-d2s-v3-eastus-on-demand (a
+    Windows price: …-on-demand-windows)."""
+    suffix = "" if system == "linux" else f"-{system}"
+    return f"azure-{arm_sku}-{region}-{model}{suffix}".lower().replace("_", "-")
+
+
+SYSTEMS = ("linux", "windows")
+
+
+def _system(item: dict[str, Any]) -> str:
+    """A VM meter's operating system: Windows where its product says so, else Linux."""
+    return "windows" if "Windows" in str(item["productName"]) else "linux"
 
 
 class _Pages:
@@ -174,6 +184,8 @@ class _Pages:
         self.rivals: dict[str, list[FeedPrice]] = {}  # slug → other prices of the same day
         self.notes: list = []
         self.hosts = 0  # Dedicated Host meters left out
+        # Azure lists Linux and Windows VM prices (other systems are licence meters).
+        self.systems = {name for name in config.operating_systems() if name in SYSTEMS}
 
     def reading(self) -> Reading:
         with CountingFile(self.path, self.progress) as file:
@@ -247,7 +259,9 @@ class _Pages:
             "Reservation",
         ):
             return False  # DevTestConsumption is another price list
-        if "Windows" in str(item["productName"]) or "Low Priority" in names:
+        if "Low Priority" in names:
+            return False
+        if _system(item) not in self.systems:
             return False
         if "Dedicated Host" in str(item["productName"]):  # a whole host, not a VM size
             self.hosts += 1
@@ -284,7 +298,8 @@ class _Pages:
                 self.problems.add(problem)
             return None
         arm_sku = str(item["armSkuName"])
-        slug = slug_for(arm_sku, self.region, model)
+        system = _system(item)
+        slug = slug_for(arm_sku, self.region, model, system)
         try:
             slug_validator(slug)
         except Exception:
@@ -296,7 +311,7 @@ class _Pages:
         return FeedPrice(
             slug=slug,
             provider=AzureRetail.provider,
-            tier=_tier(arm_sku, self.region, model, months),
+            tier={**_tier(arm_sku, self.region, model, months), "operating_system": system},
             amount=amount.quantize(_MICRO, ROUND_HALF_UP),
             unit="hour",
             currency=currency,
