@@ -125,6 +125,10 @@ class AwsEc2(Source):
             )
         return {region: index[region] for region in regions}
 
+    def scope_tiers(self, region: str) -> dict[str, Any]:
+        """The region's AWS tiers but the savings plans (aws_savings_plans.py retires those)."""
+        return {**super().scope_tiers(region), "pricing_model__regex": r"^(?!savings_plan_)"}
+
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         with path.open("rb") as file:
             start = file.read(64).lstrip()

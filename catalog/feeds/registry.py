@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from catalog.feeds.aws import AwsEc2
+from catalog.feeds.aws_savings_plans import AwsSavingsPlans
 from catalog.feeds.azure import AzureRetail
 from catalog.feeds.base import Source
 from catalog.feeds.ecb import EcbDaily, EcbHistory
@@ -11,7 +12,15 @@ from catalog.feeds.ovh import OvhEco
 
 SOURCES: dict[str, Source] = {
     source.name: source
-    for source in (AwsEc2(), AzureRetail(), HetznerAuction(), OvhEco(), EcbDaily(), EcbHistory())
+    for source in (
+        AwsEc2(),
+        AwsSavingsPlans(),
+        AzureRetail(),
+        HetznerAuction(),
+        OvhEco(),
+        EcbDaily(),
+        EcbHistory(),
+    )
 }
 
 
