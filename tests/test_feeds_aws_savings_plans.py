@@ -193,7 +193,7 @@ def generated_file(tmp_path: Path, options: list[tuple[str, str, str]]) -> Path:
         products.append({"sku": sku, "productFamily": family, "serviceCode": "ComputeSavingsPlans",
                          "usageType": f"ComputeSP:{term}{option.replace(' ', '')}", "operation": "",
                          "attributes": {"purchaseOption": option, "purchaseTerm": term,
-                                        "location": "Any", "locationType": "AWS Region"}})  # fmt: skip
+                                        "location": "Any"}})  # fmt: skip
         rates = [
             {"discountedSku": "8D49XP354UEYTHGM", "discountedServiceCode": "AmazonEC2",
              "discountedUsageType": "USW2-BoxUsage:m6i.large", "discountedOperation": operation,
