@@ -7,6 +7,7 @@ from catalog.feeds.aws_savings_plans import AwsSavingsPlans
 from catalog.feeds.azure import AzureRetail
 from catalog.feeds.base import Source
 from catalog.feeds.ecb import EcbDaily, EcbHistory
+from catalog.feeds.gcp import GcpComputeEngine
 from catalog.feeds.hetzner import HetznerAuction
 from catalog.feeds.ovh import OvhEco
 
@@ -20,6 +21,7 @@ SOURCES: dict[str, Source] = {
         OvhEco(),
         EcbDaily(),
         EcbHistory(),
+        GcpComputeEngine(),
     )
 }
 
