@@ -49,7 +49,7 @@ from catalog.feeds.base import (
     Source,
 )
 from catalog.feeds.config import aws_base_url, aws_regions
-from catalog.models import CURRENCIES, slug_validator
+from catalog.models import CURRENCIES, PricingModel, slug_validator
 from common.messages import msg
 
 INDEX_PATH = "/offers/v1.0/aws/AmazonEC2/current/region_index.json"
@@ -127,7 +127,8 @@ class AwsEc2(Source):
 
     def scope_tiers(self, region: str) -> dict[str, Any]:
         """The region's AWS tiers but the savings plans (aws_savings_plans.py retires those)."""
-        return {**super().scope_tiers(region), "pricing_model__regex": r"^(?!savings_plan_)"}
+        models = [m for m in PricingModel.values if not m.startswith("savings_plan_")]
+        return {**super().scope_tiers(region), "pricing_model__in": models}
 
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         with path.open("rb") as file:
