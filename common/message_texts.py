@@ -672,6 +672,20 @@ _CATALOG: dict[str, Text] = {
     "catalog.no_rate": N_("no %(source)s→%(target)s rate on or before %(date)s"),
 }
 
+# A tier's commitment alternatives that the catalog lacks (catalog.commitments, issue 27).
+_COMMITMENTS: dict[str, Text] = {
+    "catalog.no_reserved_rate": N_(
+        "No %(years)s-year reservation price for %(tier)s in the catalog: no rate is made up."
+    ),
+    "catalog.no_savings_plan_rate": N_(
+        "No %(years)s-year savings plan price for %(tier)s in the catalog: no rate is made up."
+    ),
+    "catalog.no_committed_use_rate": N_(
+        "No %(years)s-year committed use price for %(tier)s in the catalog: no rate is made up."
+    ),
+    "catalog.no_spot_rate": N_("No spot price for %(tier)s in the catalog: no rate is made up."),
+}
+
 # Price feeds: downloads, refusals, refused rows, summaries (catalog.feeds).
 _FEEDS: dict[str, Text] = {
     "feeds.http_status": N_("The server answered HTTP %(status)s for %(url)s."),
@@ -887,7 +901,7 @@ _FINANCE: dict[str, Text] = {
 
 TEXTS: dict[str, Text] = {
     **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_FEEDS,
-    **_SERVICES, **_FINANCE,
+    **_SERVICES, **_FINANCE, **_COMMITMENTS,
 }  # fmt: skip
 
 
