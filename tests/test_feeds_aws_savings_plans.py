@@ -9,9 +9,11 @@ import copy
 import datetime as dt
 import json
 from decimal import Decimal
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from catalog.feeds import aws_savings_plans as sp
 from catalog.feeds.sync import sync_source
@@ -267,3 +269,15 @@ def test_an_ec2_sync_does_not_retire_the_savings_plans_and_a_plan_gone_is_retire
     result = sync_source("aws-savings-plans", ["us-west-2"], file=fewer)[0]
     assert result.retired == 6, texts(result)
     assert Tier.objects.get(slug="aws-m6i.large-us-west-2-on-demand").retired is False
+
+
+def test_the_command_imports_the_sample_and_says_what_it_left_out(tmp_path):
+    c1_medium_on_demand()
+    out = StringIO()
+    call_command("sync_prices", "aws-savings-plans", "--region", "eu-west-1",
+                 "--file", str(sample(REGION_FILE)), stdout=out)  # fmt: skip
+    text = out.getvalue()
+    assert "aws-savings-plans eu-west-1: imported (version 20200220220300)" in text
+    assert "new tiers: 1" in text
+    assert "1 Savings Plan rate names no operation" in text
+    assert Tier.objects.filter(slug=C1).exists()
