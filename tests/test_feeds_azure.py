@@ -50,7 +50,8 @@ def serve_pages(httpserver, first: bytes | None = None, second: bytes | None = N
     later.respond_with_data(
         second or PAGE2.read_bytes(), status=second_status, content_type="application/json"
     )
-    httpserver.expect_request(PATH, query_string={"$filter": FILTER}).respond_with_data(
+    first = {"$filter": FILTER, "api-version": "2023-01-01-preview"}
+    httpserver.expect_request(PATH, query_string=first).respond_with_data(
         one, content_type="application/json"
     )
     return base

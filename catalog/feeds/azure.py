@@ -59,6 +59,7 @@ ITEM_KEYS = ("armSkuName", "armRegionName", "retailPrice", "currencyCode",
              "serviceName", "unitOfMeasure")  # fmt: skip
 YEARS = {"1 Year": 1, "3 Years": 3}
 HOURS_PER_YEAR = 8760
+API_VERSION = "2023-01-01-preview"
 _MICRO = Decimal("0.000001")
 
 
@@ -75,7 +76,8 @@ class AzureRetail(Source):
 
     def url(self, region: str) -> str:
         odata = f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}'"
-        return f"{config.azure_base_url()}?$filter={quote(odata)}"
+        # The preview API version adds each row's `savingsPlan` terms (FORMATS.md §2).
+        return f"{config.azure_base_url()}?$filter={quote(odata)}&api-version={API_VERSION}"
 
     def fetch(
         self,
