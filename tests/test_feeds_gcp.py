@@ -282,3 +282,27 @@ def test_the_shape_table_names_its_source_and_refreshes_from_the_apis_machine_ty
     with pytest.raises(gcp_shapes.RefreshError, match="memoryMb"):
         gcp_shapes.refresh(listing, dt.date(2026, 12, 3), table)
     assert set(gcp_shapes.shapes(table)) == {"e2-standard-2", "a2-highgpu-1g"}
+
+
+def test_the_api_key_is_sent_but_never_stored(httpserver, settings):
+    ecb_rates("2023-08-09")
+    settings.CATALOG_FEED_GCP_BASE_URL = httpserver.url_for("/skus")
+    settings.CATALOG_FEED_GCP_API_KEY = "test-key-not-secret"
+    page = json.loads(sample(G).read_text())
+    first = {"currencyCode": "USD", "pageSize": "5000", "key": "test-key-not-secret"}
+    httpserver.expect_request(
+        "/skus", query_string={**first, "pageToken": page["nextPageToken"]}
+    ).respond_with_json(LAST_PAGE)
+    httpserver.expect_request("/skus", query_string=first).respond_with_data(
+        sample(G).read_bytes(), content_type="application/json"
+    )
+    (result,) = sync_source("gcp", ["us-central1"])
+    assert result.status == FeedImport.Status.IMPORTED, texts(result)
+    price = Tier.objects.get(slug="gcp-e2-standard-2-us-central1-on-demand").prices.get()
+    assert "test-key" not in result.url + price.source + price.source_url
+    httpserver.clear()
+    httpserver.expect_request("/skus").respond_with_data("no", status=403)
+    (refused,) = sync_source("gcp", ["us-central1"])
+    assert refused.status == FeedImport.Status.REFUSED
+    assert "403" in " ".join(texts(refused))
+    assert "test-key" not in json.dumps(refused.messages) + refused.url

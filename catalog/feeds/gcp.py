@@ -59,7 +59,7 @@ from catalog.feeds.base import (
 )
 from catalog.feeds.download import Downloaded, download
 from catalog.models import CURRENCIES, ExchangeRate, slug_validator
-from common.messages import msg
+from common.messages import Message, msg
 
 BASE_URL = "https://cloudbilling.googleapis.com/v1/services/6F81-5844-456A/skus"
 REGIONS = ("us-central1", "europe-west4")
@@ -97,8 +97,7 @@ class GcpComputeEngine(Source):
 
     def url(self, region: str) -> str:
         base = _setting("CATALOG_FEED_GCP_BASE_URL", BASE_URL)
-        key = _setting("CATALOG_FEED_GCP_API_KEY", "")
-        return f"{base}?currencyCode={TARGET}&pageSize=5000" + (f"&key={quote(key)}" if key else "")
+        return f"{base}?currencyCode={TARGET}&pageSize=5000"
 
     def fetch(
         self,
@@ -119,7 +118,10 @@ class GcpComputeEngine(Source):
                     if link in seen or len(seen) >= MAX_PAGES:
                         raise FeedRefused([msg("feeds.too_many_pages", count=len(seen), url=link)])
                     seen.add(link)
-                    got = download(link, page_file, content_types=self.content_types)
+                    try:
+                        got = download(_keyed(link), page_file, content_types=self.content_types)
+                    except FeedRefused as exc:  # its reasons name the URL: never with the key
+                        raise FeedRefused([_unkeyed(m, link) for m in exc.reasons]) from None
                     content_type = got.content_type
                     page = _page(_document(page_file), f"page {len(seen)}")
                     line = json.dumps(page, separators=(",", ":")).encode() + b"\n"
@@ -143,6 +145,21 @@ class GcpComputeEngine(Source):
 
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         return _Catalog(path, region, progress).reading()
+
+
+def _keyed(url: str) -> str:
+    """The URL with the API key, for the request only: the key is never stored (the
+    import's record and the prices keep the URL without it)."""
+    key = _setting("CATALOG_FEED_GCP_API_KEY", "")
+    return f"{url}{'&' if '?' in url else '?'}key={quote(key)}" if key else url
+
+
+def _unkeyed(message: Message, url: str) -> Message:
+    """`message` with the keyed URL written back as `url` in its text parameters."""
+    keyed = _keyed(url)
+    params = {k: v.replace(keyed, url) if isinstance(v, str) else v
+              for k, v in message.params.items()}  # fmt: skip
+    return Message(message.code, params)
 
 
 def _document(path: Path) -> Any:
