@@ -52,7 +52,7 @@ format: venv
 	$(VENV)/bin/ruff check --fix .
 
 check-deploy: venv
-	DJANGO_SETTINGS_MODULE=planner.settings_production SECRET_KEY=$$(openssl rand -hex 40) \
+	DJANGO_SETTINGS_MODULE=config.settings_production SECRET_KEY=$$(openssl rand -hex 40) \
 	  ALLOWED_HOSTS=planner.example.com $(PY) manage.py check --deploy --fail-level WARNING
 
 messages: venv

@@ -54,7 +54,7 @@ def setup_django(database: Path) -> str:
     os.environ.pop("DATABASE_URL", None)
     os.environ["DEBUG"] = "0"
     os.environ["API_RATE_LIMIT_PER_MINUTE"] = "1000000"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
     from django.conf import settings
 

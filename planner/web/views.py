@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -32,7 +33,6 @@ from django.views.decorators.http import require_GET, require_POST
 from changes.selectors import Generation, changes_since, current_generation
 from common import clock
 from common.message_render import render as render_message
-from planner.celery import app as celery_app
 from planner.compute import montecarlo, schema
 from planner.models import Plan, Share
 from planner.services import evaluation, inputs
@@ -118,7 +118,7 @@ def _cache_ready() -> bool:
 
 def _broker_ready() -> bool:
     def check() -> bool:
-        with celery_app.connection_for_write() as conn:
+        with current_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=3)
         return True
 

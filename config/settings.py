@@ -2,7 +2,7 @@
 
 Unset DATABASE_URL: SQLite under var/. Unset REDIS_URL: Celery over Kombu's
 filesystem transport under var/, so `make run` needs no servers. DEBUG is off
-unless asked for. Production adds planner.settings_production on top.
+unless asked for. Production adds config.settings_production on top.
 """
 
 import os
@@ -91,8 +91,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: answers a locked-out login
 ]
 
-ROOT_URLCONF = "planner.urls"
-WSGI_APPLICATION = "planner.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
