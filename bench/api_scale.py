@@ -144,7 +144,7 @@ class ApiTimer:
 
     def __init__(self, client, plan: dict) -> None:
         from changes.selectors import current_generation
-        from common.clock import today
+        from common.django.clock import today
         from planner.services import evaluation
         from planner.services import plans as services
 
@@ -202,7 +202,7 @@ class EngineTimer:
 
     def once(self) -> None:
         from catalog.pricing import catalog_frame
-        from common.clock import today
+        from common.django.clock import today
         from planner.compute import engine
 
         started = time.perf_counter()

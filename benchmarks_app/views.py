@@ -22,7 +22,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from common.message_render import render as say
+from common.django.message_render import render as say
 
 from . import charts, consistency, glossary, profile_text, selectors
 from .evidence import residual_spread

@@ -18,7 +18,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from catalog import staleness
-from common import clock
+from common.django import clock
 from common.units import HOURS_PER_MONTH
 
 # ISO 4217 codes we accept. A closed list catches typos ("EUE") that a pattern

@@ -4,7 +4,7 @@ Each code maps to a `Text`: an English template with `%(name)s` placeholders, an
 sentence that depends on a count, its plural and the parameter that holds the count.
 `N_` and `NP_` only mark the texts: `manage.py makemessages` (planner's override) passes
 them to xgettext as keywords, so the German catalogue gets every text here. Pages render
-a message with `common.message_render.render` in the reader's language and formats; the
+a message with `common.django.message_render.render` in the reader's language and formats; the
 API gives `common.messages.plain()`, the English text in the stable formats it has always
 used (ISO dates, plain decimals), beside the code and the parameters.
 

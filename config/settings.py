@@ -106,7 +106,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            "builtins": ["common.template_messages"],
+            "builtins": ["common.django.template_messages"],
         },
     },
 ]
@@ -149,7 +149,7 @@ if REDIS_URL:
     CACHES = {
         "default": {
             # A down Redis makes the site run uncached (logged), not answer 500.
-            "BACKEND": "common.cache.TolerantRedisCache",
+            "BACKEND": "common.django.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": f"{QUEUE_PREFIX}planner",
             # An unreachable (not just stopped) Redis costs a request at most this long.

@@ -47,7 +47,7 @@ from catalog.feeds.base import (
 )
 from catalog.feeds.download import Downloaded, download
 from catalog.models import CURRENCIES, slug_validator
-from common import clock
+from common.django import clock
 from common.messages import msg
 
 SIZES_FILE = Path(__file__).resolve().parents[1] / "data" / "azure_vm_sizes.csv"

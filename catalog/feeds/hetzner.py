@@ -31,7 +31,7 @@ from typing import Any
 
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
-from common import clock
+from common.django import clock
 from common.messages import msg
 
 PROVIDER = "Hetzner"

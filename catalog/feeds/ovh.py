@@ -28,7 +28,7 @@ from typing import Any
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
 from catalog.models import CURRENCIES, slug_validator
-from common import clock
+from common.django import clock
 from common.messages import msg
 
 PROVIDER = "OVHcloud"
