@@ -141,8 +141,13 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 REDIS_URL = os.getenv("REDIS_URL", "")
 # A test session uses its own prefix (queues, cache keys, broker folder) so it
 # never takes a running app's tasks; worker processes it starts inherit it.
+# Under pytest-xdist each worker adds its name (gw0, gw1, …): the workers inherit the
+# controller's prefix, and must not share queues or cache keys either.
 if os.getenv("PYTEST_VERSION") and not os.getenv("PLANNER_QUEUE_PREFIX"):
     os.environ["PLANNER_QUEUE_PREFIX"] = f"test-{secrets.token_hex(4)}-"
+_xdist_worker = os.getenv("PYTEST_XDIST_WORKER", "")
+if _xdist_worker and not os.getenv("PLANNER_QUEUE_PREFIX", "").endswith(f"-{_xdist_worker}-"):
+    os.environ["PLANNER_QUEUE_PREFIX"] = f"{os.getenv('PLANNER_QUEUE_PREFIX', '')}{_xdist_worker}-"
 QUEUE_PREFIX = os.getenv("PLANNER_QUEUE_PREFIX", "")
 
 if REDIS_URL:
