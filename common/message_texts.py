@@ -519,7 +519,7 @@ _BENCHMARKS: dict[str, Text] = {
     ),
     "benchmarks.profile_file_unreadable": N_("%(file)s: %(error)s"),
     "benchmarks.profile_edit_unchanged": N_("nothing changed"),
-    # Run files (benchmarks_app.exchange).
+    # Run files (benchmarks_app.run_files).
     "benchmarks.runfile_not_a_run_file": N_("not a run file (expected format %(format)s)"),
     "benchmarks.runfile_version": N_(
         "unsupported run file version %(version)s (this reads %(reads)s)"
