@@ -1,9 +1,9 @@
 """Reads for the planner and the pages: which measurement sizes a plan, and how.
 
-Rules (DESIGN): the latest succeeded run at `standard` or `full` scale of the
-profile's newest X.Y on the target (or on any target linked to the tier) wins;
-`smoke` never sizes anything. The value at the asked thread count is the measured
-median when that count was measured, else the same host's scaling fit's
+Rules (docs/design.md, "Evidence selection"): the latest succeeded run at `standard`
+or `full` scale of the profile's newest X.Y on the target (or on any target linked to
+the tier) wins; `smoke` never sizes anything. The value at the asked thread count is
+the measured median when that count was measured, else the same host's scaling fit's
 prediction, labelled with the fit and how far it extrapolates. Where nothing
 qualifies, `NoMeasurement` says why, as a message.
 

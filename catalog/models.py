@@ -46,7 +46,7 @@ def validate_currency(value: str) -> None:
 
 
 class PricingModel(models.TextChoices):
-    """How a tier is bought. The one list of pricing models (DESIGN, "catalog").
+    """How a tier is bought. The one list of pricing models (docs/design.md, "Pricing models").
 
     `reserved_1y` / `reserved_3y` are a reservation whose purchase option nobody
     recorded (hand-entered prices); the feeds name it: standard or convertible, and

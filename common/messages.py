@@ -1,4 +1,4 @@
-"""Messages as data (DESIGN, "Messages and layers"): a stable code and typed parameters.
+"""Messages as data (docs/design.md, "Messages as data"): a stable code and typed parameters.
 
 Code below the views never writes a finished sentence. It returns a `Message`: a code
 from the registry (`common.message_texts.TEXTS`) and parameters of the types below, so

@@ -52,7 +52,7 @@ api = NinjaAPI(
     urls_namespace="api",
 )
 
-# The README's example (the FIELD-NOTES case, on the shipped default catalog): the document
+# The README's example (the field-notes case, on the shipped default catalog): the document
 # shows it, and schemathesis sends it first, so the success answers are checked too.
 EXAMPLE_PLAN = {
     "currency": "USD",

@@ -40,7 +40,7 @@ def stack_commands(name: str, host: str, port: int, var: Path) -> dict[str, list
     return {
         "web": [
             sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{host}:{port}",
-            # as in production (README, DESIGN): one request per process
+            # as in production (README; docs/design.md, "Running it"): one request per process
             "--workers", "2", "--worker-class", "sync", "--access-logfile", "-",
         ],
         # This host's benchmark target: its own queue only, one run at a time.
