@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import CURRENCIES, Kind, Price, PricingModel
 from catalog.pricing_models import GROUPS
-from common import clock
+from common.django import clock
 
 SORTS = {
     "monthly": _("monthly price"),

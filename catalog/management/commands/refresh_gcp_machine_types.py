@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.feeds import gcp_shapes
-from common.clock import today
+from common.django.clock import today
 
 
 class Command(BaseCommand):
