@@ -27,7 +27,7 @@ from django.core.cache import cache
 from catalog import cpus
 from catalog.pricing import catalog_frame, currencies_with_rates
 from changes.selectors import Generation, current_generation
-from common import clock
+from common.django import clock
 from common.units import HOURS_PER_MONTH
 
 logger = logging.getLogger(__name__)

@@ -18,13 +18,14 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from catalog import pricing_models
 from catalog.feed_status import source_statuses
 from catalog.forms import COLUMNS, DEFAULT_COLUMNS, SORTS, TierFilterForm
 from catalog.models import CURRENCIES, Kind, PricingModel
 from catalog.page_frame import PageFrame, page_frame
 from catalog.pricing import TierQuery, select_tiers
 from common.csv_cells import neutralise
-from common.message_render import render as say
+from common.django.message_render import render as say
 from common.messages import msg
 
 PAGE_SIZE = 50
@@ -64,7 +65,8 @@ def _filtered(request: HttpRequest) -> tuple[TierFilterForm, PageFrame, pd.DataF
 
 
 def _page_filters(frame: pd.DataFrame, form: TierFilterForm) -> pd.DataFrame:
-    """The filters select_tiers does not know: CPU, AVX-512, GPU model, confirmed only."""
+    """The filters select_tiers does not know: CPU, AVX-512, GPU model, confirmed only,
+    pricing group."""
     keep = pd.Series(True, index=frame.index)
     for field, column in (("cpu_vendor", "cpu_vendor"), ("cpu_generation", "cpu_generation"),
                           ("gpu_model", "gpu_label")):  # fmt: skip
@@ -74,6 +76,8 @@ def _page_filters(frame: pd.DataFrame, form: TierFilterForm) -> pd.DataFrame:
         keep &= frame["avx512"]
     if form.value("confirmed"):
         keep &= frame["confirmed"]
+    if group := form.value("pricing"):
+        keep &= frame["pricing_model"].map(lambda model: pricing_models.matches(model, group))
     return frame if bool(keep.all()) else frame.loc[keep]
 
 

@@ -14,7 +14,7 @@ from catalog import page_frame
 from catalog.feeds.sync import sync_source
 from catalog.tasks import warm_caches
 from changes.selectors import current_generation
-from common import clock
+from common.django import clock
 from planner.web import tier_search
 from tests.support.feeds import sample
 

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.azure_sizes import render, table_rows
 from catalog.feeds.azure import SIZES_FILE
-from common import clock
+from common.django import clock
 
 
 class Command(BaseCommand):
