@@ -36,7 +36,7 @@ class Size:
 
 
 def parse_page(text: str, page: str) -> list[Size]:
-    """The sizes of one series page's first table with a size name, vCPUs and memory.
+    """The sizes of one series page's tables with a size name, vCPUs and memory.
     Rows that are not a size (a footnote, a "Standard_X<sup>1</sup>" marker is cleaned)
     are skipped; a page without such a table or date gives nothing."""
     date = _DATE.search(text)
@@ -45,17 +45,20 @@ def parse_page(text: str, page: str) -> list[Size]:
     month, day, year = (int(g) for g in date.groups())
     when = dt.date(year, month, day)
     lines = text.splitlines()
+    found: list[Size] = []
     for index, line in enumerate(lines):
         cells = _cells(line)
-        if not cells or not cells[0].lower().startswith("size name"):
+        # "| Size Name | vCPUs (Qty.) | Memory (GB) |", or older pages' "| Size | vCPU |
+        # Memory: GiB | …" (one table per series: Ev3 and Esv3 share a page).
+        if not cells or cells[0].lower() not in ("size name", "size"):
             continue
         names = [c.lower() for c in cells]
         vcpu = next((i for i, n in enumerate(names) if n.startswith("vcpu")), None)
         memory = next((i for i, n in enumerate(names) if n.startswith("memory")), None)
         if vcpu is None or memory is None:
             continue
-        return list(_rows(lines[index + 2 :], vcpu, memory, when, page))
-    return []
+        found += _rows(lines[index + 2 :], vcpu, memory, when, page)
+    return found
 
 
 def _rows(lines: list[str], vcpu: int, memory: int, when: dt.date, page: str):

@@ -98,3 +98,27 @@ def test_the_sizes_of_the_genuine_eastus_samples_all_get_their_specs(name):
     tiers = Tier.objects.filter(name__in=listed)
     assert tiers.exists()
     assert not tiers.filter(vcpus=None).exists() and not tiers.filter(ram_gib=None).exists()
+
+
+# An older page's layout (Ev3 and Esv3 share one page, one table each, footnote marks).
+OLD_PAGE = """---
+ms.date: 09/24/2026
+---
+## Ev3-series
+
+| Size | vCPU | Memory: GiB | Temp storage (SSD) GiB |
+|---|---|---|---|
+| Standard_E2_v3<sup>1</sup>  | 2  | 16  | 50   |
+
+## Esv3-series
+
+| Size | vCPU | Memory: GiB | Temp storage (SSD) GiB |
+|---|---|---|---|
+| Standard_E64is_v3 <sup>2</sup> | 64 | 432 | 864 |
+"""
+
+
+def test_an_older_page_with_one_table_per_series_gives_every_table():
+    sizes = parse_page(OLD_PAGE, "ev3-esv3-series.md")
+    assert [(s.arm_sku_name, s.vcpus, s.ram_gib) for s in sizes] == [
+        ("Standard_E2_v3", 2, Decimal(16)), ("Standard_E64is_v3", 64, Decimal(432))]  # fmt: skip
