@@ -6,7 +6,10 @@ answers from it."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -55,3 +58,30 @@ def test_the_control_worker_warms_the_frames_a_web_process_then_reads(start_work
         assert len(tier_search.index()) == 1258
     assert len(queries) == 1
     assert client.get("/catalog/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sync_task_queues_the_warm_up_which_the_control_worker_runs(
+    start_worker, httpserver, settings
+):
+    """catalog.sync_prices (run here as the control worker would) downloads H1, imports it
+    and queues catalog.warm_caches on the default queue; a real worker runs it, and this
+    process then reads today's frame from the shared cache."""
+    from catalog.tasks import sync_prices
+
+    settings.CATALOG_FEED_HETZNER_URL = httpserver.url_for("/live_data_sb.json")
+    httpserver.expect_request("/live_data_sb.json").respond_with_data(
+        sample(H1).read_bytes(), content_type="application/json"
+    )
+    (result,) = sync_prices.apply(args=("hetzner",)).get()
+    assert result["status"] == "imported" and result["new_tiers"] == 1258
+    page_frame.forget()
+    start_worker("control", ["default"])
+    generation = current_generation()
+    name = page_frame._shared_key((generation.key, clock.today(), None, False))
+    deadline = time.monotonic() + 180
+    while cache.get(name) is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    with CaptureQueriesContext(connection) as queries:
+        entry = page_frame.page_frame(clock.today(), None, False)
+    assert len(queries) == 1 and len(entry.frame) == 1258
