@@ -1,64 +1,100 @@
-"""Numbers, money and percentages in the reader's language, for pages and charts alike.
+"""Numbers, money, percentages and dates in the reader's language, for pages, CSV and charts.
 
-Django's own locale formats (decimal and thousand separators) do the work, so a
-page and a chart drawn in the same language always agree: English "$1,234.56",
-German "1.234,56 $". The language is passed in explicitly so a chart rendered
-outside a request (or cached for another language) never depends on whichever
-language happens to be active in the thread.
+Babel (CLDR) does the work, so a page and a chart drawn in the same language always agree
+and every currency is written as CLDR writes it: English "$1,234.56", "¥1,235" (yen has
+no decimals), "CHF 1,234.50"; German "1.234,56 $", "1.235 ¥"; German dates "2. Dez. 2026".
+The language is passed in explicitly (no Django here), so a chart rendered outside a
+request (or cached for another language) never depends on the active language.
+
+What is ours on top of Babel: half-up rounding (money is rounded so, Babel rounds half to
+even), the typographic minus before an amount of money (a hyphen reads as a dash in a
+table), a dash for a missing
+figure, and CLDR's currency spacing (a space between a letter symbol and its digits, "CHF
+1,234.50"), which Babel does not apply.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.utils import formats, numberformat
+from babel import Locale
+from babel.dates import format_skeleton
+from babel.numbers import NumberPattern, get_currency_precision, parse_pattern
 
-SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CHF": "CHF", "JPY": "¥"}
-# Languages that write the currency after the amount, separated by a (no-break) space.
-SYMBOL_AFTER = {"de"}
 NBSP = "\u00a0"
 DASH = "\u2013"  # shown where a figure is missing
 MINUS = "\u2212"  # typographic minus: a hyphen reads as a dash in a table
+DATE_SKELETON = "yMMMd"  # "Dec 2, 2026", "2. Dez. 2026"
+
+
+@functools.lru_cache(maxsize=16)
+def _locale(language: str) -> Locale:
+    # A parsed locale is a fixed table: looked up once per language, not per figure.
+    return Locale.parse(language.replace("-", "_"))
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(language: str, kind: str, places: int) -> NumberPattern:
+    """The language's decimal, currency or percent pattern with exactly `places` decimals
+    (parsed once: a results page formats a few hundred figures)."""
+    locale = _locale(language)
+    formats = {"decimal": locale.decimal_formats, "currency": locale.currency_formats,
+               "percent": locale.percent_formats}[kind]  # fmt: skip
+    pattern = parse_pattern(formats["standard" if kind == "currency" else None].pattern)
+    pattern.frac_prec = (places, places)
+    return pattern
+
+
+def _rounded(value: float | Decimal | int, places: int) -> Decimal:
+    rounded = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    return rounded if rounded else abs(rounded)  # no "-0"
+
+
+def currency_places(currency: str) -> int:
+    """The decimals CLDR gives a currency: 2 for USD, EUR, CHF; 0 for JPY."""
+    return get_currency_precision(currency)
 
 
 def number(value: float | Decimal | int | None, places: int = 0, language: str = "en") -> str:
     """A grouped number in the language's separators: 1,234.5 (en) or 1.234,5 (de)."""
     if value is None:
         return DASH
-    # Rounded here, half up: Django's number_format cuts extra digits off (349.99 → "349").
-    rounded = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
-    decimal_sep, grouping, thousand_sep = separators(language)
-    return numberformat.format(rounded, decimal_sep, places, grouping, thousand_sep,
-                               force_grouping=True, use_l10n=True)  # fmt: skip
-
-
-@functools.lru_cache(maxsize=16)
-def separators(language: str) -> tuple[str, int, str]:
-    """The language's decimal separator, grouping and thousand separator, as Django's
-    `number_format` reads them, looked up once: a results page formats a few hundred
-    figures, and switching the active language for each was a twentieth of a recompute."""
-    return (
-        formats.get_format("DECIMAL_SEPARATOR", language, use_l10n=True),
-        formats.get_format("NUMBER_GROUPING", language, use_l10n=True),
-        formats.get_format("THOUSAND_SEPARATOR", language, use_l10n=True),
+    return _pattern(language, "decimal", places).apply(
+        _rounded(value, places), _locale(language), currency_digits=False
     )
 
 
 def money(
-    value: float | Decimal | int | None, currency: str, language: str = "en", places: int = 2
+    value: float | Decimal | int | None,
+    currency: str,
+    language: str = "en",
+    places: int | None = None,
 ) -> str:
-    """An amount with its currency in the language's order: $1,234.56 or 1.234,56 $."""
+    """An amount with its currency as CLDR writes it: $1,234.56, 1.234,56 $, ¥1,235,
+    CHF 1,234.56. `places`: the currency's own decimals unless given (never more than
+    the currency has: a yen amount has none)."""
     if value is None:
         return DASH
-    symbol = SYMBOLS.get(currency, currency)
-    negative = value < 0
-    text = number(abs(value), places, language)
-    if language in SYMBOL_AFTER or len(symbol) > 1:
-        out = f"{text}{NBSP}{symbol}"
-    else:
-        out = f"{symbol}{text}"
-    return f"{MINUS}{out}" if negative else out
+    digits = currency_places(currency)
+    places = digits if places is None else min(places, digits)
+    rounded = _rounded(value, places)
+    text = _pattern(language, "currency", places).apply(
+        abs(rounded), _locale(language), currency=currency, currency_digits=False
+    )
+    text = _spaced(text)
+    return f"{MINUS}{text}" if rounded < 0 else text
+
+
+def _spaced(text: str) -> str:
+    """CLDR's currency spacing: a no-break space between a symbol that ends (or starts)
+    with a letter and the digits beside it ("CHF1,234" → "CHF 1,234")."""
+    for i in range(1, len(text)):
+        before, after = text[i - 1], text[i]
+        if (before.isalpha() and after.isdigit()) or (before.isdigit() and after.isalpha()):
+            return f"{text[:i]}{NBSP}{text[i:]}"
+    return text
 
 
 def places_needed(value: float | Decimal | int, minimum: int = 2, maximum: int = 6) -> int:
@@ -69,16 +105,36 @@ def places_needed(value: float | Decimal | int, minimum: int = 2, maximum: int =
 
 
 def price(value: float | Decimal | int | None, currency: str, language: str = "en") -> str:
-    """A catalog price with the decimals it needs, in the language's order: $349.99,
-    $0.0416, 0,0416 $ (a unit price of a fraction of a cent keeps its digits)."""
+    """A catalog price with the decimals it needs, at least its currency's: $349.99,
+    $0.0416, 0,0416 $ (a unit price of a fraction of a cent keeps its digits), ¥1,234."""
     if value is None:
         return DASH
-    return money(value, currency, language, places=places_needed(value))
+    places = places_needed(value, minimum=currency_places(currency))
+    rounded = _rounded(value, places)
+    text = _pattern(language, "currency", places).apply(
+        abs(rounded), _locale(language), currency=currency, currency_digits=False
+    )
+    text = _spaced(text)
+    return f"{MINUS}{text}" if rounded < 0 else text
 
 
 def percent(value: float | Decimal | None, places: int = 0, language: str = "en") -> str:
     """A share (0.25) as a percentage in the language: 25 % (de) or 25% (en)."""
     if value is None:
         return DASH
-    text = number(Decimal(str(value)) * 100, places, language)
-    return f"{text}{NBSP}%" if language in SYMBOL_AFTER else f"{text}%"
+    shown = _rounded(Decimal(str(value)) * 100, places)
+    return _pattern(language, "percent", places).apply(
+        shown / 100, _locale(language), currency_digits=False
+    )
+
+
+def date(value: dt.date | None, language: str = "en") -> str:
+    """A day as the language writes it: "Dec 2, 2026", "2. Dez. 2026"."""
+    if value is None:
+        return DASH
+    return format_skeleton(DATE_SKELETON, value, locale=_locale(language))
+
+
+def iso_date(value: dt.date | None) -> str:
+    """A day in a file (CSV): 2026-12-02, whatever the reader's language."""
+    return "" if value is None else value.isoformat()
