@@ -28,6 +28,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap
 
 from changes.selectors import Generation, changes_since, current_generation
 from common import clock
@@ -299,7 +300,7 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
         if not context.get("results") and request.method == "POST":
             # An input being typed is not valid yet: keep the last good results on the
             # page (marked stale by static/js/plan_form.js), swap only the messages.
-            response["HX-Reswap"] = "none"
+            reswap(response, "none")
         return response
     return render(request, "planner/plan_edit.html", context, status=status)
 
