@@ -174,9 +174,9 @@ class ApiTimer:
         if path == "uncached":
             from django.core.cache import cache
 
-            from planner.services import evaluation
+            from changes import memo
 
-            evaluation.forget()  # every process memo of the engine's inputs
+            memo.drop()  # every process memo of the engine's inputs
             cache.delete(self.key)  # and the answer
         seconds, queries = self.request()
         self.times[path].append(seconds)

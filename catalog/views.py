@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import pandas as pd
@@ -24,6 +23,7 @@ from catalog.feed_status import source_statuses
 from catalog.forms import COLUMNS, DEFAULT_COLUMNS, SORTS, TierFilterForm
 from catalog.models import CURRENCIES, Kind, PricingModel
 from catalog.pricing import TierQuery, catalog_frame, currencies_with_rates, select_tiers
+from changes.memo import kept
 from changes.selectors import current_generation
 from common.csv_cells import neutralise
 from common.message_render import render as say
@@ -32,7 +32,6 @@ from common.units import HOURS_PER_MONTH
 
 PAGE_SIZE = 50
 COMPARE_MAX = 6
-_FRAMES: OrderedDict[tuple, _Frame] = OrderedDict()
 _FRAMES_KEPT = 8  # a few dates and currencies; each frame of 20,000 tiers is ~20 MB
 
 
@@ -46,13 +45,14 @@ class _Frame:
 
 
 def _frame(as_of: dt.date, currency: str | None, retired: bool) -> _Frame:
-    """The catalog frame with the page's derived columns, kept per data generation."""
-    generation = current_generation()
-    key = (generation.key, as_of, currency, retired)
-    # Generation 0 (no change recorded) is not cached: its key is not unique to the data.
-    if generation.number and key in _FRAMES:
-        _FRAMES.move_to_end(key)
-        return _FRAMES[key]
+    """The catalog frame with the page's derived columns, kept per data generation
+    (bench/memo_pays.py, catalog_page_frame)."""
+    key = (as_of, currency, retired)
+    compute = lambda: _read_frame(as_of, currency, retired)  # noqa: E731
+    return kept(current_generation(), "catalog.page_frame", key, compute, most=_FRAMES_KEPT)
+
+
+def _read_frame(as_of: dt.date, currency: str | None, retired: bool) -> _Frame:
     frame = catalog_frame(as_of, currency or None, include_retired=retired)
     models, attrs = frame["cpu_model"].fillna(""), dict(frame.attrs)
     frame = frame.assign(
@@ -78,10 +78,6 @@ def _frame(as_of: dt.date, currency: str | None, retired: bool) -> _Frame:
             "gpu_model": values("gpu_label"),
         },
     )
-    if generation.number:
-        _FRAMES[key] = entry
-        while len(_FRAMES) > _FRAMES_KEPT:
-            _FRAMES.popitem(last=False)
     return entry
 
 

@@ -21,7 +21,6 @@ from django.utils import timezone
 
 from common import clock
 from planner.models import Plan, Share
-from planner.services import evaluation
 from tests.support.api import post_json
 from tests.support.catalog import add_price, add_rate, make_tier
 from tests.support.runs import GBM_RUN, INFERENCE_RUN, import_copy
@@ -169,7 +168,6 @@ def api(own_cache, owner, settings, monkeypatch):
     from tests.support.api import token_client
 
     settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    evaluation.forget()
     monkeypatch.setattr(clock, "today", lambda: TODAY)
     monkeypatch.setattr(timezone, "localdate", lambda *a, **k: TODAY)
     golden_catalog()

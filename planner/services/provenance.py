@@ -16,23 +16,14 @@ from typing import Any
 from django.db import models
 
 from catalog.models import ExchangeRate
+from changes.memo import kept
 from changes.selectors import Generation
-from planner.services.inputs import Memo
 
 ONE_TIME_INPUTS = {
     "migration": ["one_time.migration_hours", "one_time.migration_rate"],
     "retraining": ["one_time.retraining"],
     "other": ["one_time.other"],
 }
-
-
-# The exchange-rate rows of a comparison, kept per data generation (a rate is a change).
-_rates = Memo(16)
-
-
-def forget() -> None:
-    """Drop this process's memo of exchange-rate rows."""
-    _rates.clear()
 
 
 def with_provenance(
@@ -166,7 +157,8 @@ def _fx_provenance(rates: list[dict[str, Any]], generation: Generation | None) -
     if generation is None:
         found = _rate_rows(wanted)
     else:
-        found = _rates.get((generation.key, wanted), lambda: _rate_rows(wanted))
+        # Kept: bench/memo_pays.py, rate_rows.
+        found = kept(generation, "provenance.rates", wanted, lambda: _rate_rows(wanted), most=16)
     for entry in rates:
         entry["rows"] = [dict(row) for row in found.get((entry.get("date"), entry["into"]), [])]
 

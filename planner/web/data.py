@@ -21,14 +21,13 @@ from django.utils.translation import gettext as _
 from benchmarks_app.models import Run, Target
 from catalog.models import PricingModel
 from catalog.pricing import catalog_frame, currencies_with_rates
+from changes.memo import kept
 from changes.selectors import Generation, current_generation, generation_with
 from common import formatting
 from common.clock import today
 from planner.compute import schema
 from planner.models import Plan, Share
-from planner.services import evaluation
 from planner.services import plans as services
-from planner.services.inputs import Memo
 
 FORM_OPTIONS_SECONDS = 600
 
@@ -79,8 +78,9 @@ def form_options(generation: Generation | None = None) -> dict[str, Any]:
     language = translation.get_language() or "en"
     generation = generation or current_generation()
     day = today().isoformat()
-    key = (generation.key, language, day)
-    return _options.get(key, lambda: _shared_options(language, day, generation))
+    # Kept: bench/memo_pays.py, form_options.
+    compute = lambda: _shared_options(language, day, generation)  # noqa: E731
+    return kept(generation, "web.form_options", (language, day), compute, most=4)
 
 
 def _shared_options(language: str, day: str, generation: Generation) -> dict[str, Any]:
@@ -91,12 +91,6 @@ def _shared_options(language: str, day: str, generation: Generation) -> dict[str
         options = _form_options(language)
         cache.set(key, options, FORM_OPTIONS_SECONDS)
     return options
-
-
-# In front of the shared cache: the choices are read by every editor request, and their
-# key holds the data generation (read once per request anyway), so a kept entry is never
-# out of date.
-_options = Memo(4)
 
 
 def _form_options(language: str) -> dict[str, Any]:
@@ -134,9 +128,3 @@ def plan_update(plan: Plan, parsed: schema.Plan) -> None:
     plan.inputs = schema.plan_to_dict(parsed)
     plan.name = parsed.name
     plan.save(update_fields=["inputs", "name", "updated"])
-
-
-def forget() -> None:
-    """Drop this process's memos (tests: rolled-back data can repeat a database state)."""
-    evaluation.forget()
-    _options.clear()

@@ -19,9 +19,9 @@ from django.utils import translation
 
 from catalog.models import PricingModel
 from catalog.pricing import catalog_frame
+from changes.memo import kept
 from changes.selectors import Generation, current_generation
 from common.clock import today
-from planner.services.inputs import Memo
 from planner.web import data as web_data
 
 LIMIT = 30
@@ -31,7 +31,6 @@ MAX_QUERY = 100
 FULL_LIST_MAX = 500
 
 _WORD = re.compile(r"[^0-9a-z]+")
-_indexes = Memo(4)
 
 
 @dataclass(frozen=True)
@@ -85,8 +84,9 @@ def index(generation: Generation | None = None) -> list[Entry]:
     """The offered tiers' entries for this language, data generation and date."""
     generation = generation or current_generation()
     language = translation.get_language() or "en"
-    key = (generation.key, language, today().isoformat())
-    return _indexes.get(key, lambda: _build(language))
+    # Kept: bench/memo_pays.py, tier_search.
+    key = (language, today().isoformat())
+    return kept(generation, "web.tier_search", key, lambda: _build(language), most=4)
 
 
 def _build(language: str) -> list[Entry]:
@@ -98,8 +98,3 @@ def _build(language: str) -> list[Entry]:
         fields = (row.provider, row.name, row.region, row.pricing_model, row.kind)
         entries.append(entry(row.slug, label, fields))
     return entries
-
-
-def forget() -> None:
-    """Drop this process's indexes (tests: rolled-back data can repeat a database state)."""
-    _indexes.clear()
