@@ -9,7 +9,6 @@ imported copies of its tiers (bench/api_scale.py's catalog), the work the memo s
 - priced_catalog: catalog_frame + engine.Prices (every evaluation);
 - tier_index: the offered tiers (plan validation, every evaluation);
 - best_measurements: a workload-sized plan's evidence for every tier;
-- rate_rows: the exchange rates of an EUR answer's provenance;
 - form_options: the editor's tier choices, from the shared cache (the memo's miss path);
 - tier_search: the editor's tier-search index;
 - catalog_page_frame: the catalog page's frame with its derived columns;
@@ -50,12 +49,10 @@ def p50_ms(work: Callable[[], object], runs: int, before: Callable[[], None] | N
 
 
 def uses(client, share_token: str) -> dict[str, Callable[[], object]]:
-    import datetime as dt
-
     from catalog.views import _frame
     from changes.selectors import current_generation
     from common.clock import today
-    from planner.services import inputs, provenance
+    from planner.services import inputs
     from planner.services import plans as services
     from planner.web import data as web_data
     from planner.web import tier_search
@@ -67,7 +64,6 @@ def uses(client, share_token: str) -> dict[str, Callable[[], object]]:
     sized = services.parse({"currency": "USD", "baseline": {"monthly": "480"}, "workloads": [gbm]})
     frame = inputs.priced_catalog(day, "USD", generation).frame
     slugs = inputs.candidate_tiers(sized, frame)
-    rates = [{"date": (day - dt.timedelta(days=d)).isoformat(), "into": "EUR"} for d in range(5)]
 
     def shared_page() -> object:
         assert client.get(f"/s/{share_token}/").status_code == 200
@@ -83,7 +79,6 @@ def uses(client, share_token: str) -> dict[str, Callable[[], object]]:
         "best_measurements": lambda: inputs.best_measurements(
             slugs, ["gbm"], generation=generation
         ),
-        "rate_rows": lambda: provenance._fx_provenance([dict(r) for r in rates], generation),
         "form_options": lambda: web_data.form_options(generation),
         "tier_search": lambda: tier_search.index(generation),
         "catalog_page_frame": lambda: _frame(day, None, False),

@@ -78,7 +78,8 @@ def form_options(generation: Generation | None = None) -> dict[str, Any]:
     language = translation.get_language() or "en"
     generation = generation or current_generation()
     day = today().isoformat()
-    # Kept: bench/memo_pays.py, form_options.
+    # Kept: bench/memo_pays.py, 0.9 ms from the shared cache at 2,018 tiers, 29 ms at
+    # 20,000 (the labels of every tier); 0.01 ms kept. Read by every editor request.
     compute = lambda: _shared_options(language, day, generation)  # noqa: E731
     return kept(generation, "web.form_options", (language, day), compute, most=4)
 

@@ -70,7 +70,8 @@ def page(request: HttpRequest, generation: Generation) -> str:
     key = (generation.key, user.pk, user.get_username(), user.is_staff,
            translation.get_language(), request.get_full_path(), clock.today().isoformat(),
            _plan_rows(user) if user.is_authenticated else None)  # fmt: skip
-    # Kept in this process (bench/memo_pays.py, home_page).
+    # Kept in this process: bench/memo_pays.py, 7.0 ms rendered from the shared cache's
+    # fragments vs 0.8 ms kept at 2,018 tiers (12.5 vs 7.1 ms at 20,000).
     html = kept(generation, "web.home_page", key,
                 lambda: _render(request, generation, CSRF_PLACEHOLDER),
                 most=PAGES_KEPT, seconds=PAGE_SECONDS)  # fmt: skip

@@ -84,7 +84,7 @@ def index(generation: Generation | None = None) -> list[Entry]:
     """The offered tiers' entries for this language, data generation and date."""
     generation = generation or current_generation()
     language = translation.get_language() or "en"
-    # Kept: bench/memo_pays.py, tier_search.
+    # Kept: bench/memo_pays.py: 0.46 s to build at 2,018 tiers, 6.8 s at 20,000; 0.01 ms kept.
     key = (language, today().isoformat())
     return kept(generation, "web.tier_search", key, lambda: _build(language), most=4)
 

@@ -523,7 +523,8 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
             cache.set(key, html, SHARED_PAGE_SECONDS)
         return html
 
-    # The hottest shared pages kept in this process too (bench/memo_pays.py, shared_page).
+    # The hottest shared pages kept in this process too: bench/memo_pays.py, 0.65 ms a
+    # visit from the shared cache vs 0.28 ms kept at 2,018 tiers (6.6 vs 0.34 ms at 20,000).
     html = kept(generation, "web.shared_page", key, page, most=PAGES_KEPT)
     response = HttpResponse(html)
     if chosen in dict(settings.LANGUAGES):
