@@ -17,9 +17,9 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.urls import get_resolver
 from django.utils import timezone
 
-from common import clock
 from planner.models import Plan, Share
 from tests.support.api import post_json
 from tests.support.catalog import add_price, add_rate, make_tier
@@ -168,8 +168,10 @@ def api(own_cache, owner, settings, monkeypatch):
     from tests.support.api import token_client
 
     settings.API_RATE_LIMIT_PER_MINUTE = 10_000
-    monkeypatch.setattr(clock, "today", lambda: TODAY)
-    monkeypatch.setattr(timezone, "localdate", lambda *a, **k: TODAY)
+    # Every view module imported first: one imported while the date is fixed would keep
+    # the fixed function (`from common.clock import today`) for the tests after this one.
+    get_resolver().url_patterns  # noqa: B018
+    monkeypatch.setattr(timezone, "localdate", lambda *a, **k: TODAY)  # clock.today() too
     golden_catalog()
     return token_client(owner)[0]
 
