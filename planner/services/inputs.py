@@ -31,7 +31,7 @@ from catalog.models import Tier
 from catalog.pricing import catalog_frame
 from changes.memo import kept
 from changes.selectors import Generation, current_generation
-from common.clock import today
+from common.django.clock import today
 from planner.compute import capacity, engine, fitgate, schema
 from planner.models import SpeedFactor
 

@@ -28,24 +28,24 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from functools import cache as once
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
-from django.db import connection
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from benchmarks_app import selectors as bench_selectors
 from changes.memo import kept
 from changes.selectors import Generation
-from common import clock
+from common.django import clock
 from common.messages import Message
 from planner.models import Plan
+from planner.services import plans as services
 from planner.web import dashboard
 from planner.web import data as web_data
 
@@ -69,7 +69,7 @@ def page(request: HttpRequest, generation: Generation) -> str:
         return _render(request, generation, get_token(request))  # shown once: never kept
     key = (generation.key, user.pk, user.get_username(), user.is_staff,
            translation.get_language(), request.get_full_path(), clock.today().isoformat(),
-           _plan_rows(user) if user.is_authenticated else None)  # fmt: skip
+           services.plan_rows(user, PLAN_FIELDS) if user.is_authenticated else None)  # fmt: skip
     # Kept in this process: bench/memo_pays.py, 7.0 ms rendered from the shared cache's
     # fragments vs 0.8 ms kept at 2,018 tiers (12.5 vs 7.1 ms at 20,000).
     html = kept(generation, "web.home_page", key,
@@ -81,25 +81,6 @@ def page(request: HttpRequest, generation: Generation) -> str:
 def _render(request: HttpRequest, generation: Generation, csrf_token: str) -> str:
     context = {"fragments": fragments(request.user, generation), "csrf_token": csrf_token}
     return render_to_string(TEMPLATE, context, request=request)
-
-
-def _plan_rows(user: AbstractBaseUser | Any) -> tuple[tuple[Any, ...], ...]:
-    """What the plan list shows of each of the user's plans, as the database gives it: one
-    plain query (built once). The rows themselves are part of the page's key."""
-    with connection.cursor() as cursor:
-        cursor.execute(_plan_rows_sql(), [user.pk])
-        return tuple(cursor.fetchall())
-
-
-@once
-def _plan_rows_sql() -> str:
-    q = connection.ops.quote_name
-    # Every value hashable (JSON as its text, also where the database would decode it).
-    columns = ", ".join(f"CAST({q(Plan._meta.get_field(name).column)} AS TEXT)"
-                        if name == "seen_figures" else q(Plan._meta.get_field(name).column)
-                        for name in PLAN_FIELDS)  # fmt: skip
-    return (f"SELECT {columns} FROM {q(Plan._meta.db_table)} "
-            f"WHERE {q('owner_id')} = %s ORDER BY {q('id')}")  # fmt: skip
 
 
 def fragments(user: AbstractBaseUser | Any, generation: Generation) -> dict[str, SafeString]:
@@ -133,7 +114,7 @@ def _freshness() -> dict[str, Any]:
 
 
 def _targets() -> dict[str, Any]:
-    return {"targets": web_data.bench_targets()}
+    return {"targets": bench_selectors.targets_with_last_run()}
 
 
 def _plans(plans: list[Plan], generation: Generation) -> dict[str, Any]:
