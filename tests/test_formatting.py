@@ -65,3 +65,33 @@ def test_dates_in_each_language_and_iso_in_files():
     assert formatting.date(day, "de") == "2. Dez. 2026"
     assert formatting.iso_date(day) == "2026-12-02"
     assert formatting.date(None) == formatting.DASH
+
+
+@given(
+    value=st.decimals(min_value=-(10**10), max_value=10**10, places=4, allow_nan=False),
+    places=st.integers(min_value=0, max_value=4),
+    language=st.sampled_from(["en", "de"]),
+    currency=st.sampled_from(["USD", "EUR", "JPY", "CHF"]),
+)
+def test_the_fast_path_writes_what_babel_writes(value, places, language, currency):
+    """Digits grouped by Python around Babel's prefix and suffix: the same text as Babel's
+    own `NumberPattern.apply` (with CLDR's currency spacing) for every amount."""
+    from babel import Locale
+
+    locale = Locale.parse(language)
+
+    def babel(kind: str, amount: Decimal, digits: int, **extra) -> str:
+        pattern = formatting._pattern(language, kind, digits)
+        return pattern.apply(amount, locale, currency_digits=False, **extra)
+
+    rounded = value.quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    rounded = rounded if rounded else abs(rounded)
+    assert formatting.number(value, places, language) == babel("decimal", rounded, places)
+    assert formatting.percent(value / 100, places, language) == babel(
+        "percent", rounded / 100, places
+    )
+    digits = min(places, formatting.currency_places(currency))
+    amount = value.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)
+    written = formatting._spaced(babel("currency", abs(amount), digits, currency=currency))
+    expected = f"\u2212{written}" if amount < 0 else written
+    assert formatting.money(value, currency, language, places=places) == expected
