@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,12 +25,12 @@ from django.core.cache import cache
 
 from catalog import cpus
 from catalog.pricing import catalog_frame, currencies_with_rates
+from changes.memo import kept
 from changes.selectors import Generation, current_generation
 from common.django import clock
 from common.units import HOURS_PER_MONTH
 
 logger = logging.getLogger(__name__)
-_FRAMES: OrderedDict[tuple, PageFrame] = OrderedDict()
 _FRAMES_KEPT = 8  # a few dates and currencies; each frame of 20,000 tiers is ~20 MB
 SHARED_SECONDS = 7 * 24 * 3600  # a generation's frames outlive no week
 _WARMERS: list[Callable[[Generation], None]] = []
@@ -47,23 +46,31 @@ class PageFrame:
 
 
 def page_frame(as_of: dt.date, currency: str | None, retired: bool) -> PageFrame:
-    """The frame for this data generation, date, currency and retired switch."""
+    """The frame for this data generation, date, currency and retired switch: kept in this
+    process (bench/memo_pays.py: 0.31 s to build at 2,018 tiers, 4.7 s at 20,000; 0.02 ms
+    kept), else read from the shared cache (tens of ms), else built and shared."""
     generation = current_generation()
     key = (generation.key, as_of, currency, retired)
-    # Generation 0 (no change recorded) is not cached: its key is not unique to the data.
+    return kept(
+        generation,
+        "catalog.page_frame",
+        key[1:],
+        lambda: _shared(generation, key, as_of, currency, retired),
+        most=_FRAMES_KEPT,
+    )
+
+
+def _shared(
+    generation: Generation, key: tuple, as_of: dt.date, currency: str | None, retired: bool
+) -> PageFrame:
+    # Generation 0 (no change recorded) is not shared: its key is not unique to the data.
     if not generation.number:
         return _build(as_of, currency, retired)
-    if key in _FRAMES:
-        _FRAMES.move_to_end(key)
-        return _FRAMES[key]
     shared = _shared_key(key)
     entry = cache.get(shared)
     if entry is None:
         entry = _build(as_of, currency, retired)
         cache.set(shared, entry, SHARED_SECONDS)
-    _FRAMES[key] = entry
-    while len(_FRAMES) > _FRAMES_KEPT:
-        _FRAMES.popitem(last=False)
     return entry
 
 
@@ -130,8 +137,3 @@ def warm() -> dict[str, float]:
         took[getattr(warmer, "__qualname__", str(warmer))] = round(time.perf_counter() - started, 3)
     logger.info("catalog caches warmed for generation %s: %s", generation.key, took)
     return took
-
-
-def forget() -> None:
-    """Drop this process's frames (the shared cache keeps its own, by generation)."""
-    _FRAMES.clear()

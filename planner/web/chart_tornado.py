@@ -22,8 +22,7 @@ from matplotlib import transforms
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from common import chart_style
-from common.django import formatting
+from common import chart_style, formatting
 
 LOW_COLOUR = "#c2410c"  # the input at its low value
 HIGH_COLOUR = "#1d4ed8"  # at its high value
