@@ -320,6 +320,10 @@ _ENGINE: dict[str, Text] = {
         "server of this tier and give staff its run file to import."
     ),
     "engine.open_benchmarks": N_("Open the benchmarks page"),
+    # accounts staff make for colleagues (planner.services.accounts)
+    "accounts.invite_staff_only": N_("only staff can invite a colleague"),
+    "accounts.username_taken": N_("the user name %(username)s is taken"),
+    "accounts.email_taken": N_("an account with the address %(email)s exists already"),
     "engine.target_choice": N_("Benchmark target"),
     "engine.link_and_run": N_("Link the target to %(tier)s and queue its standard suite"),
     "engine.suite_queued": NP_(
