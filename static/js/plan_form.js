@@ -86,3 +86,43 @@ document.addEventListener("htmx:configRequest", (event) => {
   }
   event.detail.parameters = { q: input.value };
 });
+
+// The chosen tier by name under its box (the box holds the key, which a narrow column
+// cuts to "inmot"): the label of the datalist option whose key was typed or picked.
+function showTierName(input) {
+  const cell = input.closest("td, .field");
+  if (!cell) {
+    return;
+  }
+  let note = cell.querySelector(".tier-note");
+  const list = document.getElementById("tier-options");
+  const option = list && Array.from(list.options).find((o) => o.value === input.value);
+  if (!option) {
+    if (note && input.value !== input.defaultValue) {
+      note.textContent = "";
+    }
+    return;
+  }
+  if (!note) {
+    note = document.createElement("small");
+    note.className = "tier-note";
+    input.insertAdjacentElement("afterend", note);
+  }
+  note.textContent = option.label || option.textContent;
+}
+for (const type of ["input", "change"]) {
+  document.addEventListener(type, (event) => {
+    if (event.target.matches && event.target.matches("input[data-tier-search]")) {
+      showTierName(event.target);
+    }
+  });
+}
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.target && event.detail.target.id === "tier-options") {
+    for (const input of document.querySelectorAll("input[data-tier-search]")) {
+      if (input === document.activeElement) {
+        showTierName(input);
+      }
+    }
+  }
+});
