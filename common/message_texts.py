@@ -697,6 +697,16 @@ _CATALOG: dict[str, Text] = {
 _FEEDS: dict[str, Text] = {
     "feeds.http_status": N_("The server answered HTTP %(status)s for %(url)s."),
     "feeds.network": N_("The download of %(url)s failed after %(attempts)s attempts: %(error)s"),
+    "feeds.offline_dns": N_(
+        "The network is unreachable: the name %(host)s could not be looked up "
+        "(%(attempts)s attempts), so %(url)s was not downloaded. Nothing changed; connect "
+        "this machine, or sync from a downloaded copy with --file."
+    ),
+    "feeds.offline_route": N_(
+        "The network is unreachable: there is no route to %(host)s (%(attempts)s attempts), "
+        "so %(url)s was not downloaded. Nothing changed; connect this machine, or sync from "
+        "a downloaded copy with --file."
+    ),
     "feeds.content_type": N_(
         "%(url)s sent content of type %(found)s; expected one of: %(expected)s."
     ),
