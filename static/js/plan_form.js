@@ -126,3 +126,27 @@ document.addEventListener("htmx:afterSwap", (event) => {
     }
   }
 });
+
+// Phones (one column): the answer sits above the form, out of view while the reader types
+// further down. A bar at the bottom of the screen repeats the headline's words while a
+// field has focus and the headline is scrolled away; it links back to the full answer.
+const oneColumn = window.matchMedia("(max-width: 1100px)");
+function updateAnswerBar() {
+  const bar = document.getElementById("answer-bar");
+  const form = document.getElementById("plan-form");
+  if (!bar || !form) {
+    return;
+  }
+  const answer = document.querySelector("#results [data-testid=headline]");
+  const headline = document.getElementById("headline");
+  const away = headline ? headline.getBoundingClientRect().bottom < 0 : false;
+  const typing = form.contains(document.activeElement);
+  if (answer) {
+    bar.textContent = answer.textContent.trim().replace(/\s+/g, " ");
+  }
+  bar.hidden = !(oneColumn.matches && answer && typing && away);
+}
+for (const type of ["focusin", "focusout", "htmx:afterSettle"]) {
+  document.addEventListener(type, () => window.requestAnimationFrame(updateAnswerBar));
+}
+window.addEventListener("scroll", updateAnswerBar, { passive: true });
