@@ -9,8 +9,9 @@ and generates its data: a smoke run said "under a minute" and took 1 min 46 s). 
 - measured here before (a run file of the same profile and scale from this host in the
   output folder): that run's own time, from 0.8x to 1.25x;
 - otherwise from the budget and this host's measured start-up: at least one child start
-  per thread count (timed now: a child importing the profile's runner), at most the
-  budget plus those starts and as much again for data generation.
+  per thread count (timed now: a child importing the profile's runner and the libraries
+  it requires), at most the budget plus four times those starts (start, data generation,
+  warm-up and the last repetition's overrun).
 
 Pure: no Django (the runner imports it).
 """
@@ -54,15 +55,16 @@ def range_text(low_s: float, high_s: float) -> str:
         f"{minutes_text(low_s)} to {minutes_text(high_s)}")  # fmt: skip
 
 
-def child_start_s(runner: str) -> float:
+def child_start_s(runner: str, requires: Iterable[str] = ()) -> float:
     """Seconds this host takes to start a measurement's child: a Python that imports the
-    profile's runner module (measured once per runner and process)."""
-    if runner not in _STARTS:
+    profile's runner module and the libraries it requires (measured once per set)."""
+    modules = ", ".join([f"benchmarks_app.runners.{runner}", *requires])
+    if modules not in _STARTS:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", f"import benchmarks_app.runners.{runner}"],
+        subprocess.run([sys.executable, "-c", f"import {modules}"],
                        capture_output=True, check=False, timeout=300)  # fmt: skip
-        _STARTS[runner] = time.perf_counter() - started
-    return _STARTS[runner]
+        _STARTS[modules] = time.perf_counter() - started
+    return _STARTS[modules]
 
 
 def _seconds(run: dict) -> float | None:
@@ -103,6 +105,9 @@ def estimate(content: dict, scale: str, threads: list[int], *, hostname: str = "
         low, high = SAME_RUN_RANGE
         return Estimate(before * low, before * high, "measured here")
     budget = float(content["scales"][scale]["time_budget_s"])
-    start = child_start_s(content["runner"]) if start_s is None else start_s
-    starts = len(threads) * start
-    return Estimate(starts, budget + 2 * starts, "budget")
+    if start_s is None:
+        start_s = child_start_s(content["runner"], content.get("requires", []))
+    starts = len(threads) * start_s
+    # On top of the budget, each measurement starts its child, generates its data and warms
+    # up: each about as long again as the start (smoke runs here: 2-4x the start).
+    return Estimate(starts, budget + 4 * starts, "budget")

@@ -24,7 +24,7 @@ def test_ranges_read_in_seconds_minutes_or_hours():
 def test_without_a_run_here_the_range_spans_the_start_ups_to_the_budget():
     guess = estimate(XGB, "smoke", [1, 2], start_s=3.0)
     assert guess.basis == "budget"
-    assert (guess.low_s, guess.high_s) == (6.0, 12 + 2 * 6.0)  # budget 12 s, two children
+    assert (guess.low_s, guess.high_s) == (6.0, 12 + 4 * 6.0)  # budget 12 s, two children
 
 
 def test_the_start_up_is_measured_on_this_host():
