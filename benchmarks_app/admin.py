@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from common.message_render import render
+from common.django.message_render import render
 
 from .hardware_match import tier_mismatches
 from .models import Profile, ProfileVersion, Run, Summary, Target

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from common.message_render import render as say
+from common.django.message_render import render as say
 from planner.services import accounts
 
 

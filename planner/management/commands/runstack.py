@@ -39,9 +39,9 @@ ESSENTIAL = frozenset({"web"})
 
 def celery(*args: str, verbose: bool = True) -> list[str]:
     if verbose:
-        return [sys.executable, "-m", "celery", "-A", "planner", *args, "--loglevel", "INFO"]
+        return [sys.executable, "-m", "celery", "-A", "config", *args, "--loglevel", "INFO"]
     # --quiet: no start-up banner; WARNING: no line per task received and succeeded.
-    return [sys.executable, "-m", "celery", "-A", "planner", "--quiet", *args,
+    return [sys.executable, "-m", "celery", "-A", "config", "--quiet", *args,
             "--loglevel", "WARNING"]  # fmt: skip
 
 
@@ -53,8 +53,8 @@ def stack_commands(
                else ["--log-level", "warning"])  # fmt: skip
     return {
         "web": [
-            sys.executable, "-m", "gunicorn", "planner.wsgi", "--bind", f"{host}:{port}",
-            # as in production (README, DESIGN): one request per process
+            sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{host}:{port}",
+            # as in production (README; docs/design.md, "Running it"): one request per process
             "--workers", "2", "--worker-class", "sync", *web_log,
         ],
         # This host's benchmark target: its own queue only, one run at a time.
