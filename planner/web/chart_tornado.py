@@ -112,7 +112,7 @@ def draw(figure: Figure, data: Mapping[str, Any], language: str) -> None:
     if data.get("option"):
         title = _("Which input moves the NPV of %(option)s most") % {"option": data["option"]}
     ax.set_title(
-        _text(textwrap.fill(title, 40 if narrow else 80)), fontsize=NARROW_PT if narrow else 10
+        _text(textwrap.fill(title, 40 if narrow else 62)), fontsize=NARROW_PT if narrow else 10
     )
     figure.legend(loc="outside lower center", ncols=1 if narrow else 2,
                   fontsize=NARROW_PT if narrow else 8,
