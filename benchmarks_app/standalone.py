@@ -310,13 +310,19 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     total = sum(p.budget_s for p in planned)
     hostname = str(host.get("hostname") or socket.gethostname())
     folder = args.out if args.out.suffix != ".json" else args.out.parent
-    ranges = [estimate(p.content, args.scale, p.threads, hostname=hostname, folder=folder)
-              for p in planned]  # fmt: skip
+    # A dry run times this host's child start-up (a few seconds a profile); a real run
+    # starts measuring at once and says the range only from its earlier runs here.
+    start_s = None if args.dry_run else 0.0
+    ranges = [estimate(p.content, args.scale, p.threads, hostname=hostname, folder=folder,
+                       start_s=start_s) for p in planned]  # fmt: skip
+    measured = all(r.basis == "measured here" for r in ranges)
+    low, high = sum(r.low_s for r in ranges), sum(r.high_s for r in ranges)
+    shown = args.dry_run or (measured and ranges)
+    expected = f"; expected {range_text(low, high)}" if shown else ""
     print(
         f"{len(planned)} profile(s) at scale {args.scale} on {target} "
         f"({host.get('cpu_model') or 'CPU unknown'}, {host.get('usable_cpus')} usable CPUs): "
-        f"time budget {minutes_text(total)}; expected "
-        f"{range_text(sum(r.low_s for r in ranges), sum(r.high_s for r in ranges))}",
+        f"time budget {minutes_text(total)}{expected}",
         file=out,
     )
     if args.dry_run or not planned:
