@@ -31,7 +31,7 @@ from common import chart_style, formatting
 from planner.web import chart_tornado
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
-CHART_VERSION = "6"
+CHART_VERSION = "8"
 KINDS = ("cumulative", "monthly", "capacity", "compare", "tornado")
 MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few options
 

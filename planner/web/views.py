@@ -188,13 +188,22 @@ def plan_figures(request: HttpRequest, code: Any) -> HttpResponse:
         return render(request, "planner/_plan_figures.html", {**context, "invalid": True})
     view = dashboard.results(evaluation.comparison(parsed, generation=generation))
     context["figures"] = home_page.shown_figures(seen_figures(view))
-    if plan.seen_generation is not None:
+    if context["was"] and _figure_text(context["was"]) == _figure_text(context["figures"]):
+        # The data changed, but no figure the page shows did (a price the plan does not
+        # use, an edit that leaves the same saving and payback): nothing to say.
+        context["was"] = None
+    if context["was"] and plan.seen_generation is not None:
         context["changes"] = [
             {"what": CHANGE_SUBJECTS.get(row.kind.split(".")[0], row.kind), "label": row.label,
              "at": row.at}
             for row in changes_since(plan.seen_generation, limit=5)
         ]  # fmt: skip
     return render(request, "planner/_plan_figures.html", context)
+
+
+def _figure_text(figures: dict[str, Any] | None) -> str:
+    """The figures as the home page's cell writes them, in the reader's language."""
+    return render_to_string("planner/_plan_figure_text.html", {"f": figures}).strip()
 
 
 # --- the editor ------------------------------------------------------------------------
