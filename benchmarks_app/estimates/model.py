@@ -1,4 +1,4 @@
-# ruff: noqa: RUF002, RUF003  (math notation: times, sigma, kappa)
+# ruff: noqa: RUF002  (math notation: times, sigma, kappa)
 """The estimate of a profile's throughput on a tier nobody has measured.
 
     X_tier(n) = X_ref(k) × (score_tier ÷ score_ref) × (S(n) ÷ S(k))
