@@ -191,7 +191,9 @@ class ClassEvidence:
                 msg("capacity.label_estimate", factor=figure(f.factor), unit=f.unit,
                     tier=TierRef(f.relative_to))
             )  # fmt: skip
-        if not record.measured:
+        if estimate := record.estimate_labels():
+            out += estimate
+        elif not record.measured:
             out.append(
                 msg("capacity.label_predicted", fit=record.fit or "scaling", host=record.host)
             )
