@@ -3,7 +3,7 @@
 
 A case: a library (xgboost, lightgbm, catboost, h2o), a data size, a held-out server S at
 n threads (its measured median time T_S(n)), and a reference server R ≠ S measured at k
-threads. The estimate is the model's (benchmarks_app/estimates/model.py):
+threads. The estimate is the model's (estimates/model.py):
 
     X_S(n) = X_R(k) × (score_S ÷ score_R) × (S(n) ÷ S(k)),   X = 1 ÷ T
 
@@ -26,7 +26,7 @@ The project's own runs: none are shipped yet (no reference runs measured at stan
 scale), so no pair of them enters; when there are, `--runs FILE…` is where they would.
 
 Run: .venv/bin/python bench/speed_estimates.py   (writes bench/results/speed_estimates.json
-and benchmarks_app/estimates/data/band.json)
+and estimates/data/band.json)
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks_app import scaling  # noqa: E402
-from benchmarks_app.estimates import model, scores  # noqa: E402
+from estimates import model, scores  # noqa: E402
 
 GBMPERF = ROOT.parent / "shared" / "reference" / "speed" / "gbmperf_multicore_scaling.csv"
 QUANTILE = 90  # the band is the held-in cases' 90th-percentile error

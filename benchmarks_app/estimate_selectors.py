@@ -9,7 +9,7 @@
 
 Reads: every host's winning run per class with its summaries (one query) and, unless the
 caller has them, the asked tiers' provider, name and CPU (one query); the rest is
-`benchmarks_app.estimates`, pure.
+`estimates`, pure.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from django.db.models.functions import Cast
 
 from catalog.models import Tier
 from common.messages import Message, TierRef
+from estimates import model
 
-from .estimates import model
 from .evidence import BestMeasurement, NoMeasurement
 from .models import ProfileVersion, Run, Summary
 from .selectors import _NEVER, SIZING_SCALES, _Loaded

@@ -2,7 +2,7 @@
 
 import pytest
 
-from benchmarks_app.estimates.cpu_keys import cpu_key, display
+from estimates.cpu_keys import cpu_key, display
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from benchmarks_app import scaling
-from benchmarks_app.estimates import model
+from estimates import model
 
 
 def test_c5_tier_takes_the_cpu_the_runs_saw_and_names_the_offers_too():

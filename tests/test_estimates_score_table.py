@@ -6,7 +6,7 @@ import csv
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmarks_app.estimates import scores
+from estimates import scores
 from tests.support.speed import GBMPERF, SPARECORES, speed_file
 
 

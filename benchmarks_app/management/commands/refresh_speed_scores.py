@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmarks_app.estimates import scores
+from estimates import scores
 
 
 class Command(BaseCommand):
