@@ -29,6 +29,7 @@ from common.csv_cells import neutralise
 from common.message_render import render as say
 from common.messages import msg
 from common.units import HOURS_PER_MONTH
+from estimates import scores
 
 PAGE_SIZE = 50
 COMPARE_MAX = 6
@@ -59,6 +60,7 @@ def _frame(as_of: dt.date, currency: str | None, retired: bool) -> _Frame:
         cpu_vendor=models.map(cpus.vendor).astype(object),
         cpu_generation=models.map(cpus.generation).astype(object),
         avx512=frame["cpu_flags"].fillna("").map(cpus.has_avx512).astype(bool),
+        **_cpu_labels(frame),
         gpu_label=frame["gpu_model"].fillna("").astype(object),
         hourly=frame["monthly"] / float(HOURS_PER_MONTH),
     )
@@ -83,6 +85,22 @@ def _frame(as_of: dt.date, currency: str | None, retired: bool) -> _Frame:
         while len(_FRAMES) > _FRAMES_KEPT:
             _FRAMES.popitem(last=False)
     return entry
+
+
+def _cpu_labels(frame: pd.DataFrame) -> dict[str, pd.Series]:
+    """The CPU each row shows: the offer's, else what public runs saw on that server type
+    (the shipped score table), and what the runs saw where it differs from the offer's."""
+    table = scores.load()
+    labels = [
+        scores.tier_cpu_label(p, n, c, table)
+        for p, n, c in zip(frame["provider"], frame["name"], frame["cpu_model"], strict=True)
+    ]
+    index = frame.index
+    return {
+        "cpu_shown": pd.Series([x.shown for x in labels], index=index, dtype=object),
+        "cpu_runs_saw": pd.Series([x.runs_saw for x in labels], index=index, dtype=object),
+        "cpu_from_runs": pd.Series([x.from_runs for x in labels], index=index, dtype=bool),
+    }
 
 
 def _filtered(request: HttpRequest) -> tuple[TierFilterForm, _Frame, pd.DataFrame, TierQuery]:
@@ -265,5 +283,9 @@ def sources(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "catalog/sources.html",
-        {"sources": source_statuses(), "aws_no_spot": say(msg("feeds.aws_no_spot"))},
+        {
+            "sources": source_statuses(),
+            "aws_no_spot": say(msg("feeds.aws_no_spot")),
+            "speed": scores.about(),
+        },
     )

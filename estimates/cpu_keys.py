@@ -18,6 +18,7 @@ keys (py-cpuinfo reads the local CPU only).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -83,6 +84,7 @@ def _family_of(key: str) -> str:
     return match.group(1) + match.group(2)
 
 
+@functools.lru_cache(maxsize=4096)  # a catalog names a few hundred CPUs over many tiers
 def cpu_key(text: str | None) -> CpuKey:
     """The model key of `text`, or its family label (`exact` False), or `NONE`."""
     raw = (text or "").strip()
@@ -109,6 +111,7 @@ def cpu_key(text: str | None) -> CpuKey:
     return NONE
 
 
+@functools.lru_cache(maxsize=4096)
 def display(text: str | None) -> str:
     """The model as a page shows it: the text without lscpu's noise ("Intel Xeon Platinum
     8275CL"), or "" when there is none."""

@@ -38,13 +38,6 @@ BAND_FILE = Path(__file__).parent / "data" / "band.json"
 DATASET = "Spare Cores sc-inspector-data (CC BY-SA 4.0)"
 # Profiles' libraries, as GBM-perf names them.
 LIBRARIES = {"gbm-xgboost": "xgboost", "gbm-lightgbm": "lightgbm"}
-# Catalog provider names → the vendor column of the table.
-VENDORS = {
-    "aws": "aws", "amazon web services": "aws", "azure": "azure", "microsoft azure": "azure",
-    "gcp": "gcp", "google cloud": "gcp", "google cloud platform": "gcp",
-    "hetzner cloud": "hcloud", "hcloud": "hcloud", "ovh": "ovh", "ovhcloud": "ovh",
-    "vultr": "vultr", "upcloud": "upcloud", "alibaba cloud": "alicloud", "alicloud": "alicloud",
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -185,7 +178,7 @@ def cpu_side(
     table = table or score_table.load()
     widths = widths if widths is not None else band_widths()
     named = cpu_key(cpu_text)
-    vendor = VENDORS.get(vendor.strip().lower(), vendor.strip().lower())
+    vendor = score_table.vendor_of(vendor)
     if vendor and server and (row := table.server(vendor, server)):
         offered = display(cpu_text) if named and named.key != row.cpu_key else ""
         spread = 0.0 if row.cpu_exact else _spread(table.neighbours(row.cpu_family), row.values)

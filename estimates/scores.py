@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cpu_keys import cpu_key
+from .cpu_keys import cpu_key, display
 
 DATA = Path(__file__).parent / "data"
 SCORES_FILE = DATA / "speed_scores.csv"
@@ -241,6 +241,62 @@ def read_table(scores_text: str, scaling_text: str = "") -> ScoreTable:
 def load() -> ScoreTable:
     """The shipped tables (read once per process)."""
     return read_table(SCORES_FILE.read_text(), SCALING_FILE.read_text())
+
+
+def about(table: ScoreTable | None = None) -> dict[str, object]:
+    """What the sources page says of the shipped speed data: sources, licences, size, date."""
+    table = table or load()
+    rows = [*table.servers.values(), *table.cpus.values()]
+    return {
+        "file": "estimates/data/speed_scores.csv",
+        "source": SPARECORES_SOURCE,
+        "source_url": "https://github.com/SpareCores/sc-inspector-data",
+        "licence": SPARECORES_LICENCE,
+        "licence_url": "https://creativecommons.org/licenses/by-sa/4.0/",
+        "servers": len(table.servers),
+        "cpus": len(table.cpus),
+        "newest": max((r.date for r in rows), default=""),
+        "curves_source": GBMPERF_SOURCE,
+        "curves_licence": GBMPERF_LICENCE,
+    }
+
+
+# --- a tier's CPU, as the offer names it and as public runs saw it ------------------------
+
+# Catalog provider names → the vendor column of the table.
+VENDORS = {
+    "aws": "aws", "amazon web services": "aws", "azure": "azure", "microsoft azure": "azure",
+    "gcp": "gcp", "google cloud": "gcp", "google cloud platform": "gcp",
+    "hetzner cloud": "hcloud", "hcloud": "hcloud", "ovh": "ovh", "ovhcloud": "ovh",
+    "vultr": "vultr", "upcloud": "upcloud", "alibaba cloud": "alicloud", "alicloud": "alicloud",
+}  # fmt: skip
+
+
+def vendor_of(provider: str) -> str:
+    name = (provider or "").strip().lower()
+    return VENDORS.get(name, name)
+
+
+@dataclass(frozen=True)
+class TierCpuLabel:
+    shown: str  # the offer's CPU, else the one public runs saw ("" when neither)
+    runs_saw: str  # the CPU public runs saw, where it differs from the offer's
+    from_runs: bool  # `shown` is what public runs saw (the offer names none)
+
+
+def tier_cpu_label(provider: str, name: str, cpu_model: str | None,
+                   table: ScoreTable | None = None) -> TierCpuLabel:  # fmt: skip
+    """What a catalog row shows as the tier's CPU: "offer: Xeon 8124M; runs saw Xeon
+    8275CL" where they differ."""
+    table = table or load()
+    offered = display(cpu_model)
+    row = table.server(vendor_of(provider), name or "")
+    seen = display(row.cpu_model) if row else ""
+    if not offered:
+        return TierCpuLabel(seen, "", bool(seen))
+    if seen and cpu_key(cpu_model).key != row.cpu_key:
+        return TierCpuLabel(offered, seen, False)
+    return TierCpuLabel(offered, "", False)
 
 
 # --- refreshing the shipped tables from newer files ----------------------------------------

@@ -1,0 +1,65 @@
+"""The tier's CPU on the catalog page and in the tier picker (both CPUs where public runs saw
+another than the offer names), and the sources page naming the speed data's licence."""
+
+import html
+import re
+
+import pytest
+
+from catalog.defaults import load_default_catalog
+from planner.web import tier_search
+from tests.support.catalog import add_price, make_tier
+from tests.support.dashboard import login
+
+pytestmark = pytest.mark.django_db
+
+
+def row_of(page: str, slug: str) -> str:
+    row = page[page.index(f'data-slug="{slug}"') :]
+    return html.unescape(row[: row.index("</tr>")])
+
+
+@pytest.fixture
+def offer_names_another_cpu():
+    """An AWS offer naming the 8124M (as the offer file does for c5); public runs saw the
+    8223CL on c5.9xlarge."""
+    load_default_catalog()
+    tier = make_tier("aws-c5.9xlarge-test", provider="AWS", name="c5.9xlarge", vcpus=36,
+                     cpu_model="Intel Xeon Platinum 8124M")  # fmt: skip
+    add_price(tier, "1.53", "2026-01-01", source="test price list")
+    return tier
+
+
+def test_catalog_shows_both_cpus_where_runs_saw_another(client, offer_names_another_cpu):
+    cols = ["price", "cpu"]  # the CPU column, chosen (not among the default columns)
+    page = client.get(
+        "/catalog/", {"as_of": "2026-11-30", "q": "c5", "cols": cols}
+    ).content.decode()
+    row = row_of(page, "aws-c5.9xlarge-test")
+    assert "offer: Intel Xeon Platinum 8124M; runs saw Intel Xeon Platinum 8223CL" in row
+    # an offer that names no CPU shows what public runs saw on that server type, said so
+    row = row_of(page, "aws-c5.4xlarge-us-east-1-on-demand")
+    assert "Intel Xeon Platinum 8275CL" in row and "(public runs)" in row
+    # the offer's own CPU where no public row covers the server type
+    page = client.get(
+        "/catalog/", {"as_of": "2026-11-30", "q": "extreme", "cols": cols}
+    ).content.decode()
+    assert "AMD EPYC 4545P" in row_of(page, "inmotion-hosting-extreme-dedicated-fixed-monthly")
+
+
+def test_the_tier_picker_names_the_cpu(owner, offer_names_another_cpu):
+    tier_search.forget()
+    response = login(owner).get("/plans/tiers", {"q": "c5.9xlarge"})
+    [found] = response.json()["results"]
+    assert "offer: Intel Xeon Platinum 8124M; runs saw Intel Xeon Platinum 8223CL" in found["label"]
+    response = login(owner).get("/plans/tiers", {"q": "c7a.4xlarge on"})
+    assert "AMD EPYC 9R14" in response.json()["results"][0]["label"]
+
+
+def test_sources_page_names_the_speed_data_and_its_licence(client):
+    page = html.unescape(client.get("/catalog/sources/").content.decode())
+    section = page[page.index('data-testid="speed-data"') :]
+    assert "Spare Cores (sparecores.com), sc-inspector-data" in section
+    assert re.search(r'rel="license noopener">CC BY-SA 4.0</a>', section)
+    assert "share-alike" in section and "ATTRIBUTION.md" in section
+    assert "3613 server types" in section or "3,613 server types" in section
