@@ -112,3 +112,27 @@ def test_a_declared_speed_factor_is_never_overruled_by_an_estimate(fresh_install
     found = gbm(C5)[C5, "gbm"]
     assert isinstance(found, NoMeasurement)  # the engine applies the declared factor instead
     assert found.message.code == "benchmarks.no_sizing_run"
+
+
+def test_the_estimates_band_is_the_throughput_range_the_tornado_and_odds_draw(
+    fresh_install_with_one_run,
+):
+    from planner.compute import montecarlo, uncertainty
+    from planner.compute.schema import parse_plan
+
+    plan = parse_plan({
+        "currency": "USD", "baseline": {"monthly": "2000"}, "candidates": [{"tier": C5}],
+        "workloads": [{"kind": "gbm", "trainings_per_month": 200, "rows": 10_000_000,
+                       "features": 50, "trees": 100}],
+    })  # fmt: skip
+    found = gbm(C5)
+    low, high = found[C5, "gbm"].extra["estimate"]["band"]
+    catalog = inputs.priced_catalog(dt.date(2026, 12, 1), "USD", inputs.current_generation())
+    items = uncertainty.inputs(plan, catalog.frame, found, [C5])
+    [item] = [i for i in items if i.name == "throughput:gbm"]
+    assert (item.source, float(item.low), float(item.high)) == pytest.approx(
+        ("estimate", low, high), abs=1e-3
+    )
+    drawn = montecarlo.draw([item], 2000, seed=1)["throughput:gbm"] / montecarlo.SCALE_DEN
+    assert drawn.min() >= low - 1e-3 and drawn.max() <= high + 1e-3
+    assert drawn.max() / drawn.min() > 2  # the odds see the whole band, not a bootstrap
