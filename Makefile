@@ -35,10 +35,12 @@ setup: venv
 	$(PY) manage.py bootstrap
 
 run: setup
+	@scripts/ensure_stress_ng.sh
 	$(PY) manage.py runstack --port $(PORT)
 
 test: venv
 	@scripts/ensure_browser.sh
+	@scripts/ensure_stress_ng.sh
 	@scripts/ensure_gettext.sh
 	$(PY) -m pytest $(PYTEST_ARGS)
 
