@@ -136,3 +136,26 @@ def test_the_estimates_band_is_the_throughput_range_the_tornado_and_odds_draw(
     drawn = montecarlo.draw([item], 2000, seed=1)["throughput:gbm"] / montecarlo.SCALE_DEN
     assert drawn.min() >= low - 1e-3 and drawn.max() <= high + 1e-3
     assert drawn.max() / drawn.min() > 2  # the odds see the whole band, not a bootstrap
+
+
+def test_the_api_sizes_the_plan_from_the_estimate_and_says_so(owner, settings):
+    from tests.support.api import post_json, token_client
+
+    settings.API_RATE_LIMIT_PER_MINUTE = 10_000
+    load_default_catalog()
+    call_command("import_run", str(RUNS / f"{GBM_RUN}.json"))
+    inputs.forget()
+    plan = {
+        "currency": "USD", "baseline": {"monthly": "3000"},
+        "candidates": [{"tier": C5}, {"tier": C7A}, {"tier": HETZNER}],
+        "workloads": [{"kind": "gbm", "trainings_per_month": 200, "rows": 2_000_000,
+                       "features": 50, "trees": 100}],
+    }  # fmt: skip
+    body = post_json(token_client(owner)[0], "/api/v1/evaluate", plan).json()
+    sized = {o["parts"][0]["tier"]: o for o in body["options"]}
+    assert {C5, C7A} <= set(sized)
+    basis = sized[C5]["parts"][0]["capacity"]["workloads"][0]["basis"]
+    assert basis["kind"] == "estimate" and basis["published_estimate"]["band"]
+    assert basis["run_id"]  # the measured run it scales from
+    [missing] = [n for n in body["no_number"] if n["tier"] == HETZNER]
+    assert "no public score covers Intel Core i7-6700" in " ".join(missing["reasons"])
