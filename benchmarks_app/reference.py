@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .exchange import import_run
 from .models import Run
+from .run_files import import_run
 
 FOLDER = Path(__file__).parent / "reference_runs_data"
 PREFIX = "reference-"

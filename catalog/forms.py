@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import CURRENCIES, Kind, Price, PricingModel
-from common import clock
+from common.django import clock
 
 SORTS = {
     "monthly": _("monthly price"),

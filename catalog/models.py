@@ -18,7 +18,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from catalog import staleness
-from common import clock
+from common.django import clock
 from common.units import HOURS_PER_MONTH
 
 # ISO 4217 codes we accept. A closed list catches typos ("EUE") that a pattern
@@ -46,7 +46,7 @@ def validate_currency(value: str) -> None:
 
 
 class PricingModel(models.TextChoices):
-    """How a tier is bought. The one list of pricing models (DESIGN, "catalog").
+    """How a tier is bought. The one list of pricing models (docs/design.md, "Pricing models").
 
     `reserved_1y` / `reserved_3y` are a reservation whose purchase option nobody
     recorded (hand-entered prices); the feeds name it: standard or convertible, and

@@ -153,7 +153,7 @@ def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(spec > 0, hourly / spec, np.nan)
 
-    # A reservation's upfront fee spread over its term (DESIGN, "Money conventions"):
+    # A reservation's upfront fee spread over its term (docs/design.md, "Money conventions"):
     # upfront ÷ (8,760 x years) + the recurring hourly. Derived here, never stored.
     months = pd.to_numeric(frame["min_term_months"], errors="coerce").astype(float).to_numpy()
     reserved = frame["pricing_model"].astype(str).str.startswith("reserved").to_numpy(dtype=bool)

@@ -26,7 +26,7 @@ from catalog.models import CURRENCIES, Kind, PricingModel
 from catalog.pricing import TierQuery, catalog_frame, currencies_with_rates, select_tiers
 from changes.selectors import current_generation
 from common.csv_cells import neutralise
-from common.message_render import render as say
+from common.django.message_render import render as say
 from common.messages import msg
 from common.units import HOURS_PER_MONTH
 from estimates import scores

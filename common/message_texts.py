@@ -4,7 +4,7 @@ Each code maps to a `Text`: an English template with `%(name)s` placeholders, an
 sentence that depends on a count, its plural and the parameter that holds the count.
 `N_` and `NP_` only mark the texts: `manage.py makemessages` (planner's override) passes
 them to xgettext as keywords, so the German catalogue gets every text here. Pages render
-a message with `common.message_render.render` in the reader's language and formats; the
+a message with `common.django.message_render.render` in the reader's language and formats; the
 API gives `common.messages.plain()`, the English text in the stable formats it has always
 used (ISO dates, plain decimals), beside the code and the parameters.
 
@@ -519,7 +519,7 @@ _BENCHMARKS: dict[str, Text] = {
     ),
     "benchmarks.profile_file_unreadable": N_("%(file)s: %(error)s"),
     "benchmarks.profile_edit_unchanged": N_("nothing changed"),
-    # Run files (benchmarks_app.exchange).
+    # Run files (benchmarks_app.run_files).
     "benchmarks.runfile_not_a_run_file": N_("not a run file (expected format %(format)s)"),
     "benchmarks.runfile_version": N_(
         "unsupported run file version %(version)s (this reads %(reads)s)"

@@ -70,7 +70,7 @@ class WorkerProcess:
     def __init__(self, name: str, queues: list[str], log: Path, **env: str) -> None:
         self.name = name
         self.log_path = log
-        cmd = [sys.executable, "-m", "celery", "-A", "planner", "worker", "-n", f"{name}@%h",
+        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-n", f"{name}@%h",
                "-Q", ",".join(queues), "--concurrency", "1", "--loglevel", "INFO",
                "--without-gossip", "--without-mingle"]  # fmt: skip
         self.proc = subprocess.Popen(

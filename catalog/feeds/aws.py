@@ -1,6 +1,6 @@
 """AWS Price List bulk API: the EC2 regional offer files, JSON or CSV, read streaming.
 
-Where (FORMATS.md §1): the region index `…/AmazonEC2/current/region_index.json` names
+Where (docs/formats.md §1): the region index `…/AmazonEC2/current/region_index.json` names
 each region's current file (`regions.<code>.currentVersionUrl`, relative). A regional
 file is tens to hundreds of MB, so neither form is ever held whole: the JSON form is
 read with ijson (the products, then the on-demand terms, then the reserved terms, each

@@ -1,4 +1,4 @@
-"""Azure Retail Prices API: Virtual Machines of one region, paged (FORMATS.md §2).
+"""Azure Retail Prices API: Virtual Machines of one region, paged (docs/formats.md §2).
 
 Where: `https://prices.azure.com/api/retail/prices` with the OData filter
 `serviceName eq 'Virtual Machines' and armRegionName eq '<region>'`; each page holds up
@@ -47,7 +47,7 @@ from catalog.feeds.base import (
 )
 from catalog.feeds.download import Downloaded, download
 from catalog.models import CURRENCIES, slug_validator
-from common import clock
+from common.django import clock
 from common.messages import msg
 
 SIZES_FILE = Path(__file__).resolve().parents[1] / "data" / "azure_vm_sizes.csv"
@@ -243,7 +243,7 @@ class _Pages:
             years = YEARS.get(str(item.get("reservationTerm", "")))
             if years is None:
                 return self._bad(where, "reservationTerm", item.get("reservationTerm"))
-            # The reservation's price is for the whole term (FORMATS.md §2).
+            # The reservation's price is for the whole term (docs/formats.md §2).
             amount = amount / (HOURS_PER_YEAR * years)
             model, months = f"reserved_{years}y", 12 * years
         elif "Spot" in f"{item['skuName']} {item['meterName']}":

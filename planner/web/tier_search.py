@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from django.utils import translation
 
-from catalog.models import PricingModel
+from catalog import selectors as catalog_selectors
 from catalog.pricing import catalog_frame
 from changes.selectors import Generation, current_generation
-from common.clock import today
+from common.django.clock import today
 from planner.services.inputs import Memo
 from planner.web import data as web_data
 
@@ -91,7 +91,7 @@ def index(generation: Generation | None = None) -> list[Entry]:
 
 def _build(language: str) -> list[Entry]:
     frame = catalog_frame(today())
-    models = dict(PricingModel.choices)
+    models = catalog_selectors.pricing_model_labels()
     entries = []
     for row in frame.itertuples():
         label = web_data.tier_label(row, language, models)
