@@ -10,7 +10,7 @@ from django.urls import reverse
 from benchmarks_app.models import Target
 from catalog.defaults import load_default_catalog
 from tests.support.catalog import make_tier
-from tests.test_bench_run_exchange import epyc_run_file
+from tests.test_bench_run_files import epyc_run_file
 
 pytestmark = pytest.mark.django_db
 EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
