@@ -195,6 +195,9 @@ def main() -> None:
         "set_by": "bench/speed_estimates.py: 90th percentile of |ln(estimate ÷ measured)|, "
                   "leave one out on GBM-perf (model); nearest-neighbour score error (neighbour)",
         "coverage_left_out": chosen["band_coverage"],
+        "median_error": round(chosen["median_error"], 4),
+        "p90_error": round(chosen["p90_error"], 4),
+        "cases": chosen["cases"],
         "date": out["date"],
     }  # fmt: skip
     out["band"] = band

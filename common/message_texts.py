@@ -254,6 +254,10 @@ _ENGINE: dict[str, Text] = {
     "engine.headline_estimate": N_(
         "Its capacity is an estimate from a declared speed factor, not a measurement."
     ),
+    "engine.headline_published_estimate": N_(
+        "Its capacity is an estimate from published CPU scores, not a measurement: see its "
+        "band and how good such estimates are."
+    ),
     "engine.headline_unconfirmed": N_("Its price is an unconfirmed quote."),
     "engine.headline_not_entered": N_("Not entered yet: %(items)s."),
     "engine.cost_migration": N_("migration"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+import json
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -258,7 +259,14 @@ def about(table: ScoreTable | None = None) -> dict[str, object]:
         "newest": max((r.date for r in rows), default=""),
         "curves_source": GBMPERF_SOURCE,
         "curves_licence": GBMPERF_LICENCE,
+        "band": _percent(json.loads((DATA / "band.json").read_text())),
     }
+
+
+def _percent(band: dict) -> dict:
+    """The bench's fractions as percentages, for the page."""
+    keys = ("median_error", "p90_error", "coverage_left_out")
+    return {**band, **{f"{k}_pct": round(100 * band[k], 1) for k in keys if k in band}}
 
 
 # --- a tier's CPU, as the offer names it and as public runs saw it ------------------------

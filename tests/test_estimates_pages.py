@@ -63,3 +63,36 @@ def test_sources_page_names_the_speed_data_and_its_licence(client):
     assert re.search(r'rel="license noopener">CC BY-SA 4.0</a>', section)
     assert "share-alike" in section and "ATTRIBUTION.md" in section
     assert "3613 server types" in section or "3,613 server types" in section
+
+
+def test_sources_page_says_how_good_the_estimates_are(client):
+    import json
+
+    from estimates import scores
+
+    band = json.loads((scores.DATA / "band.json").read_text())
+    page = html.unescape(client.get("/catalog/sources/").content.decode())
+    said = page[page.index('data-testid="how-good"') :]
+    assert f"median error {round(100 * band['median_error'], 1)} %" in said
+    assert f"covered {round(100 * band['coverage_left_out'], 1)} %" in said
+
+
+def test_the_plan_page_marks_an_estimate_and_links_how_good_it_is(owner):
+    from django.core.management import call_command
+
+    from planner.services import inputs
+    from tests.support.dashboard import form_data
+    from tests.support.runs import GBM_RUN, RUNS
+
+    load_default_catalog()
+    call_command("import_run", str(RUNS / f"{GBM_RUN}.json"))
+    inputs.forget()
+    data = form_data(cand_0__tier="aws-c5.4xlarge-us-east-1-on-demand", cand_0__count="",
+                     wl_gbm_0__trainings_per_month="200", wl_gbm_0__rows="2000000",
+                     wl_gbm_0__features="50", wl_gbm_0__trees="100")  # fmt: skip
+    response = login(owner).post("/plans/new", data)
+    page = html.unescape(response.content.decode())
+    assert 'class="badge figure-estimate"' in page
+    assert "Estimate from published scores (Spare Cores sc-inspector-data (CC BY-SA 4.0))" in page
+    assert "against AMD EPYC" in page
+    assert 'href="/catalog/sources/#speed-data"' in page

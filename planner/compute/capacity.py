@@ -228,6 +228,7 @@ def gather_evidence(
         found = get(slug, cls)
         if isinstance(found, BestMeasurement):
             records[i], value[i], threads[i] = found, found.value, found.threads
+            estimate[i] = bool(found.extra.get("estimate"))  # from published scores
             continue
         reasons[i] = _no_measurement_reason(found, cls)
         factor = speed_factors.get(slug)
