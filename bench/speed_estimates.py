@@ -191,9 +191,12 @@ def main() -> None:
     chosen = out["variants"]["run"]
     band = {
         "half_widths": {"model": round(chosen["p90_log_error"], 4),
+                        "model_published_curve": round(out["variants"]["published"]["p90_log_error"], 4),
                         "neighbour": round(neighbour["p90_log_error"], 4)},
         "set_by": "bench/speed_estimates.py: 90th percentile of |ln(estimate ÷ measured)|, "
-                  "leave one out on GBM-perf (model); nearest-neighbour score error (neighbour)",
+                  "leave one out on GBM-perf (model: the reference run's own fit; model_published_curve: "
+                  "the pooled GBM-perf curve, where the run has no fit); nearest-neighbour score "
+                  "error (neighbour)",
         "coverage_left_out": chosen["band_coverage"],
         "median_error": round(chosen["median_error"], 4),
         "p90_error": round(chosen["p90_error"], 4),

@@ -132,9 +132,16 @@ def band_widths() -> dict[str, float]:
     return {k: float(v) for k, v in json.loads(BAND_FILE.read_text())["half_widths"].items()}
 
 
-def band(reference: Side, target: Side, widths: dict[str, float] | None = None) -> Band:
+def band(
+    reference: Side, target: Side, widths: dict[str, float] | None = None, curve_source: str = "run"
+) -> Band:
+    """×exp(±h): the model's own leave-one-out width (wider where the curve is the pooled
+    published one, the run having no fit of its own) and each side's doubt, in quadrature."""
     widths = widths if widths is not None else band_widths()
-    h = math.sqrt(widths["model"] ** 2 + reference.spread**2 + target.spread**2)
+    own = widths["model"]
+    if curve_source != "run":
+        own = widths.get("model_published_curve", own)
+    h = math.sqrt(own**2 + reference.spread**2 + target.spread**2)
     return Band.of(h)
 
 
@@ -277,4 +284,4 @@ def estimate(
     ratio = target.values[metric] / reference.values[metric]
     factor = curve.speedup(tier_threads) / curve.speedup(threads)
     return Estimate(value * ratio * factor, tier_threads, ratio, factor, metric, reference,
-                    target, curve, band(reference, target, widths))  # fmt: skip
+                    target, curve, band(reference, target, widths, curve.source))  # fmt: skip

@@ -41,7 +41,7 @@ def test_cpus_it_cannot_place_say_why(cpu, code):
 def test_estimate_is_reference_times_score_ratio_times_curve():
     ref = model.cpu_side("", vendor="aws", server="c5.4xlarge")
     tier = model.cpu_side("", vendor="aws", server="c7a.4xlarge")
-    curve = model.Curve("amdahl", {"serial_fraction": 0.1}, "test")
+    curve = model.Curve("amdahl", {"serial_fraction": 0.1}, "run")
     found = model.estimate(100.0, 4, ref, tier, 16, curve)
     ratio = tier.values["pm_single_thread"] / ref.values["pm_single_thread"]
     speedup = (16 / (1 + 0.1 * 15)) / (4 / (1 + 0.1 * 3))
@@ -84,3 +84,11 @@ def test_a_host_scored_by_stress_ng_forms_a_ratio_though_it_names_only_a_family(
     assert found.metric == "sng_div16_1core"
     assert found.ratio == pytest.approx(tier.values["sng_div16_1core"] / 1500)
     assert host.how == "host" and host.spread == 0
+
+
+def test_the_band_is_wider_where_the_curve_is_the_pooled_published_one():
+    side = model.cpu_side("", vendor="aws", server="c5.4xlarge")
+    widths = model.band_widths()
+    assert model.band(side, side, curve_source="run").half_width == widths["model"]
+    published = model.band(side, side, curve_source="gbm-perf:xgboost").half_width
+    assert published == widths["model_published_curve"] > widths["model"]
