@@ -65,7 +65,7 @@ def test_the_band_is_set_by_the_bench_not_by_hand():
     band = json.loads(model.BAND_FILE.read_text())
     assert band["set_by"].startswith("bench/speed_estimates.py")
     assert band["coverage_left_out"] >= 0.8
-    assert set(band["half_widths"]) == {"model", "neighbour"}
+    assert set(band["half_widths"]) == {"model", "model_published_curve", "neighbour"}
 
 
 def test_curve_is_the_runs_own_fit_where_it_has_one_else_gbm_perf():
