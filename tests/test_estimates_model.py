@@ -92,3 +92,11 @@ def test_the_band_is_wider_where_the_curve_is_the_pooled_published_one():
     assert model.band(side, side, curve_source="run").half_width == widths["model"]
     published = model.band(side, side, curve_source="gbm-perf:xgboost").half_width
     assert published == widths["model_published_curve"] > widths["model"]
+
+
+def test_azure_and_gcp_tiers_find_their_series_cpu_by_the_feeds_provider_and_name():
+    azure = model.cpu_side("", vendor="Microsoft Azure", server="Standard_D2s_v3")
+    gcp = model.cpu_side("", vendor="Google Cloud", server="n2-standard-8")
+    assert (azure.how, azure.row) == ("server", "azure Standard_D2s_v3")
+    assert (gcp.how, gcp.row) == ("server", "gcp n2-standard-8")
+    assert azure.cpu_key.startswith("xeon") and gcp.values["pm_single_thread"] > 0
