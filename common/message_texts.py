@@ -254,6 +254,10 @@ _ENGINE: dict[str, Text] = {
     "engine.headline_estimate": N_(
         "Its capacity is an estimate from a declared speed factor, not a measurement."
     ),
+    "engine.headline_published_estimate": N_(
+        "Its capacity is an estimate from published CPU scores, not a measurement: see its "
+        "band and how good such estimates are."
+    ),
     "engine.headline_unconfirmed": N_("Its price is an unconfirmed quote."),
     "engine.headline_not_entered": N_("Not entered yet: %(items)s."),
     "engine.cost_migration": N_("migration"),
@@ -934,6 +938,9 @@ _FINANCE: dict[str, Text] = {
     "uncertainty.batch_volume": N_("batch runs a month"),
     "uncertainty.rps": N_("requests a second"),
     "uncertainty.throughput": N_("measured throughput (%(kind)s)"),
+    "uncertainty.throughput_estimate": N_(
+        "estimated throughput (%(kind)s, band from published scores)"
+    ),
     "uncertainty.monthly_growth": N_("monthly growth"),
     "uncertainty.annual_discount_rate": N_("the discount rate"),
     "uncertainty.one_time": N_("the one-time costs"),
@@ -970,9 +977,45 @@ _FINANCE: dict[str, Text] = {
     ),
 }
 
+# Estimates from published scores (benchmarks_app.estimate_selectors, .evidence).
+_ESTIMATES: dict[str, Text] = {
+    "estimates.no_cpu": N_("%(reason)s; no estimate either: the catalog names no CPU for %(tier)s"),
+    "estimates.not_covered": N_(
+        "%(reason)s; no estimate either: no public score covers %(cpu)s nor another model "
+        "of its family"
+    ),
+    "estimates.no_reference_run": N_(
+        "%(reason)s; no estimate either: no host has a standard or full run of %(class)s "
+        "to scale from"
+    ),
+    "estimates.reference_cpu_unknown": N_(
+        "%(reason)s; no estimate either: the measured host %(host)s has no CPU score (no "
+        "known model and no stress-ng figure)"
+    ),
+    "estimates.no_score_in_common": N_(
+        "%(reason)s; no estimate either: %(cpu)s and the measured hosts share no score"
+    ),
+    "estimates.label_published": N_(
+        "estimate from published scores (%(dataset)s): %(tier_cpu)s against %(ref_cpu)s "
+        "measured on %(host)s, score ratio %(ratio)s, thread scaling %(scaling)s, band "
+        "%(low)s to %(high)s times the figure"
+    ),
+    "estimates.label_same_cpu": N_(
+        "estimate: measured on the same CPU model (%(tier_cpu)s) on %(host)s, scaled to "
+        "the tier's threads (%(scaling)s), band %(low)s to %(high)s times the figure"
+    ),
+    "estimates.label_offer_cpu": N_("offer: %(offered)s; runs saw %(seen)s"),
+    "estimates.label_neighbour": N_(
+        "no public score for %(cpu)s: its nearest neighbour %(row)s stands in"
+    ),
+    "estimates.label_family": N_(
+        "%(cpu)s is only a family label: the band spans its family's models"
+    ),
+}
+
 TEXTS: dict[str, Text] = {
     **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_FEEDS,
-    **_SERVICES, **_FINANCE, **_COMMITMENTS,
+    **_SERVICES, **_FINANCE, **_COMMITMENTS, **_ESTIMATES,
 }  # fmt: skip
 
 
