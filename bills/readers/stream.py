@@ -29,7 +29,7 @@ from bills.readers.errors import BillRefused
 
 BLOCK_BYTES = 8 << 20  # pyarrow's CSV block: batches of about this much text
 MAX_CELL_CHARS = 64 * 1024  # a real export's longest cells (tags, JSON) are a few KiB
-MAX_LINE_BYTES = 1 << 20
+MAX_LINE_BYTES = 256 * 1024  # a real export line is a few KiB (tags, JSON)
 NULLS = ["", "NULL", "null", "None"]
 PARQUET_MAGIC = b"PAR1"
 GZIP_MAGIC = b"\x1f\x8b"
@@ -143,7 +143,8 @@ def csv_batches(
     try:
         reader = pacsv.open_csv(
             io.BufferedReader(screen, buffer_size=1 << 20),
-            read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, use_threads=True),
+            # Single-threaded: only then does a malformed row come with its line number.
+            read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, use_threads=False),
             parse_options=pacsv.ParseOptions(newlines_in_values=False, invalid_row_handler=invalid),
             convert_options=pacsv.ConvertOptions(
                 include_columns=columns,

@@ -82,3 +82,32 @@ def generated_focus_version(source: Path, target: Path, version: str) -> Path:
     if version == "1.4":
         header = [h for h in header if h not in ("ProviderName", "PublisherName")]
     return write_csv(target, header, rows)
+
+
+def bills_state() -> dict[str, list[tuple]]:
+    """Every bill and line: a refusal must leave it equal."""
+    from bills.models import Bill, BillLine
+
+    return {
+        "bills": list(Bill.objects.order_by("id").values_list()),
+        "lines": list(BillLine.objects.order_by("id").values_list()),
+    }
+
+
+def ecb_rates(currency: str, start: str, end: str) -> None:
+    """The genuine ECB history (../shared/reference/feeds/ecb) between two ISO dates, as
+    the catalog's rows: 1 EUR = rate `currency` on each date."""
+    from decimal import Decimal
+
+    from catalog.models import ExchangeRate
+
+    source = BILLS.parent / "feeds" / "ecb" / "eurofxref-hist-20260413.csv"
+    if not source.is_file():
+        pytest.skip("no ECB history under ../shared/reference/feeds/ecb")
+    with source.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            if start <= row["Date"] <= end and row.get(currency, "N/A") not in ("N/A", ""):
+                ExchangeRate.objects.create(
+                    date=row["Date"], from_currency="EUR", to_currency=currency,
+                    rate=Decimal(row[currency]), source="ECB euro reference rates (history)",
+                )  # fmt: skip
