@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from bills.models import Bill, BillLine
 from bills.readers.dispatch import ReadBill, read_bill, sha256_of
@@ -61,7 +61,8 @@ def _decimal(value: float) -> Decimal:
 
 
 def _money(value: float, factor: Decimal) -> Decimal:
-    return (_decimal(value) * factor).quantize(_PLACES)
+    amount = _decimal(value)
+    return amount if factor == 1 else (amount * factor).quantize(_PLACES)
 
 
 def _flags(read: ReadBill) -> list[dict]:
@@ -135,44 +136,39 @@ def _conflicts(owner, read: ReadBill, scope: list[list[str]], name: str):
     return replaced, apart
 
 
+_TEXT = {"provider": 100, "billing_account": 200, "account": 200, "region": 100,
+         "service_category": 100, "service_name": 200, "sku": 300, "instance_type": 100,
+         "pricing_category": 30, "charge_category": 30, "unit": 100}  # fmt: skip
+_AMOUNTS = {"billed": "billed", "effective": "effective", "list_cost": "list", "cost": "cost"}
+
+
 def _write_lines(bill: Bill, read: ReadBill, per_line: list[Decimal]) -> None:
-    columns = {name: read.lines.column(name).to_pylist() for name in read.lines.column_names}
-    batch: list[BillLine] = []
-    for i in range(read.lines.num_rows):
-        factor = per_line[i]
-
-        def text(key: str, i: int = i) -> str:
-            return columns[key][i] or ""
-
-        batch.append(
-            BillLine(
-                bill=bill,
-                day=columns["day"][i],
-                provider=text("provider")[:100],
-                billing_account=text("billing_account")[:200],
-                account=text("account")[:200],
-                region=text("region")[:100],
-                service_category=text("service_category")[:100],
-                service_name=text("service_name")[:200],
-                sku=text("sku")[:300],
-                instance_type=text("instance_type")[:100],
-                pricing_category=text("pricing_category")[:30],
-                charge_category=text("charge_category")[:30],
-                unit=text("unit")[:100],
-                source_currency=columns["currency"][i],
-                billed=_money(columns["billed"][i], factor),
-                effective=_money(columns["effective"][i], factor),
-                list_cost=_money(columns["list"][i], factor),
-                cost=_money(columns["cost"][i], factor),
-                quantity=_decimal(columns["quantity"][i]),
-                rows=columns["rows"][i],
-            )
-        )
-        if len(batch) >= BATCH:
-            BillLine.objects.bulk_create(batch)
-            batch = []
-    if batch:
-        BillLine.objects.bulk_create(batch)
+    """The lines, a batch at a time, through the cursor's executemany (portable SQL, the
+    ORM's own table and column names). Hand-written rather than bulk_create: measured on
+    bench/bill_import.py, bulk_create spent ~0.5 ms a line compiling its SQL (80 % of an
+    import of 40,000 lines); executemany takes a few µs."""
+    meta = BillLine._meta
+    names = ["bill", "day", *_TEXT, "source_currency", *_AMOUNTS, "quantity", "rows"]
+    columns = [meta.get_field(n).column for n in names]
+    quote = connection.ops.quote_name
+    sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(c) for c in columns)}) "
+           f"VALUES ({', '.join(['%s'] * len(columns))})")  # fmt: skip
+    data = {name: read.lines.column(name).to_pylist() for name in read.lines.column_names}
+    day_field = meta.get_field("day")
+    rows: list[tuple] = []
+    with connection.cursor() as cursor:
+        for i in range(read.lines.num_rows):
+            factor = per_line[i]
+            texts = [(data[key][i] or "")[:size] for key, size in _TEXT.items()]
+            amounts = [_money(data[col][i], factor) for col in _AMOUNTS.values()]
+            day = day_field.get_db_prep_value(data["day"][i], connection)
+            rows.append((bill.pk, day, *texts, data["currency"][i], *amounts,
+                         _decimal(data["quantity"][i]), data["rows"][i]))  # fmt: skip
+            if len(rows) >= BATCH:
+                cursor.executemany(sql, rows)
+                rows = []
+        if rows:
+            cursor.executemany(sql, rows)
 
 
 def delete_bill(bill: Bill) -> None:
