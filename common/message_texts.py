@@ -892,9 +892,6 @@ _BILLS = {
         "%(file)s overlaps bill %(bill)s (%(provider)s account %(account)s, %(month)s) without "
         "covering the same period: delete that bill first or import an export of its period"
     ),
-    "bills.period.older": N_(
-        "%(file)s is an older export of the period bill %(bill)s already holds"
-    ),
     "bills.import.same": N_("%(file)s is already imported as bill %(bill)s: nothing changed"),
     "bills.import.replaced": N_("%(file)s replaces bill %(bill)s, an export of the same period"),
     "bills.import.done": N_("%(file)s imported as bill %(bill)s: %(rows)s rows in %(lines)s lines"),
