@@ -129,22 +129,27 @@ class Screen(io.RawIOBase):
 
 
 def csv_batches(
-    path: Path, container: str, columns: list[str]
+    path: Path, container: str, columns: list[str], threads: bool = True
 ) -> Iterator[tuple[int, pa.RecordBatch]]:
-    """(first data line, batch) for the named columns, every value as text."""
+    """(first data line, batch) for the named columns, every value as text. Parsed on
+    threads; a malformed row's line is then unknown to pyarrow, so the file is read
+    again on one thread (the refusal path only) to name it."""
     name = path.name
     screen = Screen(_raw(path, container), name)
     bad: list[int] = []
+    rescan: list[bool] = []
 
     def invalid(row) -> str:  # a row with the wrong number of fields
+        if row.number is None and threads:
+            rescan.append(True)
+            return "error"  # pyarrow raises ArrowInvalid: rescanned below
         bad.append(row.number or 0)
         return "skip"
 
     try:
         reader = pacsv.open_csv(
             io.BufferedReader(screen, buffer_size=1 << 20),
-            # Single-threaded: only then does a malformed row come with its line number.
-            read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, use_threads=False),
+            read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, use_threads=threads),
             parse_options=pacsv.ParseOptions(newlines_in_values=False, invalid_row_handler=invalid),
             convert_options=pacsv.ConvertOptions(
                 include_columns=columns,
@@ -163,6 +168,9 @@ def csv_batches(
         if bad:
             raise BillRefused("bills.file.truncated", file=name, line=bad[0] or line)
     except pa.ArrowInvalid as exc:
+        if rescan:
+            for _ in csv_batches(path, container, columns, threads=False):
+                pass
         text = str(exc)
         if "straddling" in text or "block" in text:
             raise BillRefused(
