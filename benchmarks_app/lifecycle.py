@@ -14,6 +14,7 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Max
@@ -323,10 +324,10 @@ def send_run(run: Run, now: datetime | None = None) -> bool:
     )
     if not counted:
         return False
-    from planner.celery import app
-
     queue = queue_for(Target.objects.values_list("name", flat=True).get(pk=run.target_id))
-    app.send_task(EXECUTE_TASK, args=[str(run.pk)], queue=queue, task_id=run.task_id or None)
+    current_app.send_task(
+        EXECUTE_TASK, args=[str(run.pk)], queue=queue, task_id=run.task_id or None
+    )
     return True
 
 
