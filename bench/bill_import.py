@@ -337,6 +337,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=5_000_000)
     parser.add_argument("--duckdb", default="", help="a Python with duckdb installed")
     parser.add_argument("--keep", default="", help="reuse/keep generated files in this folder")
+    parser.add_argument("--only", choices=["cur", "focus"], help="one shape only")
     parser.add_argument("--phase")
     parser.add_argument("--file", type=Path)
     parser.add_argument("--db", type=Path)
@@ -350,6 +351,8 @@ def main() -> None:
                      "cpus": os.cpu_count(), "files": {}}  # fmt: skip
     try:
         for shape, make in (("cur", generate_cur), ("focus", generate_focus)):
+            if args.only and shape != args.only:
+                continue
             path = work / f"{shape}-{args.rows}.csv"
             if not path.exists():
                 began = time.perf_counter()
@@ -375,7 +378,7 @@ def main() -> None:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    out = ROOT / "bench" / "results" / "bill_import.json"
+    out = ROOT / "bench" / "results" / f"bill_import{'_' + args.only if args.only else ''}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"\n{'file':6} {'MB':>7} {'bare s':>7} {'read s':>7} {'import s':>9} {'ratio':>6} "
