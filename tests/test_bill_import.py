@@ -16,6 +16,7 @@ from bills.readers.errors import BillRefused
 from bills.services.importing import import_bill
 from tests.support.bills import (
     FOCUS,
+    all_samples,
     bill_sample,
     bills_state,
     ecb_rates,
@@ -24,6 +25,15 @@ from tests.support.bills import (
 )
 
 pytestmark = pytest.mark.django_db
+# The genuine files the readers refuse (tests/test_bill_readers.py says why).
+REFUSED = {
+    "azure/koku_azure_v2_fixture.csv", "azure/opencost_headersets/BOM.csv",
+    "azure/opencost_headersets/values_VirtualMachine.csv",
+}  # fmt: skip
+
+
+def _is_spec_example(name: str) -> bool:
+    return name.startswith("focus/spec_examples/")
 
 
 def _plain_total(path: Path, column: str) -> Decimal:
@@ -278,3 +288,14 @@ def test_deleting_a_bill_deletes_its_lines(owner) -> None:
     pk = bill.pk
     delete_bill(bill)
     assert not BillLine.objects.filter(bill_id=pk).exists()
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in all_samples() if n not in REFUSED and not _is_spec_example(n)] or ["(none)"]
+)
+def test_every_readable_genuine_file_imports_into_the_database(name, django_user_model) -> None:
+    path = bill_sample(name)
+    user = django_user_model.objects.create_user("importer")
+    bill = import_bill(path, user).bill
+    assert selectors.totals(bill)["rows"] == bill.rows == len(rows_of(path)[1])
+    assert len(bill.currency) == 3 and bill.scope
