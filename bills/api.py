@@ -17,6 +17,7 @@ from django.urls import reverse
 from ninja import Path, Query, Router
 
 from bills import schemas, selectors
+from bills.baseline import baseline_from_bill
 from bills.models import Bill, BillUpload
 from bills.services import uploads
 from bills.services.importing import delete_bill
@@ -196,6 +197,37 @@ def bill_detail(request: HttpRequest, bill_id: BillId) -> HttpResponse:
         "flags": [as_api(Message.from_json(f)) for f in bill.flags],
     }  # fmt: skip
     return JsonResponse(body)
+
+
+Filter = Annotated[list[str] | None, Query(description="repeat to choose several")]
+
+
+@router.get(
+    "/{str:id}/baseline",
+    url_name="bill-baseline",
+    operation_id="getBillBaseline",
+    summary="A plan's baseline from the bill's compute usage, with its provenance",
+    response={200: schemas.BillBaseline, 404: Errors, **READ},
+)
+def bill_baseline(
+    request: HttpRequest,
+    bill_id: BillId,
+    account: Filter = None,
+    region: Filter = None,
+    service: Filter = None,
+    instance_type: Filter = None,
+) -> HttpResponse:
+    """The chosen compute usage lines as catalog tiers (count = hours a month / 730) at the
+    bill's effective cost; instance types with no tier listed under `unmatched`. Give
+    `baseline` as a plan's baseline; `provenance` names the bill, its period and lines."""
+    number = _number(bill_id)
+    bill = selectors.bill_of(request.auth, number) if number is not None else None
+    if bill is None:
+        return _not_found()
+    found = baseline_from_bill(
+        bill, accounts=account, regions=region, services=service, instance_types=instance_type
+    )
+    return JsonResponse({"baseline": found.plan_baseline(), "provenance": found.provenance()})
 
 
 @router.delete(

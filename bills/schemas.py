@@ -96,3 +96,38 @@ class BillDetail(BillSummary):
     by_month: list[MonthSums]
     compute: list[ComputeSums] = Field(description="compute usage by instance type")
     flags: list[ApiMessage] = Field(description="data quality, each naming its fallback")
+
+
+class BaselineTier(Open):
+    provider: str
+    instance_type: str
+    region: str
+    tier: str | None = Field(description="the catalog tier's key; null: no tier (unmatched)")
+    hours_a_month: Decimal
+    count: Decimal = Field(description="machines: hours a month / 730")
+    monthly: Decimal = Field(description="at the bill's effective cost")
+    lines: int
+
+
+class BaselineProvenance(Open):
+    source: Literal["bill"]
+    bill: int
+    name: str
+    sha256: str
+    kind: str
+    view: str
+    currency: str
+    period_start: Date
+    period_end: Date
+    months: int
+    lines: int = Field(description="the bill lines the baseline is made of")
+    filters: dict[str, list[str]]
+    cost: Literal["effective"]
+    tiers: list[BaselineTier]
+    unmatched: list[BaselineTier] = Field(description="instance types with no catalog tier")
+    no_instance_type_monthly: Decimal
+
+
+class BillBaseline(Open):
+    baseline: dict[str, str] = Field(description="a plan's `baseline` input: {monthly}")
+    provenance: BaselineProvenance

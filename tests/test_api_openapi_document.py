@@ -98,6 +98,7 @@ def test_every_api_route_is_documented_with_its_methods():
         "/bills": ["get", "post"],
         "/bills/uploads/{id}": ["get"],
         "/bills/{id}": ["delete", "get"],
+        "/bills/{id}/baseline": ["get"],
         "/evaluate": ["post"],
         "/plans": ["get", "post"],
         "/plans/{id}": ["get"],

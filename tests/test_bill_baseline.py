@@ -64,3 +64,25 @@ def test_instance_types_with_no_catalog_tier_are_listed_not_dropped(owner) -> No
     assert not baseline.tiers
     assert {"c5.2xlarge", "t2.medium"} <= {t.instance_type for t in baseline.unmatched}
     assert baseline.monthly > 0
+
+
+def test_the_baseline_through_the_api_names_the_bill_owner_only(owner, other_user) -> None:
+    from tests.support.api import token_client
+
+    load_default_catalog()
+    bill = import_bill(bill_sample(FOCUS), owner).bill
+    client = token_client(owner)[0]
+    answer = client.get(f"/api/v1/bills/{bill.pk}/baseline?region=us-east-1&region=us-west-2")
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    expected = baseline_from_bill(bill, regions=["us-east-1", "us-west-2"])
+    assert body["baseline"] == {"monthly": str(expected.monthly)}
+    said = body["provenance"]
+    assert (said["bill"], said["sha256"], said["filters"]) == (
+        bill.pk,
+        bill.sha256,
+        {"regions": ["us-east-1", "us-west-2"]},
+    )
+    assert {t["region"] for t in said["tiers"] + said["unmatched"]} <= {"us-east-1", "us-west-2"}
+    other = token_client(other_user, "other")[0]
+    assert other.get(f"/api/v1/bills/{bill.pk}/baseline").status_code == 404
