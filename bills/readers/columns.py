@@ -92,8 +92,8 @@ def number(batch: pa.RecordBatch, column: str | None, file: str, first: int) -> 
 def day(batch: pa.RecordBatch, column: str | None, file: str, first: int) -> pa.Array:
     """The charge date (date32) of a timestamp or date column in any form exports use."""
     values = text(batch, column)
-    sample = next((v for v in values.to_pylist()[:1] if v), None) if len(values) else None
-    if sample is None:
+    sample = values[0].as_py() if len(values) else None  # one value, not the column
+    if not sample:
         valid = pc.drop_null(values)
         sample = valid[0].as_py() if len(valid) else None
     if sample is None:
