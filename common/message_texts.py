@@ -977,6 +977,90 @@ _FINANCE: dict[str, Text] = {
     ),
 }
 
+# The bill importer (bills/): what it refuses, where, and what it says about a bill's data.
+_BILLS = {
+    "bills.file.empty": N_("%(file)s is empty"),
+    "bills.file.no_rows": N_("%(file)s has a header but no rows"),
+    "bills.file.truncated": N_("%(file)s ends part-way through line %(line)s: a truncated file?"),
+    "bills.file.nul": N_("%(file)s holds a NUL byte on line %(line)s"),
+    "bills.file.long_line": N_(
+        "%(file)s line %(line)s is longer than any export writes "
+        "(a cell over %(limit)s characters?)"
+    ),
+    "bills.file.bad_parquet": N_("%(file)s is not a readable Parquet file: %(reason)s"),
+    "bills.file.unreadable": N_("%(file)s could not be read as CSV: %(reason)s"),
+    "bills.file.wrong_kind": N_(
+        "%(file)s is not a cost export (it starts with %(what)s); read here: %(kinds)s"
+    ),
+    "bills.header.unknown_version": N_(
+        "%(file)s looks like a cost export (%(kind)s) of a version not read here: "
+        "no column %(columns)s"
+    ),
+    "bills.cell.too_long": N_(
+        "%(file)s line %(line)s, column %(column)s: a cell over %(limit)s characters"
+    ),
+    "bills.cell.nul": N_("%(file)s line %(line)s, column %(column)s: a NUL byte"),
+    "bills.value.not_number": N_(
+        "%(file)s line %(line)s, column %(column)s: %(value)s is not a number"
+    ),
+    "bills.value.not_date": N_(
+        "%(file)s line %(line)s, column %(column)s: %(value)s is not a date"
+    ),
+    "bills.value.no_date": N_("%(file)s line %(line)s, column %(column)s: no date"),
+    "bills.value.missing": N_("%(file)s line %(line)s: no %(column)s"),
+    "bills.value.negative_quantity": N_(
+        "%(file)s line %(line)s, column %(column)s: a negative quantity"
+    ),
+    "bills.value.bad_currency": N_(
+        "%(file)s line %(line)s: %(value)s is not a currency code (three letters, ISO 4217)"
+    ),
+    "bills.currency.no_rate": N_(
+        "%(file)s line %(line)s: no exchange rate from %(currency)s to %(target)s on or before "
+        "%(date)s; a bill in several currencies needs the rates of its charge dates"
+    ),
+    "bills.period.overlap": N_(
+        "%(file)s overlaps bill %(bill)s (%(provider)s account %(account)s, %(month)s) without "
+        "covering the same period: delete that bill first or import an export of its period"
+    ),
+    "bills.import.same": N_("%(file)s is already imported as bill %(bill)s: nothing changed"),
+    "bills.import.replaced": N_("%(file)s replaces bill %(bill)s, an export of the same period"),
+    "bills.import.done": N_("%(file)s imported as bill %(bill)s: %(rows)s rows in %(lines)s lines"),
+    "bills.upload.missing": N_("no file: send the export as the request body or a form field"),
+    "bills.upload.too_large": N_("the file is larger than %(limit)s bytes"),
+    "bills.flag.effective_zero": N_(
+        "%(rows)s usage rows have a zero effective cost beside a billed cost (first on line "
+        "%(line)s): their billed cost is used"
+    ),
+    "bills.flag.effective_rounded": N_(
+        "%(rows)s usage rows have an effective cost rounded to whole units (first on line "
+        "%(line)s): their billed cost is used"
+    ),
+    "bills.flag.effective_missing": N_(
+        "%(rows)s rows give no effective (amortised) cost (first on line %(line)s): their "
+        "billed cost is used"
+    ),
+    "bills.flag.list_missing": N_(
+        "%(rows)s rows give no list cost (first on line %(line)s): their billed cost stands "
+        "in for it"
+    ),
+    "bills.flag.list_below_billed": N_(
+        "%(rows)s rows have a list cost below the billed cost (first on line %(line)s): kept "
+        "as given"
+    ),
+    "bills.flag.correction": N_(
+        "%(rows)s rows correct an earlier period (first on line %(line)s): kept as given, in "
+        "the day they are charged"
+    ),
+    "bills.flag.converted": N_(
+        "%(currency)s amounts converted to %(target)s at ECB rates of each charge date "
+        "(rate rows %(rates)s)"
+    ),
+    "bills.flag.views_apart": N_(
+        "an %(other)s export of the same account and month is bill %(bill)s: the two are "
+        "never added together"
+    ),
+}
+
 # Estimates from published scores (benchmarks_app.estimate_selectors, .evidence).
 _ESTIMATES: dict[str, Text] = {
     "estimates.no_cpu": N_("%(reason)s; no estimate either: the catalog names no CPU for %(tier)s"),
@@ -1015,7 +1099,7 @@ _ESTIMATES: dict[str, Text] = {
 
 TEXTS: dict[str, Text] = {
     **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_FEEDS,
-    **_SERVICES, **_FINANCE, **_COMMITMENTS, **_ESTIMATES,
+    **_SERVICES, **_FINANCE, **_COMMITMENTS, **_ESTIMATES, **_BILLS,
 }  # fmt: skip
 
 
