@@ -10,7 +10,7 @@ catalog tier, and compute lines with no instance type, are listed, not dropped.
 `BillBaseline.plan_baseline()` is what today's plan schema takes (`{"monthly": ...}`:
 the schema holds one tier per baseline, a bill many); `provenance()` names the bill, its
 period and the lines. Wiring these into the plan (its provenance markers, the page, the
-API) waits for the typed plan answer of issue 20: see docs/design-25.md.
+API) waits for the typed plan answer of issue 20: see docs/design.md (Bills).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ batches. Every column is read as text and typed by the format's reader, so a val
 block's type inference would not expect never stops an import half way.
 
 The engine (pyarrow in batches rather than DuckDB) was chosen by bench/bill_import.py:
-see docs/design-25.md.
+see docs/design.md (Bills).
 """
 
 from __future__ import annotations
