@@ -37,7 +37,7 @@ from planner.compute import montecarlo, schema
 from planner.models import Plan, Share
 from planner.services import evaluation, inputs
 from planner.services import plans as services
-from planner.web import charts, dashboard, evidence, exports, tier_search
+from planner.web import charts, dashboard, evidence, exports, formsets, tier_search
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
 from planner.web import home as home_page
@@ -264,7 +264,27 @@ def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
     return urls
 
 
+# The lists of a plan as the refusal names them.
+ROW_SECTIONS = {
+    "candidate": _lazy("the options to compare"),
+    "commitment": _lazy("the reserved terms still running"),
+    "owned": _lazy("the servers bought"),
+    "workload": _lazy("the workloads"),
+}
+
+
+def _too_many_rows(request: HttpRequest) -> HttpResponse | None:
+    """A post with more rows than a plan holds is refused before any form is built (its
+    cost would grow with the rows), with a short page that repeats none of them."""
+    if request.method != "POST" or not (too_many := formsets.too_many_rows(request.POST)):
+        return None
+    context = {"too_many": too_many, "what": ROW_SECTIONS[too_many.section]}
+    return HttpResponse(render_to_string("too_many_rows.html", context), status=400)
+
+
 def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
+    if refused := _too_many_rows(request):
+        return refused
     generation = current_generation()  # read once: the form, its choices and the figures
     form = _form(request, plan.inputs if plan else None, generation)
     context: dict[str, Any] = {"form": form, "plan": plan}
