@@ -97,7 +97,7 @@ def test_every_api_route_is_documented_with_its_methods():
     assert {path: sorted(ops) for path, ops in paths.items()} == {
         "/evaluate": ["post"],
         "/plans": ["get", "post"],
-        "/plans/{id}": ["get"],
+        "/plans/{id}": ["get", "patch", "put"],
         "/plans/{id}/shares": ["get", "post"],
         "/plans/{id}/shares/{token}": ["delete"],
         "/plans/{id}/uncertainty": ["get"],

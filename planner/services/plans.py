@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
 from catalog.models import Tier
 from changes.selectors import Generation
@@ -72,6 +74,46 @@ def plan_create(*, owner, plan: schema.Plan) -> Plan:
     """Store a validated plan in its canonical form (defaults filled in, amounts as strings)."""
     stored = schema.plan_to_dict(plan)
     return Plan.objects.create(owner=owner, name=plan.name, inputs=stored)
+
+
+class StalePlan(Exception):
+    """The plan changed since the version a save started from: nothing was written.
+    `current` is the plan as it is now (its `version` the one to name to overwrite it)."""
+
+    def __init__(self, current: Plan) -> None:
+        super().__init__(f"plan {current.code} is at version {current.version}")
+        self.current = current
+
+
+def plan_update(plan: Plan, parsed: schema.Plan, *, expected_version: int | None) -> Plan:
+    """Store edited inputs (canonical form, as `plan_create`), if the plan is still at
+    `expected_version` (None: whatever it is, for a caller that asked to overwrite);
+    else `StalePlan`. The check and the write are one statement, so of two saves from the
+    same version exactly one is stored. Returns the plan as stored (its new version)."""
+    stored = schema.plan_to_dict(parsed)
+    same = Plan.objects.filter(pk=plan.pk)
+    if expected_version is not None:
+        same = same.filter(version=expected_version)
+    written = same.update(inputs=stored, name=parsed.name, updated=timezone.now(),
+                          version=F("version") + 1)  # fmt: skip
+    current = Plan.objects.get(pk=plan.pk)
+    if not written:
+        raise StalePlan(current)
+    return current
+
+
+def etag(plan: Plan) -> str:
+    """The plan's version as an HTTP entity tag (strong: the inputs are the version's)."""
+    return f'"{plan.version}"'
+
+
+def version_of_etag(tag: str) -> int | None:
+    """The version an If-Match names; None for "*" (any); -1 for none of ours."""
+    tag = tag.strip()
+    if tag == "*":
+        return None
+    inner = tag[1:-1] if len(tag) >= 2 and tag[0] == tag[-1] == '"' else ""
+    return int(inner) if inner.isascii() and inner.isdigit() and len(inner) < 12 else -1
 
 
 def plan_viewed(plan: Plan, figures: dict[str, Any], generation: int) -> None:

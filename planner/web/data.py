@@ -1,9 +1,9 @@
-"""Reads and one write the dashboard needs beyond `planner.services`.
+"""Reads the dashboard needs beyond `planner.services`.
 
 The catalog's freshness and the benchmark targets for the home page, the editor's tier
-choices, and saving an edited plan. Figures come from `planner.services.evaluation`
-(the one evaluate path); the data generation that keys every cached page, chart and
-choice list is `changes.selectors.current_generation`.
+choices. Saving an edited plan is `planner.services.plans.plan_update`; figures come from
+`planner.services.evaluation` (the one evaluate path); the data generation that keys
+every cached page, chart and choice list is `changes.selectors.current_generation`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from changes.selectors import Generation, current_generation, generation_with
 from common import formatting
 from common.clock import today
 from planner.compute import schema
-from planner.models import Plan, Share
+from planner.models import Share
 from planner.services import evaluation
 from planner.services import plans as services
 from planner.services.inputs import Memo
@@ -127,13 +127,6 @@ def parser(generation: Generation) -> Callable[[Any], schema.Plan]:
     """`services.parse` with the offered tiers read once per data generation."""
     known = services.known_tiers(generation)
     return lambda data: schema.parse_plan(data, known_tiers=known)
-
-
-def plan_update(plan: Plan, parsed: schema.Plan) -> None:
-    """Store the edited inputs in the canonical form `services.plan_create` uses."""
-    plan.inputs = schema.plan_to_dict(parsed)
-    plan.name = parsed.name
-    plan.save(update_fields=["inputs", "name", "updated"])
 
 
 def forget() -> None:

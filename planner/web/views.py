@@ -291,8 +291,13 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            if request.POST.get("action") == "save" and not request.htmx:
-                return _save(request, plan, form.parsed)
+            if request.POST.get("action") in SAVES and not request.htmx:
+                try:
+                    return _save(request, plan, form.parsed)
+                except services.StalePlan as stale:
+                    # Shown over the form as typed (bound to the post): nothing is lost.
+                    context["conflict"] = stale.current
+                    status = 409
             figures = evaluation.comparison(form.parsed, generation=generation)
             context.update(results_context(figures))
             context["uncertainty_url"] = uncertainty_url(request, form.parsed, figures)
@@ -302,6 +307,11 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
         context.update(_stored_results(request, plan, generation))
         if "results" in context:
             services.plan_viewed(plan, seen_figures(context["results"]), generation.number)
+    if plan is not None:
+        # The version this page's save starts from: the one it was opened at, kept through
+        # a refused save (its "overwrite" button names the newer one).
+        posted = request.POST.get("version") if request.method == "POST" else None
+        context["version"] = posted if posted is not None else plan.version
     if (view := context.get("results")) and view.no_number:
         titles = _tier_titles(generation, [view.currency])
         dashboard.name_reasons(view, evidence.reader_names(titles))
@@ -406,12 +416,29 @@ def uncertainty_context(data: dict[str, Any] | None, figures: dict[str, Any]) ->
     return {"uncertainty": shown, "tornado_url": wide, "tornado_narrow_url": narrow}
 
 
+# "save" names the version the page was opened at; "overwrite" (offered when someone else
+# saved in between) the version the refusal showed.
+SAVES = ("save", "overwrite")
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    """The version a save starts from: a page without one (an old form) saves as before;
+    one that is not a version matches none."""
+    name = "overwrite_version" if request.POST.get("action") == "overwrite" else "version"
+    given = request.POST.get(name)
+    if given is None:
+        return None
+    return int(given) if given.isascii() and given.isdigit() and len(given) < 12 else -1
+
+
 def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpResponse:
+    """Store the plan; `services.StalePlan` when someone else saved it since the page's
+    version (the caller shows that over what was typed)."""
     if plan is None:
         plan = services.plan_create(owner=request.user, plan=parsed)
         messages.success(request, _("Plan saved."))
     else:
-        web_data.plan_update(plan, parsed)
+        services.plan_update(plan, parsed, expected_version=_posted_version(request))
         messages.success(request, _("Changes saved."))
     return redirect("plan-edit", code=plan.code)
 
