@@ -113,7 +113,13 @@ TEMPLATES = [
 
 # Database ---------------------------------------------------------------------
 if os.getenv("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    # Kept 60 s, so checked before each request's first query (CONN_HEALTH_CHECKS: a
+    # connection its server dropped is replaced, not a 500); PostgreSQL's engine also
+    # retries a request's first query once on a dropped connection (issue 29, item 3).
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60,
+                                                  conn_health_checks=True)}  # fmt: skip
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "planner.db.postgresql"
 else:
     # The worker writes while the web reads: WAL, IMMEDIATE transactions and a
     # busy timeout keep SQLite from answering "database is locked".
