@@ -165,6 +165,9 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": QUEUE_PREFIX} if QUEUE_PREFIX else {}
+    # A hung Redis (paused, its host unreachable) answers no read: bounded, as the cache's
+    # (a worker's BRPOP returns every second, well inside the read timeout).
+    CELERY_BROKER_TRANSPORT_OPTIONS |= {"socket_connect_timeout": 1, "socket_timeout": 1.5}
     CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = CELERY_BROKER_TRANSPORT_OPTIONS
 else:
     CACHES = {
