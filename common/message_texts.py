@@ -636,6 +636,10 @@ _CATALOG: dict[str, Text] = {
     "catalog.same_currencies": N_("must differ from rate_from"),
     "catalog.file_too_big": N_("%(size)s bytes is over the limit of %(limit)s bytes"),
     "catalog.file_empty": N_("the file is empty"),
+    "catalog.import_busy": N_(
+        "another import of the catalog was being written: nothing of this file was "
+        "imported; try again in a moment"
+    ),
     "catalog.not_utf8": N_("not UTF-8 text"),
     "catalog.row_short": N_(
         "has %(fields)s fields, the header has %(header)s (no %(first_missing)s onwards)"
