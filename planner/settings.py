@@ -172,7 +172,8 @@ if REDIS_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            # A full disk makes the site run uncached (logged), not answer 500.
+            "BACKEND": "planner.file_cache.TolerantFileBasedCache",
             "LOCATION": str(VAR_DIR / "cache" / (QUEUE_PREFIX or "app")),
         }
     }

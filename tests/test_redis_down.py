@@ -117,13 +117,15 @@ def test_healthz_is_liveness_and_readyz_names_the_part_that_is_down(redis_cache,
     monkeypatch.setitem(celery_app.conf, "broker_transport_options", {})
     ready = Client().get("/readyz")
     assert ready.status_code == 200
-    assert ready.json() == {"ok": True, "database": "ok", "cache": "ok", "broker": "ok"}
+    assert ready.json() == {"ok": True, "database": "ok", "disk": "ok", "cache": "ok",
+                           "broker": "ok"}  # fmt: skip
 
     redis_cache.stop()
     assert Client().get("/healthz").json() == {"ok": True}
     ready = Client().get("/readyz")
     assert ready.status_code == 503
-    assert ready.json() == {"ok": False, "database": "ok", "cache": "down", "broker": "down"}
+    assert ready.json() == {"ok": False, "database": "ok", "disk": "ok", "cache": "down",
+                           "broker": "down"}  # fmt: skip
 
 
 def test_readyz_tells_a_down_cache_from_a_working_broker(redis_cache, monkeypatch):

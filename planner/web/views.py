@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
+import tempfile
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent import futures
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -83,7 +86,8 @@ def readyz(request: HttpRequest) -> JsonResponse:
     # and whatever has not answered within READY_TIMEOUT_S is "down" (issue 29, item 4).
     pending = {name: _probes.submit(check) for name, check in
                (("cache", _cache_ready), ("broker", _broker_ready))}  # fmt: skip
-    parts = {"database": "ok" if _database_ready() else "down"}
+    parts = {"database": "ok" if _database_ready() else "down",
+             "disk": "ok" if _disk_ready() else "down"}  # fmt: skip
     done, _late = futures.wait(pending.values(), timeout=READY_TIMEOUT_S)
     for name, future in pending.items():
         parts[name] = "ok" if future in done and future.result() else "down"
@@ -139,6 +143,29 @@ def _broker_ready() -> bool:
         return True
 
     return _probe("broker", check)
+
+
+DISK_PROBE_BYTES = 4096
+
+
+def _disk_ready() -> bool:
+    """var/ and the file cache's folder (without REDIS_URL) take a small write: a full or
+    read-only disk is "down" (the site then runs uncached, but the operator must know)."""
+    folders = {Path(settings.VAR_DIR)}
+    default = settings.CACHES["default"]
+    if default["BACKEND"].endswith("FileBasedCache"):
+        folders.add(Path(default["LOCATION"]))
+
+    def check() -> bool:
+        for folder in folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".readyz-") as probe:
+                probe.write(b"\0" * DISK_PROBE_BYTES)
+                probe.flush()
+                os.fsync(probe.fileno())
+        return True
+
+    return _probe("disk", check)
 
 
 def _language() -> str:
