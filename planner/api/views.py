@@ -33,7 +33,7 @@ from planner.api.merge_patch import merge_patch
 from planner.compute import montecarlo
 from planner.compute.schema import PlanValidationError
 from planner.models import Plan, Share
-from planner.services import evaluation
+from planner.services import evaluation, rate_limits
 from planner.services import plans as services
 
 CALLERS = [BearerKey(), SessionUser()]
@@ -65,6 +65,10 @@ EXAMPLE_PLAN = {
 }  # fmt: skip
 WITH_EXAMPLE = {"requestBody": {"content": {"application/json": {"example": EXAMPLE_PLAN}}}}
 
+UNCERTAINTY_LIMITED = (
+    "too many uncertainty requests this minute (UNCERTAINTY_RATE_LIMIT_PER_MINUTE a user,"
+    " web and API together): try again after Retry-After seconds"
+)
 MISSING_IF_MATCH = (
     "send If-Match with the plan's ETag from GET (or * to overwrite whatever is stored)"
 )
@@ -342,6 +346,9 @@ def plan_uncertainty(
     three leading options. Cached per plan, data generation, date and seed; another seed
     draws again. Slower than the comparison the first time (seconds): ask for it apart."""
     plan = _own_plan(request, code)
+    if not rate_limits.allow_uncertainty(request.auth.pk):  # type: ignore[attr-defined]
+        raise ApiError(429, "rate", UNCERTAINTY_LIMITED,
+                       Retry_After=str(rate_limits.seconds_to_next_window()))  # fmt: skip
     found = evaluation.uncertainty(services.stored_plan(plan), seed=seed)
     return JsonResponse({"id": str(plan.code), "as_of": clock.today().isoformat(), **found})
 

@@ -39,7 +39,7 @@ from common.message_render import render as render_message
 from planner.celery import app as celery_app
 from planner.compute import montecarlo, schema
 from planner.models import Plan, Share
-from planner.services import evaluation, inputs
+from planner.services import evaluation, inputs, rate_limits
 from planner.services import plans as services
 from planner.web import charts, dashboard, evidence, exports, formsets, tier_search
 from planner.web import compare as plan_compare
@@ -435,6 +435,8 @@ def plan_uncertainty(request: HttpRequest, digest: str) -> HttpResponse:
     if entry is None or entry["user"] != request.user.pk:
         raise Http404
     seed = _seed(request)
+    if refused := _over_uncertainty_limit(request):
+        return refused
     plan = schema.parse_plan(entry["plan"], known_tiers=None)
     generation = current_generation()
     try:
@@ -444,6 +446,18 @@ def plan_uncertainty(request: HttpRequest, digest: str) -> HttpResponse:
         return render(request, "planner/_uncertainty.html", {"uncertainty_failed": True})
     figures = evaluation.comparison(plan, generation=generation)
     return render(request, "planner/_uncertainty.html", uncertainty_context(data, figures))
+
+
+def _over_uncertainty_limit(request: HttpRequest) -> HttpResponse | None:
+    """429 with Retry-After once the user's uncertainty requests this minute are spent."""
+    if rate_limits.allow_uncertainty(request.user.pk):
+        return None
+    wait = rate_limits.seconds_to_next_window()
+    text = _("Too many sensitivity and odds requests this minute: try again in %(seconds)s s.")
+    response = HttpResponse(text % {"seconds": wait}, status=429,
+                            content_type="text/plain; charset=utf-8")  # fmt: skip
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def uncertainty_context(data: dict[str, Any] | None, figures: dict[str, Any]) -> dict[str, Any]:
@@ -731,7 +745,10 @@ def plan_export(request: HttpRequest, code: Any, what: str) -> HttpResponse:
     parsed = services.stored_plan(plan)
     comparison = evaluation.comparison(parsed)
     if what in exports.UNCERTAINTY_EXPORTS:
-        found = evaluation.uncertainty(parsed, seed=_seed(request))
+        seed = _seed(request)
+        if refused := _over_uncertainty_limit(request):
+            return refused
+        found = evaluation.uncertainty(parsed, seed=seed)
         return _export_uncertainty(found, comparison, what, f"plan-{plan.code}")
     return _export(comparison, what, f"plan-{plan.code}")
 
