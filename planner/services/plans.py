@@ -55,16 +55,27 @@ def known_tiers(generation: Generation | None = None) -> frozenset[str]:
     return engine_inputs.tier_index(generation).offered
 
 
+def known_currencies(generation: Generation | None = None) -> frozenset[str]:
+    """Currencies a new plan may be in: those it can be shown in (a rate or the catalog's)."""
+    return engine_inputs.plan_currencies(generation)
+
+
 def parse(
     data: Any, *, check_tiers: bool = True, generation: Generation | None = None
 ) -> schema.Plan:
-    """Validate a decoded JSON plan; raises `schema.PlanValidationError`."""
-    known = known_tiers(generation) if check_tiers else None
-    return schema.parse_plan(data, known_tiers=known)
+    """Validate a decoded JSON plan; raises `schema.PlanValidationError`. `check_tiers`:
+    against today's catalog (its offered tiers, and the currencies it can show)."""
+    if not check_tiers:
+        return schema.parse_plan(data)
+    generation = engine_inputs.generation_or_current(generation)  # read once
+    return schema.parse_plan(data, known_tiers=known_tiers(generation),
+                             known_currencies=known_currencies(generation))  # fmt: skip
 
 
 def parse_body(body: bytes, *, generation: Generation | None = None) -> schema.Plan:
-    return schema.parse_plan_json(body, known_tiers=known_tiers(generation))
+    generation = engine_inputs.generation_or_current(generation)  # read once
+    return schema.parse_plan_json(body, known_tiers=known_tiers(generation),
+                                  known_currencies=known_currencies(generation))  # fmt: skip
 
 
 # --- plans -------------------------------------------------------------------------------
