@@ -37,10 +37,13 @@ setup: venv
 run: setup
 	$(PY) manage.py runstack --port $(PORT)
 
+# The whole suite in lanes (scripts/test_lanes.sh: unit and browser tests spread over the
+# cores, the fault suite alone, schemathesis), each lane's time printed.
+# `make test PYTEST_ARGS="tests/test_x.py -x"` runs just those; LANES="unit" some lanes.
 test: venv
 	@scripts/ensure_browser.sh
 	@scripts/ensure_gettext.sh
-	$(PY) -m pytest $(PYTEST_ARGS)
+	@PY=$(PY) PYTEST_ARGS="$(PYTEST_ARGS)" scripts/test_lanes.sh
 
 lint: venv
 	$(VENV)/bin/ruff check .
@@ -52,7 +55,7 @@ format: venv
 	$(VENV)/bin/ruff check --fix .
 
 check-deploy: venv
-	DJANGO_SETTINGS_MODULE=planner.settings_production SECRET_KEY=$$(openssl rand -hex 40) \
+	DJANGO_SETTINGS_MODULE=config.settings_production SECRET_KEY=$$(openssl rand -hex 40) \
 	  ALLOWED_HOSTS=planner.example.com $(PY) manage.py check --deploy --fail-level WARNING
 
 messages: venv

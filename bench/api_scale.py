@@ -54,7 +54,7 @@ def setup_django(database: Path) -> str:
     os.environ.pop("DATABASE_URL", None)
     os.environ["DEBUG"] = "0"
     os.environ["API_RATE_LIMIT_PER_MINUTE"] = "1000000"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
     from django.conf import settings
 
@@ -144,7 +144,7 @@ class ApiTimer:
 
     def __init__(self, client, plan: dict) -> None:
         from changes.selectors import current_generation
-        from common.clock import today
+        from common.django.clock import today
         from planner.services import evaluation
         from planner.services import plans as services
 
@@ -202,7 +202,7 @@ class EngineTimer:
 
     def once(self) -> None:
         from catalog.pricing import catalog_frame
-        from common.clock import today
+        from common.django.clock import today
         from planner.compute import engine
 
         started = time.perf_counter()

@@ -1,7 +1,7 @@
 """A synthetic AWS EC2 regional offer file, in the Price List bulk API's JSON and CSV forms.
 
 Used by bench/catalog_sync.py. The layout follows the documented format (and the
-genuine 2020 us-east-1 file described in shared/reference/feeds/FORMATS.md): five
+genuine 2020 us-east-1 file described in docs/formats.md §1): five
 metadata lines and a header before one CSV line per price dimension; in JSON the
 products first, then the on-demand terms, then the reserved ones, pretty-printed with
 " : " as AWS does. Each instance type comes in AWS's many variants (operating systems,

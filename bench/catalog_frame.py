@@ -31,7 +31,7 @@ def setup_django(database: Path) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ["SQLITE_PATH"] = str(database)
     os.environ.pop("DATABASE_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()

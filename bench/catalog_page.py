@@ -51,7 +51,7 @@ def setup_django(database: Path) -> None:
     os.environ["SQLITE_PATH"] = str(database)
     os.environ.pop("DATABASE_URL", None)
     os.environ["DEBUG"] = "0"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()

@@ -38,7 +38,7 @@ SCENARIOS = ("killed", "restarted", "lost", "broker", "limit", "cancel", "two")
 
 
 def setup_django(db: Path, prefix: str) -> None:
-    os.environ.update({"DJANGO_SETTINGS_MODULE": "planner.settings", "SQLITE_PATH": str(db),
+    os.environ.update({"DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(db),
                        "PLANNER_QUEUE_PREFIX": prefix})  # fmt: skip
     os.environ.pop("DATABASE_URL", None)
     sys.path.insert(0, str(ROOT))

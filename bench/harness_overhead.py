@@ -57,7 +57,7 @@ TARGET = 0.03
 
 def setup_django(db_path: Path, prefix: str, redis_url: str) -> None:
     os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "planner.settings", "SQLITE_PATH": str(db_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(db_path),
         "PLANNER_QUEUE_PREFIX": prefix, "REDIS_URL": redis_url,
     })  # fmt: skip
     sys.path.insert(0, str(ROOT))
@@ -70,7 +70,7 @@ def setup_django(db_path: Path, prefix: str, redis_url: str) -> None:
 
 
 def start_worker(name: str, log: Path) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "celery", "-A", "planner", "worker", "-n", f"{name}@%h",
+    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-n", f"{name}@%h",
            "-Q", f"bench.{name}", "--concurrency", "1", "--loglevel", "INFO",
            "--without-gossip", "--without-mingle"]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, env=dict(os.environ), stdout=log.open("w"),

@@ -60,7 +60,7 @@ def main() -> int:
             os.environ.update(REDIS_URL=f"redis://127.0.0.1:{port}/0",
                               SQLITE_PATH=str(Path(tmp) / "bench.sqlite3"),
                               PLANNER_QUEUE_PREFIX=f"bench-{secrets.token_hex(4)}-")  # fmt: skip
-            os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+            os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
             import django
 
             django.setup()

@@ -42,7 +42,7 @@ def setup(copies: int, tiers: int) -> None:
     os.environ.pop("DATABASE_URL", None)
     os.environ["DEBUG"] = "0"
     os.environ["PLANNER_QUEUE_PREFIX"] = f"bench-prof-{secrets.token_hex(4)}-"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()

@@ -2,7 +2,8 @@
 
 In process (Django's test client, no server), on a throwaway SQLite database under a
 temporary folder (migrated, the default catalog loaded) and a cache prefix of its own:
-the FIELD-NOTES plan (one Extreme server against a $480 bill, $500 of migration).
+the field-notes plan (one Extreme server against a $480 bill, $500 of migration;
+docs/design.md, "The field-notes case").
 
 - recompute: the editor's htmx POST, a different monthly spend each time (nothing
   cached), as typing sends it; its answer only points at the deferred sections;
@@ -44,7 +45,7 @@ def setup(folder: Path):
     os.environ.pop("DATABASE_URL", None)
     os.environ["SQLITE_PATH"] = str(folder / "bench.sqlite3")
     os.environ["PLANNER_QUEUE_PREFIX"] = f"bench-{secrets.token_hex(4)}-"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()

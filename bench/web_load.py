@@ -167,7 +167,7 @@ def environment(tmp: Path, cache: str) -> tuple[dict[str, str], str]:
         DEBUG="0",
         ALLOWED_HOSTS="127.0.0.1",
         PYTHONPATH=str(ROOT),
-        DJANGO_SETTINGS_MODULE="planner.settings",
+        DJANGO_SETTINGS_MODULE="config.settings",
     )
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
     if cache == "redis" and not redis_ok(env["REDIS_URL"]):
@@ -203,7 +203,7 @@ def grow(env: dict[str, str], tiers: int) -> tuple[int, float]:
 
 
 def start_gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen:
-    cmd = [str(VENV_BIN / "gunicorn"), "planner.wsgi:application", "-k", "sync",
+    cmd = [str(VENV_BIN / "gunicorn"), "config.wsgi:application", "-k", "sync",
            "-w", str(workers), "-b", f"127.0.0.1:{port}", "--backlog", "256"]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("w"),
                             stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip

@@ -45,7 +45,7 @@ def setup(folder: Path) -> None:
     os.environ.pop("DATABASE_URL", None)
     os.environ["SQLITE_PATH"] = str(folder / "bench.sqlite3")
     os.environ["PLANNER_QUEUE_PREFIX"] = f"bench-{secrets.token_hex(4)}-"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from common.message_render import render
+from common.django.message_render import render
 
 from .models import Profile, ProfileVersion, Run, Summary, Target
 from .profiles_loader import EditRefused, bump, content_problems, edit_profile

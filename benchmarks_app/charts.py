@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator
 
 from common import chart_style
-from common.message_render import render
+from common.django.message_render import render
 from common.messages import Message, msg
 
 from . import scaling

@@ -1,7 +1,7 @@
 """What the planner reads from benchmarks: one measured (or same-host predicted)
 throughput with its provenance. Plain data; `selectors.best_measurement` builds it.
 
-Metrics per workload class (DESIGN's mapping table):
+Metrics per workload class (docs/design.md, "Workload classes and metrics"):
 
 - `gbm`: `cell_trees_per_s` (cell-trees/s); extra `rows`, `features`, `trees` (R0, F0, T0)
 - `sklearn`: `fits_per_s` (model fits/s); extra `rows`, `features` (R0, F0)

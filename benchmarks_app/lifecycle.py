@@ -14,6 +14,7 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Max
@@ -327,15 +328,19 @@ def send_run(run: Run, now: datetime | None = None) -> bool:
     )
     if not counted:
         return False
-    from planner.celery import app
-
     queue = queue_for(Target.objects.values_list("name", flat=True).get(pk=run.target_id))
     # No result is kept (the run's row is the result): sending one would subscribe to the
     # result backend, which retries a lost Redis for 20 s. One retry at once, each attempt
     # bounded by the broker's socket timeouts (settings): a hung or stopped broker is an
     # error within seconds, with its own words.
-    app.send_task(EXECUTE_TASK, args=[str(run.pk)], queue=queue, task_id=run.task_id or None,
-                  ignore_result=True, retry_policy=SEND_RETRY_POLICY)  # fmt: skip
+    current_app.send_task(
+        EXECUTE_TASK,
+        args=[str(run.pk)],
+        queue=queue,
+        task_id=run.task_id or None,
+        ignore_result=True,
+        retry_policy=SEND_RETRY_POLICY,
+    )
     return True
 
 

@@ -1,9 +1,9 @@
 """Reads for the planner and the pages: which measurement sizes a plan, and how.
 
-Rules (DESIGN): the latest succeeded run at `standard` or `full` scale of the
-profile's newest X.Y on the target (or on any target linked to the tier) wins;
-`smoke` never sizes anything. The value at the asked thread count is the measured
-median when that count was measured, else the same host's scaling fit's
+Rules (docs/design.md, "Evidence selection"): the latest succeeded run at `standard`
+or `full` scale of the profile's newest X.Y on the target (or on any target linked to
+the tier) wins; `smoke` never sizes anything. The value at the asked thread count is
+the measured median when that count was measured, else the same host's scaling fit's
 prediction, labelled with the fit and how far it extrapolates. Where nothing
 qualifies, `NoMeasurement` says why, as a message.
 
@@ -21,8 +21,9 @@ import datetime as dt
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, TextField
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
 
 from catalog.models import Tier
@@ -30,7 +31,16 @@ from common.messages import Message, ProfileRef, TierRef, msg
 
 from . import scaling
 from .evidence import METRICS, BestMeasurement, NoMeasurement, Sweep
-from .models import Measurement, Profile, ProfileVersion, Run, Scale, Summary, Target
+from .models import (
+    Measurement,
+    Profile,
+    ProfileVersion,
+    Run,
+    Scale,
+    Summary,
+    Target,
+    WorkloadClass,
+)
 
 SIZING_SCALES = (Scale.STANDARD, Scale.FULL)
 Found = BestMeasurement | NoMeasurement
@@ -385,3 +395,42 @@ def fits_for(run: Run) -> list[scaling.Fit]:
         scaling.fit_amdahl(threads, values, host=host),
         scaling.fit_usl(threads, values, host=host),
     ]
+
+
+# --- what the plans' pages read of targets and profiles ----------------------------------
+
+
+def targets_with_last_run() -> list[dict]:
+    """Each benchmark target with its tier and newest run (one query for the runs)."""
+    newest = Run.objects.filter(target=OuterRef("pk")).order_by("-created_at").values("pk")[:1]
+    targets = list(Target.objects.select_related("tier").annotate(last_run_id=Subquery(newest)))
+    runs = Run.objects.for_listing().in_bulk([t.last_run_id for t in targets if t.last_run_id])
+    return [
+        {"target": t, "alive": t.is_alive(), "last_run": runs.get(t.last_run_id)} for t in targets
+    ]
+
+
+def targets_with_tiers() -> list[Target]:
+    """Every target with its linked tier, by name (the staff action's choices)."""
+    return list(Target.objects.select_related("tier").order_by("name"))
+
+
+def all_targets() -> QuerySet[Target]:
+    """Every target, for a choice field."""
+    return Target.objects.all()
+
+
+def newest_profile_contents() -> dict[str, dict]:
+    """{profile name: its newest version's content} (one query)."""
+    newest: dict[str, dict] = {}
+    versions = ProfileVersion.objects.select_related("profile").order_by(
+        "profile_id", "-major", "-minor", "-patch"
+    )
+    for version in versions:
+        newest.setdefault(version.profile.name, version.content)
+    return newest
+
+
+def workload_class_labels() -> dict[str, Any]:
+    """{workload class key: its (lazily translated) label}."""
+    return dict(WorkloadClass.choices)

@@ -8,6 +8,7 @@ import logging
 import uuid
 from dataclasses import dataclass, field
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -196,9 +197,7 @@ def _revoke(task_id: str) -> None:
     """
     if not (task_id and settings.REDIS_URL):
         return
-    from planner.celery import app
-
     try:
-        app.control.revoke(task_id)
+        current_app.control.revoke(task_id)
     except Exception:
         logger.warning("could not revoke task %s", task_id, exc_info=True)

@@ -5,7 +5,7 @@
 Runs each profile's thread sweep on this machine, one child process per measurement
 exactly as a Celery worker would (benchmarks_app.execution, benchmarks_app.runners),
 and writes one run file per profile in the format `python manage.py import_run FILE`
-and the benchmarks page's import read (benchmarks_app.exchange), the hardware
+and the benchmarks page's import read (benchmarks_app.run_files), the hardware
 fingerprint included. No database, broker, Django or Celery: a checkout of this
 repository and `pip install -r requirements-runner.txt` are all it needs (an
 import-linter contract in pyproject.toml keeps Django and Celery out of what it
@@ -41,7 +41,7 @@ from benchmarks_app.time_left import minutes_text, remaining_s
 from common import safejson
 from common.messages import Message, msg, plain
 
-# The run file's format, as benchmarks_app.exchange reads it (that module needs Django;
+# The run file's format, as benchmarks_app.run_files reads it (that module needs Django;
 # tests/test_bench_standalone.py checks that the two agree).
 FORMAT, FORMAT_VERSION = "planner-run", 1
 SUMMARY_KEYS = ("n", "median", "min", "max", "mean", "cv")
@@ -238,7 +238,7 @@ def _take(sweep: Sweep, threads: int, result: dict) -> Message | None:
 def run_file(
     item: Planned, scale: str, sweep: Sweep, host: dict, target: str, times: tuple[str, str]
 ) -> dict:
-    """The run in the exchange format (benchmarks_app.exchange.export_run's shape)."""
+    """The run in the run file format (benchmarks_app.run_files.export_run's shape)."""
     content = item.content
     digest = content_hash(content)
     hostname = str(host.get("hostname") or socket.gethostname())

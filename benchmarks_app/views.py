@@ -22,13 +22,13 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from common.message_render import render as say
+from common.django.message_render import render as say
 
 from . import charts, consistency, glossary, profile_text, selectors
 from .evidence import residual_spread
-from .exchange import ImportRefused, export_run, import_run
 from .forms import ImportRunForm, StartRunForm, StartSuiteForm
 from .models import Profile, ProfileVersion, Run, Suite, Target
+from .run_files import ImportRefused, export_run, import_run
 from .services import RunRefused, cancel_run, create_run, create_suite
 from .time_left import remaining_s
 

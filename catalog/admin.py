@@ -35,8 +35,8 @@ from catalog.io.records import CatalogFileError
 from catalog.models import ExchangeRate, FeedImport, Price, PricingModel, Provider, Tier
 from catalog.staleness import stale_after_days
 from catalog.tasks import sync_prices
-from common import clock
-from common.message_render import render
+from common.django import clock
+from common.django.message_render import render
 
 IMPORT_DIR = Path(settings.VAR_DIR) / "catalog-imports"
 

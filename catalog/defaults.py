@@ -1,11 +1,12 @@
 """The default catalog that ships with the code, loaded by `make run` (manage.py bootstrap).
 
 `catalog/data/default_catalog.csv` is in the import format (catalog/FORMAT.md): the tiers
-and price points of FIELD-NOTES and reference/public-prices.csv, each with its source and
-date, plus sourced ECB exchange rates. Loading is idempotent: a row already present with
-the same amount changes nothing, and a tier already recorded keeps what staff have since
-edited on it. A shipped price is never corrected in place (the import would refuse it):
-a correction is a new row with its own date.
+and price points of the field-notes case (docs/design.md, "The field-notes case") and
+public list prices, each with its source and date, plus sourced ECB exchange rates.
+Loading is idempotent: a row already present with the same amount changes nothing, and
+a tier already recorded keeps what staff have since edited on it. A shipped price is
+never corrected in place (the import would refuse it): a correction is a new row with
+its own date.
 """
 
 from pathlib import Path

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from catalog.feeds.registry import SOURCES
 from catalog.models import FeedImport
-from common.message_render import render
+from common.django.message_render import render
 from common.messages import Message
 
 # Worst first: the result a source shows is the worst of its regions' newest runs.

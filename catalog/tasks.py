@@ -5,10 +5,10 @@ from celery import shared_task
 from catalog.feeds.sync import sync_source
 
 
-# Unrouted, so on CELERY_TASK_DEFAULT_QUEUE ("default", the control worker's queue), never a
-# bench.* queue: a sync reads hundreds of MB and must not run on a target while it measures.
-# (Celery 5 deprecates a `queue` attribute on the task; an explicit route belongs in
-# CELERY_TASK_ROUTES beside the beat schedule.)
+# Routed to the "default" queue (the control worker's) by CELERY_TASK_ROUTES in
+# config/settings.py, never to a bench.* queue: a sync reads hundreds of MB and must not run
+# on a target while it measures. (Celery 5 deprecates a `queue` attribute on the task, so
+# the route lives beside the beat schedule.)
 @shared_task(name="catalog.sync_prices", ignore_result=False)
 def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
     """Sync one source, saving its progress for the admin's page; returns each region's

@@ -1,4 +1,4 @@
-"""Messages as data (DESIGN, "Messages and layers"): a stable code and typed parameters.
+"""Messages as data (docs/design.md, "Messages as data"): a stable code and typed parameters.
 
 Code below the views never writes a finished sentence. It returns a `Message`: a code
 from the registry (`common.message_texts.TEXTS`) and parameters of the types below, so
@@ -6,7 +6,7 @@ each page can say it in its reader's language and formats, and the API can give 
 code and the parameters beside the English text.
 
 `plain()` is the English text the API gives (ISO dates, plain decimals); pages use
-`common.message_render.render`. Pure: no Django. `to_json()` / `from_json()` carry a
+`common.django.message_render.render`. Pure: no Django. `to_json()` / `from_json()` carry a
 message through a share's frozen snapshot, a cache or the API and back, with each
 parameter's type kept.
 """

@@ -1,5 +1,6 @@
 # ruff: noqa: RUF003  (hand calculations written with ×)
-"""FIELD-NOTES' price points through the API, on the default catalog, checked by hand."""
+"""The field-notes price points (docs/design.md, "The field-notes case") through the API,
+on the default catalog, checked by hand."""
 
 from decimal import ROUND_HALF_UP, Decimal
 

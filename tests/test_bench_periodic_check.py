@@ -74,7 +74,7 @@ def test_a_restarted_worker_ends_the_runs_its_predecessor_left_running():
 
 
 def test_beat_schedules_the_check_on_the_default_queue(settings):
-    from planner.celery import app
+    from config.celery import app
 
     entry = settings.CELERY_BEAT_SCHEDULE["benchmarks-check-targets"]
     assert entry["task"] == check_task.name and entry["task"] in app.tasks

@@ -16,8 +16,8 @@ from django.utils import timezone
 from benchmarks_app.lifecycle import MAX_SENDS, execute_run, reconcile_runs
 from benchmarks_app.models import Run
 from benchmarks_app.tasks import reconcile_runs as reconcile_task
-from common.message_render import render
-from planner.celery import app as celery_app
+from common.django.message_render import render
+from config.celery import app as celery_app
 from tests.support.bench import finished_run, target, version
 
 pytestmark = pytest.mark.django_db

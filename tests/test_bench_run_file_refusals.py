@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from benchmarks_app.exchange import export_run
 from benchmarks_app.models import Measurement, Profile, ProfileVersion, Run, Target
+from benchmarks_app.run_files import export_run
 from tests.support.bench import finished_run, target, version
 
 pytestmark = pytest.mark.django_db

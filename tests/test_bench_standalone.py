@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from benchmarks_app import exchange, models, standalone
+from benchmarks_app import models, run_files, standalone
 from benchmarks_app.models import Run
 from benchmarks_app.time_left import minutes_text, remaining_s
 
@@ -111,8 +111,8 @@ def test_a_dry_run_says_what_would_run_and_its_time_budget(tmp_path):
 def test_its_file_format_and_hash_are_the_importers():
     content = json.loads((ROOT / "benchmarks_app/profiles/gbm-xgboost.json").read_text())
     assert (standalone.FORMAT, standalone.FORMAT_VERSION) == (
-        exchange.FORMAT,
-        exchange.FORMAT_VERSION,
+        run_files.FORMAT,
+        run_files.FORMAT_VERSION,
     )
     assert standalone.content_hash(content) == models.content_hash(content)
 

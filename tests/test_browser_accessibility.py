@@ -1,7 +1,8 @@
-"""axe-core over the shared page list (tests/support/pages.py) in one browser session:
-every page at 1366x768 and 390x844, in English and German, as the persona who sees it.
-Zero serious or critical violations on our pages; Django's stock admin pages are checked
-and reported (test-artifacts/axe/report.json) but not gated. Also: the skip link and
+"""axe-core over the shared page list (tests/support/pages.py), one browser per worker:
+every page at 1366x768 and 390x844, in English and German (a test each, so xdist spreads
+them), as the persona who sees it. Zero serious or critical violations on our pages;
+Django's stock admin pages are checked and reported
+(test-artifacts/axe/report-LANGUAGE-SIZE.json) but not gated. Also: the skip link and
 /favicon.ico. axe.min.js comes inside axe-playwright-python: nothing is fetched.
 """
 
@@ -60,40 +61,45 @@ def expected_from_form_work(found: dict) -> bool:
     return any(found["target"].startswith(start) for start in starts)
 
 
-def test_no_page_has_a_serious_or_critical_accessibility_violation(browser, live_server, owner):
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_no_page_has_a_serious_or_critical_accessibility_violation(
+    browser, live_server, owner, language, size
+):
+    """One language at one width per test, so that xdist spreads the crawl."""
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
     site = seed_site(owner)
     pages = [p for p in site_pages(site) if p.in_browser]
     report: list[dict] = []
-    for language in ("en", "de"):
-        for size, (width, height) in SIZES.items():
-            for persona in ("visitor", "manager", "staff"):
-                context = browser.new_context(viewport={"width": width, "height": height},
-                                              bypass_csp=True)  # fmt: skip
-                context.set_default_timeout(15_000)
-                context.add_cookies([{"name": "django_language", "value": language,
-                                      "url": live_server.url}])  # fmt: skip
-                page = context.new_page()
-                if persona != "visitor":
-                    log_in(page, live_server.url, persona)
-                urls = [(p.name, p.path, True) for p in pages if p.persona == persona]
-                if persona == "staff":
-                    urls += [(f"stock admin {u}", u, False) for u in STOCK_ADMIN]
-                for name, path, gated in urls:
-                    page.goto(live_server.url + path)
-                    # Sections that arrive after the page (the plan's sensitivity and odds,
-                    # htmx on load) are checked too, once there.
-                    if page.locator('[data-testid="uncertainty-loading"]').count():
-                        page.locator('[data-testid="uncertainty"]').wait_for()
-                    for found in violations(axe, page):
-                        found.update(page=name, size=size, language=language,
-                                     gated=gated and found["impact"] in GATED
-                                     and not expected_from_form_work(found))  # fmt: skip
-                        report.append(found)
-                context.close()
-    (ARTIFACTS / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    width, height = SIZES[size]
+    for persona in ("visitor", "manager", "staff"):
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      bypass_csp=True)  # fmt: skip
+        context.set_default_timeout(15_000)
+        context.add_cookies([{"name": "django_language", "value": language,
+                              "url": live_server.url}])  # fmt: skip
+        page = context.new_page()
+        if persona != "visitor":
+            log_in(page, live_server.url, persona)
+        urls = [(p.name, p.path, True) for p in pages if p.persona == persona]
+        if persona == "staff":
+            urls += [(f"stock admin {u}", u, False) for u in STOCK_ADMIN]
+        for name, path, gated in urls:
+            page.goto(live_server.url + path)
+            # Sections that arrive after the page (the plan's sensitivity and odds, htmx
+            # on load) are checked too, once there.
+            if page.locator('[data-testid="uncertainty-loading"]').count():
+                page.locator('[data-testid="uncertainty"]').wait_for()
+            for found in violations(axe, page):
+                found.update(page=name, size=size, language=language,
+                             gated=gated and found["impact"] in GATED
+                             and not expected_from_form_work(found))  # fmt: skip
+                report.append(found)
+        context.close()
+    report_file = ARTIFACTS / f"report-{language}-{size}.json"
+    report_file.write_text(json.dumps(report, indent=1, ensure_ascii=False))
     failing = sorted({(f["page"], f["rule"], f["target"]) for f in report if f["gated"]})
     assert failing == []
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launched
+from tests.support.browser import launched, shot
 from tests.support.pages import PASSWORDS, seed_site
 
 pytestmark = [
@@ -74,11 +74,11 @@ def test_the_answer_is_visible_without_scrolling_sideways_at_every_size_in_both_
             assert page.evaluate(HIDDEN_CELLS) == [], where
             table, column = page.evaluate(BOX, "#comparison"), page.evaluate(BOX, ".results-column")
             assert table["right"] <= column["right"] + 1, where  # within its column
-            page.screenshot(path=str(ARTIFACTS / f"plan-{width}-{language}.png"))
+            shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}.png"))
             marker = page.locator("#comparison tr.option details.prov > summary").nth(1)
             marker.scroll_into_view_if_needed()
             marker.click()
             popup = page.locator("#comparison tr.option details.prov[open] .prov-body")
             assert popup.evaluate(POPUP_WHOLE), where
-            page.screenshot(path=str(ARTIFACTS / f"plan-{width}-{language}-source.png"))
+            shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}-source.png"))
             context.close()

@@ -13,7 +13,8 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from catalog.defaults import load_default_catalog
-from tests.support.browser import launched
+from catalog.feeds.registry import SOURCES
+from tests.support.browser import launched, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -61,10 +62,10 @@ def test_the_catalog_pages_fit_and_read_in_both_languages(browser, live_server, 
                     "tr.tier td.tier-name strong", "names => names.map(n => n.offsetHeight)"
                 )
                 assert max(names) <= 24, names  # each name on one line, no key below it
-            page.screenshot(path=str(ARTIFACTS / f"catalog-{size}-{language}.png"), full_page=True)
+            shot(page, path=str(ARTIFACTS / f"catalog-{size}-{language}.png"), full_page=True)
             for path, name in (("/catalog/sources/", "sources"), (COMPARE, "compare")):
                 page.goto(live_server.url + path)
-                page.screenshot(path=str(ARTIFACTS / f"catalog-{name}-{size}-{language}.png"),
+                shot(page, path=str(ARTIFACTS / f"catalog-{name}-{size}-{language}.png"),
                                 full_page=True)  # fmt: skip
             assert not [e for e in errors if "Content Security Policy" in e], errors
             context.close()
@@ -72,8 +73,8 @@ def test_the_catalog_pages_fit_and_read_in_both_languages(browser, live_server, 
     context, page = open_page(browser, "wide", "de", errors)
     context.add_cookies([_session_cookie(staff_user, live_server.url)])
     page.goto(f"{live_server.url}/admin/catalog/feedimport/sync/")
-    assert page.locator("button", has_text="Jetzt aktualisieren").count() == 6
-    page.screenshot(path=str(ARTIFACTS / "catalog-admin-sync-wide-de.png"), full_page=True)
+    assert page.locator("button", has_text="Jetzt aktualisieren").count() == len(SOURCES)
+    shot(page, path=str(ARTIFACTS / "catalog-admin-sync-wide-de.png"), full_page=True)
     assert not [e for e in errors if "Content Security Policy" in e], errors
     context.close()
 

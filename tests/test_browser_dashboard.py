@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import TIMEOUT_MS, launched
+from tests.support.browser import TIMEOUT_MS, launched, shot
 from tests.support.dashboard import DEDICATED
 
 pytestmark = [
@@ -107,7 +107,7 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     page.wait_for_url(re.compile(r".*/plans/[0-9a-f-]{36}/$"))
     wait_for_chart(page, "cumulative")
     wait_for_chart(page, "monthly")
-    page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
+    shot(page, path=str(ARTIFACTS / "dashboard.png"), full_page=True)
     owner_headline = headline(page)
     owner_table = page.locator("#comparison tbody").inner_text()
     page.click("#share-button")
@@ -125,7 +125,7 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     assert shared.locator("#plan-form").count() == 0
     wait_for_chart(shared, "cumulative")
     wait_for_chart(shared, "monthly")
-    shared.screenshot(path=str(ARTIFACTS / "shared.png"), full_page=True)
+    shot(shared, path=str(ARTIFACTS / "shared.png"), full_page=True)
 
     # Print: at most two pages, the headline and the table shown, the inputs not.
     shared.emulate_media(media="print")
@@ -161,6 +161,6 @@ def test_a_manager_builds_shares_and_prints_a_plan(browser, live_server, owner):
     assert "spart" in headline(page)
     wait_for_chart(page, "cumulative")
     wait_for_chart(page, "monthly")
-    page.screenshot(path=str(ARTIFACTS / "dashboard-de.png"), full_page=True)
+    shot(page, path=str(ARTIFACTS / "dashboard-de.png"), full_page=True)
     stranger.close()
     context.close()

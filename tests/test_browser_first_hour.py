@@ -16,7 +16,7 @@ import pytest
 
 from catalog.models import Price
 from planner.services import plans as services
-from tests.support.browser import TIMEOUT_MS, launched
+from tests.support.browser import TIMEOUT_MS, launched, shot
 from tests.support.dashboard import DEDICATED, saved_plan
 from tests.support.pages import PASSWORDS, seed_site, site_pages
 
@@ -141,7 +141,7 @@ def test_a_share_link_is_copied_and_revoking_it_asks_first(browser, live_server,
     assert "The link may have been revoked" in said
     topbar = gone.evaluate("getComputedStyle(document.querySelector('.topbar')).backgroundColor")
     assert topbar == "rgb(23, 32, 47)"  # the site's stylesheet, not a bare page
-    gone.screenshot(path=str(ARTIFACTS / "revoked-link-404.png"), full_page=True)
+    shot(gone, path=str(ARTIFACTS / "revoked-link-404.png"), full_page=True)
     context.close()
 
 
@@ -175,7 +175,7 @@ def test_the_printed_report_fits_two_pages_with_inputs_notes_and_both_charts(
         assert not page.locator("#plan-form").is_visible()
         assert page.evaluate(EMPTY_BLOCKS) == []
         stem = f"print-{where}-{language}"
-        page.screenshot(path=str(ARTIFACTS / f"{stem}.png"), full_page=True)
+        shot(page, path=str(ARTIFACTS / f"{stem}.png"), full_page=True)
         pages = pdf_pages(page.pdf(format="A4", print_background=True), ARTIFACTS / f"{stem}.pdf")
         assert 1 <= pages <= 2, (where, pages)
         page.emulate_media(media="screen")
@@ -206,6 +206,6 @@ def test_screenshots_of_the_changed_pages_in_both_languages_at_both_sizes(
                     if "no figure yet" in shown.name:
                         assert_missing_block_fits(page, shown.name)
                     name = re.sub(r"[^a-z0-9]+", "-", shown.name).strip("-")
-                    page.screenshot(path=str(ARTIFACTS / f"{name}-{size}-{language}.png"),
+                    shot(page, path=str(ARTIFACTS / f"{name}-{size}-{language}.png"),
                                     full_page=True)  # fmt: skip
                 context.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launched
+from tests.support.browser import launched, shot
 from tests.support.dashboard import saved_plan
 
 pytestmark = [
@@ -116,10 +116,10 @@ def test_screenshots_of_the_sections_at_both_sizes(browser, live_server, owner, 
         # sideways in its own box, which the keyboard can reach).
         box = page.locator("figure.tornado").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (size, language)
-        page.locator("#uncertainty").screenshot(
-            path=str(ARTIFACTS / f"uncertainty-{size}-{language}.png")
+        shot(
+            page.locator("#uncertainty"), path=str(ARTIFACTS / f"uncertainty-{size}-{language}.png")
         )
-        page.screenshot(path=str(ARTIFACTS / f"plan-uncertainty-{size}-{language}.png"),
+        shot(page, path=str(ARTIFACTS / f"plan-uncertainty-{size}-{language}.png"),
                         full_page=True)  # fmt: skip
         context.close()
 

@@ -1,6 +1,6 @@
 # ruff: noqa: RUF002, RUF003  (hand calculations written with ×, ÷, −)
 """An HPO search with the team's own trial length scales by the profile's one-process
-trial t₀ (DESIGN: N / X(P) × t / t₀), not by the trial time measured with P at once.
+trial t₀ (docs/design.md: N / X(P) × t / t₀), not by the trial time measured with P at once.
 
 The issue's worked example: a run measuring 36 trials/h at P = 1 (one trial every
 3600 ÷ 36 = 100 s) and 384 trials/h at P = 16 (16 × 3600 ÷ 384 = 150 s a trial, slower

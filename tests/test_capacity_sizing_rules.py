@@ -1,5 +1,5 @@
 # ruff: noqa: RUF003  (hand calculations written with ×, −, ÷)
-"""DESIGN's sizing rules, each from a fake measurement worked by hand."""
+"""The sizing rules (docs/design.md), each from a fake measurement worked by hand."""
 
 import datetime as dt
 

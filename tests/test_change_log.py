@@ -9,7 +9,7 @@ from changes.models import Change
 from changes.selectors import changes_after, changes_since, current_generation
 from changes.services import record
 from planner.models import Plan, Share
-from planner.web.data import live_share_generation
+from planner.services.plans import live_share_generation
 from tests.support.bench import finished_run, target, version
 from tests.support.catalog import add_price, csv_bytes, make_tier, price_record
 

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from changes.selectors import current_generation
-from common import clock
+from common.django import clock
 from planner.compute import montecarlo
 from planner.models import Share
 from planner.services import evaluation

@@ -16,9 +16,9 @@ import pytest
 from django.test import Client
 
 from benchmarks_app import lifecycle
-from benchmarks_app.exchange import import_run
 from benchmarks_app.models import Target
 from benchmarks_app.profiles_loader import edit_profile
+from benchmarks_app.run_files import import_run
 from catalog.io.importer import import_catalog
 from catalog.models import Tier
 from changes.selectors import changes_since, current_generation

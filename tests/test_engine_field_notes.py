@@ -1,5 +1,6 @@
 # ruff: noqa: RUF003  (hand calculations written with × and −)
-"""The price points users quote (FIELD-NOTES), at catalog list prices, worked by hand."""
+"""The price points users quote (docs/design.md, "The field-notes case"), at catalog list
+prices, worked by hand."""
 
 from decimal import Decimal
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from catalog.models import Tier
-from common import clock
+from common.django import clock
 from planner.services import evaluation
 from planner.services import plans as services
 from tests.support.api import post_json, token_client
@@ -35,7 +35,7 @@ def monthly(comparison: dict, tier: str) -> str:
 def test_the_cached_answer_is_the_evaluation_and_the_apis(owner, settings):
     settings.API_RATE_LIMIT_PER_MINUTE = 10_000
     cached = evaluation.comparison(plan())
-    assert cached == services.evaluate(plan()).to_dict()
+    assert cached == evaluation.evaluate(plan()).to_dict()
     api = token_client(owner)[0]
     answer = post_json(api, "/api/v1/evaluate", PLAN)
     assert answer.status_code == 200
@@ -54,7 +54,7 @@ def test_a_new_price_reaches_the_answer_at_once():
     add_price(Tier.objects.get(slug=DEDICATED), "299.99", days_ago(0), unit="month")
     after = evaluation.comparison(plan())
     assert (monthly(before, DEDICATED), monthly(after, DEDICATED)) == ("699.98", "599.98")
-    assert after == services.evaluate(plan()).to_dict()
+    assert after == evaluation.evaluate(plan()).to_dict()
 
 
 def test_a_price_dated_tomorrow_counts_from_tomorrow_without_another_write(monkeypatch):

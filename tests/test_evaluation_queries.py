@@ -3,7 +3,7 @@
 The runs are the real ones of tests/fixtures/runs/, copied onto several targets (their
 profile versions come with them, as from another installation).
 
-With every process memo and the cache cleared, `services.evaluate(plan)` and the cached
+With every process memo and the cache cleared, `evaluation.evaluate(plan)` and the cached
 `evaluation.comparison(plan)` make at most 10 queries (9 today, the generation read
 included) on the default catalog and on one of 2,000+ tiers with runs on several targets;
 the whole `POST /api/v1/evaluate` with an API key at most 12: those 10 plus the 2 of the
@@ -113,7 +113,7 @@ def test_the_services_evaluate_itself_costs_at_most_ten_queries(django_assert_ma
     plan = services.parse(SIZED)
     cleared()
     with django_assert_max_num_queries(EVALUATE_QUERIES):
-        comparison = services.evaluate(plan).to_dict()
+        comparison = evaluation.evaluate(plan).to_dict()
     assert comparison["options_total"] == 4
 
 

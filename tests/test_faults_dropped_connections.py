@@ -84,7 +84,7 @@ def test_gunicorn_answers_every_request_while_its_backends_are_terminated(
     _client, key = token_client(owner)
     port, log = free_port(), tmp_path / "gunicorn.log"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "planner.wsgi", "--bind", f"127.0.0.1:{port}",
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
          "--workers", "2", "--worker-class", "sync"],
         cwd=ROOT, env=child_environment(), stdout=log.open("w"), stderr=subprocess.STDOUT,
     )  # fmt: skip

@@ -17,7 +17,7 @@ from django.test import Client
 
 from benchmarks_app.models import Run
 from common import cache as tolerant
-from planner.celery import app as celery_app
+from config.celery import app as celery_app
 from planner.web import views
 from tests.support import faults
 from tests.support.bench import target

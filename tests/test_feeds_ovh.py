@@ -11,7 +11,7 @@ import pytest
 
 from catalog.feeds.sync import sync_source
 from catalog.models import FeedImport, Tier
-from common import clock
+from common.django import clock
 from common.messages import Message, plain
 from tests.support.feeds import catalog_state, sample
 

@@ -6,7 +6,7 @@ from django.utils import formats, translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common import formatting
+from common.django import formatting
 
 
 def test_money_reads_as_each_language_writes_it():

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
+from benchmarks_app import selectors as bench_selectors
 from catalog.models import Tier
 from changes.selectors import current_generation
 from planner.models import Plan
-from planner.web import data as web_data
 from planner.web import home
 from tests.support.catalog import add_price
 from tests.support.dashboard import DEDICATED, days_ago, edit_url, login, saved_plan
@@ -28,7 +28,7 @@ def counting(monkeypatch, module, name: str) -> list:
 def test_a_second_visit_reads_no_target_and_renders_no_plan_row(owner, monkeypatch):
     client = login(owner)
     client.get(edit_url(saved_plan(owner)))
-    targets = counting(monkeypatch, web_data, "bench_targets")
+    targets = counting(monkeypatch, bench_selectors, "targets_with_last_run")
     rows = counting(monkeypatch, home, "shown_figures")
     first = client.get("/").content.decode()
     second = client.get("/").content.decode()

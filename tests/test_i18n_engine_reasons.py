@@ -22,7 +22,7 @@ from benchmarks_app.evidence import NoMeasurement
 from benchmarks_app.selectors import best_measurement
 from catalog.models import Tier
 from catalog.pricing import catalog_frame
-from common.message_render import render
+from common.django.message_render import render
 from common.messages import Message
 from planner.compute.capacity import SpeedFactor, size_tiers
 from planner.compute.engine import compare
@@ -35,7 +35,7 @@ from planner.compute.schema import (
     SklearnWorkload,
     parse_plan,
 )
-from planner.services import plans as services
+from planner.services import inputs as engine_inputs
 from tests.support.bench import content, finished_run, target, version
 from tests.support.capacity import C5, EXTREME, GBM, measured, one, tiers
 from tests.support.catalog import add_price, make_tier
@@ -241,7 +241,7 @@ def test_a_reason_from_benchmarks_said_as_a_message_is_said_in_german():
 @pytest.mark.django_db
 def test_the_lookups_reasons_reach_the_capacity_model_whole():
     make_tier("no-specs", vcpus=None)
-    found = services.best_measurements(["gone", "no-specs"], ["gbm"])
+    found = engine_inputs.best_measurements(["gone", "no-specs"], ["gbm"])
     for slug, english_text in [
         ("gone", "tier gone is not in the catalog"),
         ("no-specs", "specs unknown: tier no-specs lists no vCPU count to measure at"),

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from common import message_texts
-from common.message_render import render
+from common.django.message_render import render
 from common.message_texts import N_, NP_, TEXTS
 from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef, as_api, msg, plain
 

@@ -11,14 +11,14 @@ import pytest
 from django.utils import timezone
 
 from benchmarks_app import scaling
-from benchmarks_app.exchange import ImportRefused, export_run, import_run
 from benchmarks_app.execution import run_child, runner_command
 from benchmarks_app.lifecycle import check_targets
 from benchmarks_app.models import Run
 from benchmarks_app.profiles_loader import edit_profile, load_shipped_profiles
+from benchmarks_app.run_files import ImportRefused, export_run, import_run
 from benchmarks_app.runners import build_spec, load_profile
 from benchmarks_app.services import RunRefused, cancel_run, create_run
-from common.message_render import render
+from common.django.message_render import render
 from common.messages import Message, Number, plain
 from tests.support.bench import content, finished_run, target, version
 

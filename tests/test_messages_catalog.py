@@ -16,7 +16,7 @@ from catalog.io.formats import check_size
 from catalog.io.importer import import_catalog
 from catalog.io.records import CatalogFileError
 from catalog.pricing import catalog_frame
-from common.message_render import render
+from common.django.message_render import render
 from common.messages import plain
 from tests.support.catalog import add_price, csv_bytes, make_tier, price_record, table_counts
 

@@ -1,6 +1,6 @@
 # ruff: noqa: RUF002, RUF003  (hand calculations written with ×, − and ÷)
 """Owned servers: bought, run and resold through the same monthly lines, cumulative curve,
-payback and NPV as every other option (DESIGN's money conventions for owned hardware)."""
+payback and NPV as every other option (docs/design.md, "Owned hardware")."""
 
 from decimal import Decimal
 from fractions import Fraction

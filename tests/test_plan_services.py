@@ -8,6 +8,8 @@ import pytest
 from benchmarks_app.evidence import NoMeasurement
 from benchmarks_app.profiles_loader import load_shipped_profiles
 from planner.models import Plan, SpeedFactor
+from planner.services import evaluation
+from planner.services import inputs as engine_inputs
 from planner.services import plans as services
 from tests.support.catalog import add_price, make_tier
 
@@ -42,7 +44,7 @@ def plan_with(*slugs: str, workloads=None):
 
 
 def test_each_candidate_tier_without_a_linked_run_gets_the_reason(tiers):
-    inputs = services.gather(plan_with("test-a", "test-unknown"), as_of=AS_OF)
+    inputs = engine_inputs.gather(plan_with("test-a", "test-unknown"), as_of=AS_OF)
     reason_a = inputs.measurements["test-a", "gbm"]
     assert isinstance(reason_a, NoMeasurement)
     assert "tier test-a" in str(reason_a)
@@ -52,7 +54,7 @@ def test_each_candidate_tier_without_a_linked_run_gets_the_reason(tiers):
 
 
 def test_without_candidates_every_tier_is_looked_up(tiers):
-    inputs = services.gather(plan_with(), as_of=AS_OF)
+    inputs = engine_inputs.gather(plan_with(), as_of=AS_OF)
     assert {slug for slug, _cls in inputs.measurements} == {"test-a", "test-b", "test-unknown"}
 
 
@@ -62,7 +64,7 @@ def test_a_declared_speed_factor_is_passed_with_its_reference_looked_up(tiers, s
         unit=SpeedFactor.Unit.THROUGHPUT_RATIO, source="vendor sheet", author="staff",
         date=dt.date(2026, 5, 1),
     )  # fmt: skip
-    inputs = services.gather(plan_with("test-a"), as_of=AS_OF)
+    inputs = engine_inputs.gather(plan_with("test-a"), as_of=AS_OF)
     factor = inputs.speed_factors["test-a"]
     assert (factor.relative_to, factor.factor, factor.source) == ("test-b", 0.5, "vendor sheet")
     assert ("test-b", "gbm") in inputs.measurements  # the reference tier's own measurement
@@ -70,7 +72,7 @@ def test_a_declared_speed_factor_is_passed_with_its_reference_looked_up(tiers, s
 
 
 def test_a_tier_with_no_number_says_why_in_the_comparison(tiers):
-    body = services.evaluate(plan_with("test-a"), as_of=AS_OF).to_dict()
+    body = evaluation.evaluate(plan_with("test-a"), as_of=AS_OF).to_dict()
     assert body["options"] == []
     [entry] = [n for n in body["no_number"] if n["tier"] == "test-a"]
     assert any("no succeeded standard or full run" in r for r in entry["reasons"])

@@ -16,7 +16,7 @@ SETUP = "import django; django.setup(); print('started')"
 
 def start(**env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "ALLOWED_HOSTS")}
-    base.update(DJANGO_SETTINGS_MODULE="planner.settings_production", PYTHONPATH=str(ROOT))
+    base.update(DJANGO_SETTINGS_MODULE="config.settings_production", PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-c", SETUP], cwd=ROOT, env={**base, **env},
                           capture_output=True, text=True, timeout=120)  # fmt: skip
 
@@ -36,7 +36,7 @@ def test_it_refuses_to_start_without_them(env, missing):
 
 def test_with_them_the_deploy_check_passes_with_nothing_silenced():
     env = {k: v for k, v in os.environ.items()}
-    env.update(DJANGO_SETTINGS_MODULE="planner.settings_production", PYTHONPATH=str(ROOT),
+    env.update(DJANGO_SETTINGS_MODULE="config.settings_production", PYTHONPATH=str(ROOT),
                SECRET_KEY=secrets.token_hex(40), ALLOWED_HOSTS="planner.example.com")  # fmt: skip
     checked = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

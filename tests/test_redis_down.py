@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from common.cache import TolerantRedisCache
 from django.core.cache import cache
 from django.test import Client
 
-from common.cache import TolerantRedisCache
-from planner.celery import app as celery_app
+from config.celery import app as celery_app
 from planner.services import plans as services
 from planner.web import data as web_data
 from planner.web import views
@@ -40,7 +40,7 @@ def redis_cache(settings, tmp_path) -> Iterator[RedisServer]:
     server.start()
     settings.CACHES = {
         "default": {
-            "BACKEND": "common.cache.TolerantRedisCache",
+            "BACKEND": "common.django.cache.TolerantRedisCache",
             "LOCATION": server.url,
             "KEY_PREFIX": f"test-{uuid.uuid4().hex[:8]}",
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
@@ -58,11 +58,11 @@ def redis_cache(settings, tmp_path) -> Iterator[RedisServer]:
 def test_settings_with_a_redis_url_use_the_cache_that_survives_a_redis_outage():
     code = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0", "PYTHONPATH": str(ROOT),
-           "DJANGO_SETTINGS_MODULE": "planner.settings"}  # fmt: skip
+           "DJANGO_SETTINGS_MODULE": "config.settings"}  # fmt: skip
     setup = "import django; django.setup(); "
     out = subprocess.run([sys.executable, "-c", setup + code], env=env, cwd=ROOT,
                          capture_output=True, text=True, check=True)  # fmt: skip
-    assert out.stdout.strip() == "common.cache.TolerantRedisCache"
+    assert out.stdout.strip() == "common.django.cache.TolerantRedisCache"
 
 
 def test_pages_charts_and_the_api_answer_while_redis_is_down(redis_cache, owner):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from common.message_render import render
+from common.django.message_render import render
 from planner.compute.schema import (
     DECIMAL_RE,
     GbmWorkload,

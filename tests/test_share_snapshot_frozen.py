@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from catalog.models import Price
 from planner.models import Share
+from planner.services import evaluation
 from planner.services import plans as services
 from tests.support.api import post_json, token_client
 from tests.support.catalog import add_price, make_tier
@@ -59,7 +60,7 @@ def test_a_new_price_leaves_the_shared_figures_as_they_were(shared):
     assert option(body["results"], BOX)["money"]["monthly"][0] == "100.00"
     assert [p["id"] for p in body["prices"] if p["tier"] == BOX] == [old_row.pk]
     # while a fresh evaluation of the same plan already uses the new price
-    fresh = services.evaluate(services.stored_plan(shared.plan)).to_dict()
+    fresh = evaluation.evaluate(services.stored_plan(shared.plan)).to_dict()
     assert option(fresh, BOX)["money"]["monthly"][0] == "150.00"
 
 

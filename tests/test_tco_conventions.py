@@ -1,5 +1,6 @@
 # ruff: noqa: RUF003  (hand calculations written with ×, −, ÷)
-"""DESIGN's money conventions, worked by hand: payback labels, NPV, present cost, exact cents."""
+"""The money conventions (docs/design.md), worked by hand: payback labels, NPV, present
+cost, exact cents."""
 
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction

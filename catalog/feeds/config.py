@@ -1,6 +1,6 @@
 """The feeds' settings, each with its default (README, "Price feeds").
 
-Read from Django settings when the project sets them (planner/settings.py may map them
+Read from Django settings when the project sets them (config/settings.py may map them
 to environment variables), else the defaults here, so a test can override any of them
 with pytest-django's `settings` fixture.
 """

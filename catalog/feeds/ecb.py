@@ -1,4 +1,4 @@
-"""The ECB's euro foreign exchange reference rates (FORMATS.md §5).
+"""The ECB's euro foreign exchange reference rates (docs/formats.md §5).
 
 Two sources: `ecb` reads the daily file (the XML `eurofxref-daily.xml`, or the CSV
 inside `eurofxref.zip`), `ecb-history` the full history (`eurofxref-hist.zip`, or the CSV

@@ -1,4 +1,4 @@
-"""Hetzner's server auction ("Serverbörse") live data (FORMATS.md §3).
+"""Hetzner's server auction ("Serverbörse") live data (docs/formats.md §3).
 
 Two shapes, told apart by their keys. The current feed (`live_data_sb.json`, since 2026) is
 nested: `{"server": [{Id, Hardware{CPU, RAM, Storage}, Prices{monthly{EUR, USD},
@@ -31,7 +31,7 @@ from typing import Any
 
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
-from common import clock
+from common.django import clock
 from common.messages import msg
 
 PROVIDER = "Hetzner"
@@ -174,7 +174,7 @@ class _Servers:
                 "pricing_model": "fixed_monthly",
                 "kind": "dedicated",
                 "cpu_model": cpu[:120] or None,
-                "ram_gib": ram_gib,  # sold in GB, binary already (DESIGN)
+                "ram_gib": ram_gib,  # sold in GB, binary already (docs/design.md, "Units")
                 "storage_gib": storage_gib,
                 "storage_type": storage_text[:120] or None,
                 "gpus": gpus,

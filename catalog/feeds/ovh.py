@@ -1,4 +1,4 @@
-"""OVHcloud's public order catalogue, eco range (FORMATS.md §4).
+"""OVHcloud's public order catalogue, eco range (docs/formats.md §4).
 
 Where: `GET https://eu.api.ovh.com/v1/order/catalog/public/eco?ovhSubsidiary=FR`; the
 "region" of this source is the subsidiary (FR), whose catalogue and currency it is.
@@ -28,7 +28,7 @@ from typing import Any
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
 from catalog.models import CURRENCIES, slug_validator
-from common import clock
+from common.django import clock
 from common.messages import msg
 
 PROVIDER = "OVHcloud"
@@ -166,7 +166,7 @@ class _Catalogue:
             detail = _technical(self.products.get(addon.get("product")))
             memory = detail.get("memory") or {}
             if isinstance(memory.get("size"), int | float):
-                spec["ram_gib"] = Decimal(str(memory["size"]))  # sold in GB: binary (DESIGN)
+                spec["ram_gib"] = Decimal(str(memory["size"]))  # GB: binary (docs/design.md)
             disks = (detail.get("storage") or {}).get("disks")
             if disks and spec["storage_type"] is None:
                 spec["storage_gib"], spec["storage_type"] = _disks(disks)

@@ -17,7 +17,7 @@ from django.db.models import OuterRef, Subquery
 from catalog.io.formats import EXPORT_COLUMNS, FORMAT_NAME, FORMAT_VERSION, csv_cell, json_value
 from catalog.io.records import FEED_FIELDS, PRICE_RECORD_FIELDS, RATE_RECORD_FIELDS, TIER_FIELDS
 from catalog.models import ExchangeRate, Price
-from common import clock
+from common.django import clock
 
 
 def _price_rows(history: bool, as_of: dt.date | None) -> list[dict[str, Any]]:

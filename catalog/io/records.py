@@ -29,7 +29,7 @@ from catalog.models import (
     Unit,
     slug_validator,
 )
-from common.message_render import render
+from common.django.message_render import render
 from common.messages import Message, msg
 
 TIER_TEXT = ("name", "region", "cpu_model", "cpu_flags", "storage_type", "gpu_model", "network")

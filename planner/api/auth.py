@@ -29,7 +29,7 @@ from ninja.security import APIKeyCookie, HttpBearer
 from ninja.throttling import BaseThrottle
 from ninja.utils import check_csrf
 
-from common.cache import CacheUnavailable
+from common.django.cache import CacheUnavailable
 from planner.api.errors import Answered, ApiError, errors_response
 from planner.models import ApiToken
 

@@ -1,5 +1,5 @@
 # ruff: noqa: RUF002, RUF003  (math notation: λ, μ, ρ, θ, ×, − as in the queueing texts)
-"""How many servers of each tier a team's workloads need (DESIGN: the mapping table).
+"""How many servers of each tier a team's workloads need (docs/design.md, "Sizing rules").
 
 Per candidate tier, from the measurement on a target linked to it (or a declared
 speed factor against a measured tier, which makes the figure an "estimate"):
@@ -311,7 +311,7 @@ def _batch_seconds(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, np.ndarr
 def _single_process_trial_seconds(ev: ClassEvidence) -> np.ndarray:
     """t₀ per tier: the length of one trial when the run ran one process, 3600 / X(1) s.
 
-    DESIGN scales a team's trial length t by the profile's own single-thread trial t₀,
+    The design scales a team's trial length t by the profile's own single-thread trial t₀,
     measured at P = 1. The trial length measured with P trials at once (the record's
     `t0_seconds` at P > 1) is longer by their contention, and dividing by it would cancel
     that contention out. One process runs its trials back to back, so X(1) trials an hour

@@ -1,7 +1,7 @@
 """Published default assumptions a plan starts from, each with its value and source.
 
 A plan shows these as defaults (editable); a figure here never hides where it came
-from. Sources are the reference notes in `shared/reference/README.md`; where no
+from. Sources are recorded in docs/design.md, "Default assumptions"; where no
 public source exists the entry says "assumption, editable".
 """
 
@@ -73,14 +73,14 @@ HIDDEN_ONE_TIME_SHARE = Assumption(
     "hidden_one_time_share",
     Decimal("0.30"),
     "of the first year's cost, at the low end of 30-50 %",
-    "independent estimate cited in shared/reference/README.md: vendor TCO tools leave out "
+    "independent estimate (docs/design.md, Default assumptions): vendor TCO tools leave out "
     "migration, running both systems and retraining",
 )
 
 # Owned servers (a plan buys instead of rents). The public models cited in
-# shared/reference/README.md ("Default assumptions with a public source") give no
+# docs/design.md ("Default assumptions") give no
 # publication date; the date is when the figure was recorded here from that note.
-REFERENCE_NOTE = "public TCO models cited in shared/reference/README.md"
+REFERENCE_NOTE = "public TCO models (docs/design.md, Default assumptions)"
 RECORDED = "2026-12-01 (recorded; the source gives no date)"
 OWNED_PUE = Assumption(
     "owned_pue", Decimal("1.5"), "power usage effectiveness (facility ÷ IT power)",

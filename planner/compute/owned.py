@@ -1,8 +1,8 @@
-# ruff: noqa: RUF002, RUF003  (money notation: ×, −, ÷ as in DESIGN's conventions)
+# ruff: noqa: RUF002, RUF003  (money notation: ×, −, ÷ as in docs/design.md)
 """Owned servers: a purchase, its running costs and its resale as monthly lines in cents.
 
-DESIGN's money conventions for owned hardware, everything before tax (no depreciation
-tax shield):
+The money conventions for owned hardware (docs/design.md, "Owned hardware"), everything
+before tax (no depreciation tax shield):
 - cash: purchase and set-up at month 0 (a one-time cost); a replacement bought at the
   end of the service life (12 × depreciation years) pays both in that month's line;
 - loan or lease: set-up in cash; the price through a monthly annuity

@@ -11,7 +11,7 @@ is). Inputs here, each with its range (low, base, high) and where the range come
   +10 %, the default range of a price line;
 - the one-time costs the plan enters (migration, retraining, other; a tier's set-up fee
   stays as the catalog gives it): −50 % … +100 % (vendor tools leave out 30–50 % of the
-  first year: shared/reference/README.md);
+  first year: docs/design.md, "Default assumptions");
 - the discount rate: 0 … twice the plan's (at least 14 %).
 
 The ranges are `uncertainty.DEFAULT_RANGES`, the same the full one-way table

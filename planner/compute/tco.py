@@ -1,7 +1,7 @@
-# ruff: noqa: RUF002, RUF003  (money notation: ×, −, ÷ as in DESIGN's conventions)
+# ruff: noqa: RUF002, RUF003  (money notation: ×, −, ÷ as in docs/design.md)
 """The money engine: every option × every month at once, exact to the cent.
 
-Conventions (DESIGN, "Money conventions"):
+Conventions (docs/design.md, "Money conventions"):
 - one-time costs fall at month 0; monthly costs at the end of months 1…H;
   cumulative(m) = one-time + Σ monthly up to m;
 - payback month = the first m ≥ 1 from which the option's cumulative cost stays

@@ -33,7 +33,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from benchmarks_app.evidence import BestMeasurement
 from catalog.models import Price
 from changes.selectors import Generation
-from common import clock
+from common.django import clock
 from common.messages import as_api, msg
 from common.messages import plain as plain_text
 from planner.compute import breakeven, engine, message_json, montecarlo, schema, tco

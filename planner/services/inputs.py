@@ -31,7 +31,7 @@ from benchmarks_app.selectors import best_measurements as select_measurements
 from catalog.models import ExchangeRate, Price, Tier
 from catalog.pricing import catalog_frame
 from changes.selectors import Generation, current_generation
-from common.clock import today
+from common.django.clock import today
 from planner.compute import capacity, engine, fitgate, schema
 from planner.models import SpeedFactor
 

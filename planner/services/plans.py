@@ -10,42 +10,22 @@ evaluates the same plan on today's prices and runs and says what moved.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from catalog.models import Tier
-from changes.selectors import Generation
+from changes.selectors import Generation, generation_with
 from common.values import same_value
 from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import evaluation
 from planner.services import inputs as engine_inputs
-
-# The names callers knew this module by, before evaluating moved beside it.
-from planner.services.evaluation import (  # noqa: F401
-    OPTIONS_LIMIT,
-    SNAPSHOT_VERSION,
-    Evaluation,
-    evaluate,
-    measurement_rows,
-    price_rows,
-    snapshot_of,
-)
-from planner.services.inputs import (  # noqa: F401
-    EngineInputs,
-    best_measurements,
-    candidate_tiers,
-    gather,
-    plain,
-    plan_tiers,
-    speed_factors,
-    workload_classes,
-)
-from planner.services.provenance import exchange_rate_rows, with_provenance  # noqa: F401
 
 # --- validation --------------------------------------------------------------------------
 
@@ -137,8 +117,55 @@ def plan_viewed(plan: Plan, figures: dict[str, Any], generation: int) -> None:
 
 
 def plan_for(user, code: Any) -> Plan | None:
-    """The user's own plan by its UUID; None for anyone else's, a bad UUID, or none."""
+    """The user's own plan by its UUID; None for anyone else's, a malformed id, or none
+    (a malformed id answers like a missing plan)."""
+    try:
+        code = uuid.UUID(str(code))
+    except ValueError:
+        return None
     return Plan.objects.owned_by(user).filter(code=code).first()
+
+
+def plan_rows(user, fields: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
+    """`fields` of each of the user's plans as the database gives them, in id order: one
+    plain query (the home page keys its kept page on these rows, so every value is
+    hashable: JSON as its text, also where the database would decode it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_plan_rows_sql(fields), [user.pk])
+        return tuple(cursor.fetchall())
+
+
+@functools.cache
+def _plan_rows_sql(fields: tuple[str, ...]) -> str:
+    q = connection.ops.quote_name
+    column = {name: q(Plan._meta.get_field(name).column) for name in fields}
+    json_fields = {f.name for f in Plan._meta.fields if f.get_internal_type() == "JSONField"}
+    columns = ", ".join(
+        f"CAST({column[name]} AS TEXT)" if name in json_fields else column[name] for name in fields
+    )
+    table = q(Plan._meta.db_table)
+    return f"SELECT {columns} FROM {table} WHERE {q('owner_id')} = %s ORDER BY {q('id')}"
+
+
+def plan_delete(plan: Plan) -> None:
+    plan.delete()
+
+
+def live_share_generation(token: str) -> Generation | None:
+    """The data generation if `token` names a live share link, else None: one query.
+
+    The same answer as `shared(token) is not None`, without loading the snapshot: a
+    cached shared page costs this query and a cache lookup.
+    """
+    if not token or len(token) > 64:
+        return None
+    q = connection.ops.quote_name
+    live = (
+        f"SELECT COUNT(*) FROM {q(Share._meta.db_table)} "
+        f"WHERE {q('token')} = %s AND {q('revoked_at')} IS NULL"
+    )
+    generation, found = generation_with(live, [token])
+    return generation if found else None
 
 
 def plan_duplicate(plan: Plan, *, owner=None, name: str | None = None) -> Plan:

@@ -6,7 +6,7 @@ from typing import Any
 from django import template
 from django.utils import translation
 
-from common import formatting
+from common.django import formatting
 from planner.web import dashboard, uncertainty
 
 register = template.Library()

@@ -22,7 +22,8 @@ from matplotlib import transforms
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from common import chart_style, formatting
+from common import chart_style
+from common.django import formatting
 
 LOW_COLOUR = "#c2410c"  # the input at its low value
 HIGH_COLOUR = "#1d4ed8"  # at its high value

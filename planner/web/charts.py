@@ -27,7 +27,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from common import chart_style, formatting
+from common import chart_style
+from common.django import formatting
 from planner.web import chart_tornado
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.

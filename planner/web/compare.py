@@ -17,8 +17,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from common import formatting
-from common.message_render import render
+from common.django import formatting
+from common.django.message_render import render
 from planner.web import fields
 from planner.web.dashboard import Results, dec
 

@@ -26,7 +26,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from common.message_render import render
+from common.django.message_render import render
 from common.messages import Message, ProfileRef, TierRef, msg, plain
 from common.units import HOURS_PER_MONTH
 from planner.compute.message_fields import MESSAGES, by_field

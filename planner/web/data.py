@@ -1,9 +1,8 @@
 """Reads the dashboard needs beyond `planner.services`.
 
-The catalog's freshness and the benchmark targets for the home page, the editor's tier
-choices. Saving an edited plan is `planner.services.plans.plan_update`; figures come from
-`planner.services.evaluation` (the one evaluate path); the data generation that keys
-every cached page, chart and choice list is `changes.selectors.current_generation`.
+The catalog's freshness for the home page and the editor's tier choices. Figures come
+from `planner.services.evaluation` (the one evaluate path); the data generation that
+keys every cached page, chart and choice list is `changes.selectors.current_generation`.
 """
 
 from __future__ import annotations
@@ -13,41 +12,20 @@ from typing import Any
 
 import pandas as pd
 from django.core.cache import cache
-from django.db import connection
-from django.db.models import OuterRef, Subquery
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from benchmarks_app.models import Run, Target
-from catalog.models import PricingModel
+from catalog import selectors as catalog_selectors
 from catalog.pricing import catalog_frame, currencies_with_rates
-from changes.selectors import Generation, current_generation, generation_with
-from common import formatting
-from common.clock import today
+from changes.selectors import Generation, current_generation
+from common.django import formatting
+from common.django.clock import today
 from planner.compute import schema
-from planner.models import Share
 from planner.services import evaluation
 from planner.services import plans as services
 from planner.services.inputs import Memo
 
 FORM_OPTIONS_SECONDS = 600
-
-
-def live_share_generation(token: str) -> Generation | None:
-    """The data generation if `token` names a live share link, else None: one query.
-
-    The same answer as `services.shared(token) is not None`, without loading the
-    snapshot: a cached shared page costs this query and a cache lookup.
-    """
-    if not token or len(token) > 64:
-        return None
-    q = connection.ops.quote_name
-    live = (
-        f"SELECT COUNT(*) FROM {q(Share._meta.db_table)} "
-        f"WHERE {q('token')} = %s AND {q('revoked_at')} IS NULL"
-    )
-    generation, found = generation_with(live, [token])
-    return generation if found else None
 
 
 def catalog_freshness() -> dict[str, Any]:
@@ -61,16 +39,6 @@ def catalog_freshness() -> dict[str, Any]:
         "stale": int(frame["stale"].sum()),
         "unconfirmed": int((~frame["confirmed"].astype(bool)).sum()),
     }
-
-
-def bench_targets() -> list[dict[str, Any]]:
-    """Each benchmark target with its newest run (one query for the runs)."""
-    newest = Run.objects.filter(target=OuterRef("pk")).order_by("-created_at").values("pk")[:1]
-    targets = list(Target.objects.select_related("tier").annotate(last_run_id=Subquery(newest)))
-    runs = Run.objects.for_listing().in_bulk([t.last_run_id for t in targets if t.last_run_id])
-    return [
-        {"target": t, "alive": t.is_alive(), "last_run": runs.get(t.last_run_id)} for t in targets
-    ]
 
 
 def form_options(generation: Generation | None = None) -> dict[str, Any]:
@@ -101,7 +69,7 @@ _options = Memo(4)
 
 def _form_options(language: str) -> dict[str, Any]:
     frame = catalog_frame(today())
-    models = dict(PricingModel.choices)
+    models = catalog_selectors.pricing_model_labels()
     choices = []
     for row in frame.itertuples():
         choices.append((row.slug, tier_label(row, language, models)))

@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from benchmarks_app import profile_text
-from benchmarks_app.models import ProfileVersion, Target, WorkloadClass
+from benchmarks_app import selectors as bench_selectors
 from benchmarks_app.services import standard_suite_seconds
-from catalog.models import Tier
+from catalog import selectors as catalog_selectors
 from common.messages import Message, msg
 
 from . import dashboard
@@ -28,7 +28,7 @@ class MissingTier:
     said: Message  # what is missing, in plain words
     ways: list[Message]
     speed_factor_url: str
-    targets: list[Target] = field(default_factory=list)  # linked to the tier
+    targets: list[Any] = field(default_factory=list)  # linked to the tier
     ways_heading: Message = field(default_factory=lambda: msg("engine.ways_forward"))
 
     @property
@@ -45,7 +45,7 @@ class Missing:
     summary: Message
     tiers: list[MissingTier]
     suite_minutes: int
-    all_targets: list[Target]  # the staff action's choices
+    all_targets: list[Any]  # the staff action's choices
     target_label: Message = field(default_factory=lambda: msg("engine.target_choice"))
     read_only: bool = False  # a shared page: the ways said, no action offered
 
@@ -65,18 +65,16 @@ def reader_names(tier_title: Callable[[str], str]) -> dashboard.Names:
     titles (from `tier_title`), profile titles (each profile's newest version: one query),
     workload classes, and workload kinds by the editor's titles."""
     language = translation.get_language()
-    newest: dict[str, dict] = {}
-    versions = ProfileVersion.objects.select_related("profile").order_by(
-        "profile_id", "-major", "-minor", "-patch"
-    )
-    for version in versions:
-        newest.setdefault(version.profile.name, version.content)
+    newest = bench_selectors.newest_profile_contents()
     profiles = {
         name: profile_text.shown(content, "title", language).text or name
         for name, content in newest.items()
     }
     workloads = {kind: str(title) for kind, title in KIND_TITLES.items()}
-    classes = {**workloads, **{value: str(label) for value, label in WorkloadClass.choices}}
+    classes = {
+        **workloads,
+        **{k: str(v) for k, v in bench_selectors.workload_class_labels().items()},
+    }
     return dashboard.Names(tier_title, profiles, classes, workloads)
 
 
@@ -91,7 +89,7 @@ def _classes(message: Any) -> Iterator[str]:
 
 def _class_names(reasons: list[Message]) -> str:
     found = dict.fromkeys(c for r in reasons for c in _classes(r))
-    labels = {value: label for value, label in WorkloadClass.choices}
+    labels = bench_selectors.workload_class_labels()
     return ", ".join(str(labels.get(c, c)) for c in found)
 
 
@@ -103,9 +101,9 @@ def missing(
     if not no_number:
         return None
     minutes = math.ceil(standard_suite_seconds() / 60)
-    tiers = Tier.objects.in_bulk([n.tier for n in no_number], field_name="slug")
-    linked: dict[str, list[Target]] = {}
-    all_targets = list(Target.objects.select_related("tier").order_by("name"))
+    tiers = catalog_selectors.tiers_by_slug(n.tier for n in no_number)
+    linked: dict[str, list[Any]] = {}
+    all_targets = bench_selectors.targets_with_tiers()
     for target in all_targets:
         if target.tier is not None:
             linked.setdefault(target.tier.slug, []).append(target)
@@ -119,8 +117,8 @@ def missing(
 def _tier(
     entry: dashboard.NoNumber,
     title: str,
-    tier: Tier | None,
-    targets: list[Target],
+    tier: Any,
+    targets: list[Any],
     minutes: int,
     codes: tuple[str, ...],
 ) -> MissingTier:

@@ -10,16 +10,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from benchmarks_app.models import Target
+from benchmarks_app import selectors as bench_selectors
 from benchmarks_app.services import RunRefused, link_and_run_suite
-from catalog.models import Tier
-from common.message_render import render as say
+from catalog import selectors as catalog_selectors
+from common.django.message_render import render as say
 from common.messages import msg
 
 
 class LinkTargetForm(forms.Form):
-    target = forms.ModelChoiceField(Target.objects.all())
-    tier = forms.ModelChoiceField(Tier.objects.all(), to_field_name="slug")
+    target = forms.ModelChoiceField(bench_selectors.all_targets())
+    tier = forms.ModelChoiceField(catalog_selectors.all_tiers(), to_field_name="slug")
 
 
 @login_required

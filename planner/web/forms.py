@@ -18,7 +18,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _
 
-from common.message_render import render
+from common.django.message_render import render
 from common.messages import Message, Number, msg
 from planner.compute import schema
 from planner.compute.schema import FieldSpec

@@ -30,23 +30,23 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from functools import cache as once
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
-from django.db import connection
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from benchmarks_app import selectors as bench_selectors
 from changes.selectors import Generation
-from common import clock
+from common.django import clock
 from common.messages import Message
 from planner.models import Plan
+from planner.services import plans as services
 from planner.web import dashboard
 from planner.web import data as web_data
 
@@ -70,7 +70,7 @@ def page(request: HttpRequest, generation: Generation) -> str:
         return _render(request, generation, get_token(request))  # shown once: never kept
     key = (generation.key, user.pk, user.get_username(), user.is_staff,
            translation.get_language(), request.get_full_path(), clock.today().isoformat(),
-           _plan_rows(user) if user.is_authenticated else None)  # fmt: skip
+           services.plan_rows(user, PLAN_FIELDS) if user.is_authenticated else None)  # fmt: skip
     now = time.monotonic()
     found = _pages.get(key)
     if found is None or found[0] <= now:
@@ -97,25 +97,6 @@ def _remember(key: tuple, entry: tuple[float, str]) -> None:
 def forget() -> None:
     """Drop this process's kept pages (tests: rolled-back data can repeat a key)."""
     _pages.clear()
-
-
-def _plan_rows(user: AbstractBaseUser | Any) -> tuple[tuple[Any, ...], ...]:
-    """What the plan list shows of each of the user's plans, as the database gives it: one
-    plain query (built once). The rows themselves are part of the page's key."""
-    with connection.cursor() as cursor:
-        cursor.execute(_plan_rows_sql(), [user.pk])
-        return tuple(cursor.fetchall())
-
-
-@once
-def _plan_rows_sql() -> str:
-    q = connection.ops.quote_name
-    # Every value hashable (JSON as its text, also where the database would decode it).
-    columns = ", ".join(f"CAST({q(Plan._meta.get_field(name).column)} AS TEXT)"
-                        if name == "seen_figures" else q(Plan._meta.get_field(name).column)
-                        for name in PLAN_FIELDS)  # fmt: skip
-    return (f"SELECT {columns} FROM {q(Plan._meta.db_table)} "
-            f"WHERE {q('owner_id')} = %s ORDER BY {q('id')}")  # fmt: skip
 
 
 def fragments(user: AbstractBaseUser | Any, generation: Generation) -> dict[str, SafeString]:
@@ -149,7 +130,7 @@ def _freshness() -> dict[str, Any]:
 
 
 def _targets() -> dict[str, Any]:
-    return {"targets": web_data.bench_targets()}
+    return {"targets": bench_selectors.targets_with_last_run()}
 
 
 def _plans(plans: list[Plan], generation: Generation) -> dict[str, Any]:

@@ -19,11 +19,11 @@ from concurrent import futures
 from pathlib import Path
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db import connection
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -33,13 +33,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from catalog import pricing_models
 from changes.selectors import Generation, changes_since, current_generation
-from common import clock
-from common.message_render import render as render_message
-from planner.celery import app as celery_app
+from common.django import clock
+from common.django.message_render import render as render_message
 from planner.compute import montecarlo, schema
 from planner.models import Plan, Share
-from planner.services import evaluation, inputs, rate_limits
+from planner.services import evaluation, health, inputs, rate_limits
 from planner.services import plans as services
 from planner.web import charts, dashboard, evidence, exports, formsets, tier_search
 from planner.web import compare as plan_compare
@@ -84,8 +84,10 @@ def readyz(request: HttpRequest) -> JsonResponse:
     """
     # Redis may hang (paused, or its host unreachable): its probes run beside the request
     # and whatever has not answered within READY_TIMEOUT_S is "down" (issue 29, item 4).
-    pending = {name: _probes.submit(check) for name, check in
-               (("cache", _cache_ready), ("broker", _broker_ready))}  # fmt: skip
+    # Celery's current app is this thread's: handed to the probe's thread as it is.
+    app = current_app._get_current_object()
+    pending = {"cache": _probes.submit(_cache_ready),
+               "broker": _probes.submit(_broker_ready, app)}  # fmt: skip
     parts = {"database": "ok" if _database_ready() else "down",
              "disk": "ok" if _disk_ready() else "down"}  # fmt: skip
     done, _late = futures.wait(pending.values(), timeout=READY_TIMEOUT_S)
@@ -111,12 +113,7 @@ def _probe(name: str, check: Callable[[], bool]) -> bool:
 
 
 def _database_ready() -> bool:
-    def check() -> bool:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            return cursor.fetchone() == (1,)
-
-    return _probe("database", check)
+    return _probe("database", health.database_answers)
 
 
 def _cache_ready() -> bool:
@@ -136,9 +133,9 @@ def _cache_ready() -> bool:
     return _probe("cache", check)
 
 
-def _broker_ready() -> bool:
+def _broker_ready(app: Any) -> bool:
     def check() -> bool:
-        with celery_app.connection_for_write() as conn:
+        with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=3)
         return True
 
@@ -248,10 +245,6 @@ def plan_figures(request: HttpRequest, code: Any) -> HttpResponse:
 
 
 def _own_plan(request: HttpRequest, code: Any) -> Plan:
-    try:
-        code = uuid.UUID(str(code))
-    except ValueError:
-        raise Http404 from None  # a malformed id answers like a missing plan
     plan = services.plan_for(request.user, code)
     if plan is None:
         raise Http404
@@ -504,8 +497,17 @@ def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpR
 @require_GET
 def tier_options(request: HttpRequest) -> HttpResponse:
     """The tiers matching `q`, best first: `<option>`s for the editor's datalist (htmx),
-    else JSON."""
-    found = tier_search.search(tier_search.index(), request.GET.get("q", ""))
+    else JSON. `pricing` keeps one pricing model or group ("savings_plan", "reserved")."""
+    entries = tier_search.index()
+    if pricing := request.GET.get("pricing", ""):
+        if not pricing_models.is_known(pricing):
+            error = _("Unknown pricing model or group %(value)s: use one of %(known)s.") % {
+                "value": repr(pricing[:40]),
+                "known": ", ".join(pricing_models.GROUPS),
+            }
+            return JsonResponse({"error": error, "field": "pricing"}, status=400)
+        entries = tier_search.with_pricing(entries, pricing)
+    found = tier_search.search(entries, request.GET.get("q", ""))
     if request.htmx:
         context = {"tier_options": found.results}
         return render(request, "planner/plan_edit.html#tier-options", context)
@@ -536,7 +538,7 @@ def plan_duplicate(request: HttpRequest, code: Any) -> HttpResponse:
 @require_POST
 def plan_delete(request: HttpRequest, code: Any) -> HttpResponse:
     plan = _own_plan(request, code)
-    plan.delete()
+    services.plan_delete(plan)
     messages.success(request, _("Plan deleted."))
     return redirect("home")
 
@@ -609,7 +611,7 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     no form and no CSRF token, so one visitor's page is every visitor's page;
     `?lang=de` switches the language (and remembers it in the language cookie).
     """
-    generation = web_data.live_share_generation(token)
+    generation = services.live_share_generation(token)
     if generation is None:
         raise Http404  # revoked and unknown alike, so the answer tells nothing
     chosen = request.GET.get("lang")

@@ -28,3 +28,10 @@ def launched() -> Iterator:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
+
+
+def shot(target, **kwargs) -> None:
+    """A page's or element's screenshot, written only when asked for (`SCREENSHOTS=1`):
+    a person looks at them; no test compares them, so an ordinary run takes none."""
+    if os.getenv("SCREENSHOTS") == "1":
+        target.screenshot(**kwargs)

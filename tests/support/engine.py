@@ -1,4 +1,5 @@
-"""The small in-memory catalog frame the engine tests share, and the FIELD-NOTES tiers.
+"""The small in-memory catalog frame the engine tests share, and the field-notes tiers
+(docs/design.md, "The field-notes case").
 
 The columns of `catalog.pricing.catalog_frame`, built from plain rows, no database.
 """

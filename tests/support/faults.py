@@ -66,7 +66,7 @@ class CeleryProcess:
 
     def __init__(self, label: str, args: list[str], env: dict[str, str], log: Path) -> None:
         self.label, self.log_path = label, log
-        cmd = [sys.executable, "-m", "celery", "-A", "planner", *args, "--loglevel", "INFO"]
+        cmd = [sys.executable, "-m", "celery", "-A", "config", *args, "--loglevel", "INFO"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("w"),
                                      stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
 
@@ -153,7 +153,7 @@ class Stack:
 
 def publish_to(url: str) -> Callable[[], None]:
     """This process sends its tasks to the broker at `url`; returns what undoes that."""
-    from planner.celery import app
+    from config.celery import app
 
     keys = ("broker_url", "broker_transport_options")
     saved = {key: app.conf[key] for key in keys}

@@ -9,8 +9,8 @@ import json
 import uuid
 from pathlib import Path
 
-from benchmarks_app.exchange import import_run
 from benchmarks_app.models import Run, Target
+from benchmarks_app.run_files import import_run
 from catalog.models import Tier
 
 RUNS = Path(__file__).resolve().parents[1] / "fixtures" / "runs"

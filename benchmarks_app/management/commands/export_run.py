@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmarks_app.exchange import export_run
 from benchmarks_app.models import Run
+from benchmarks_app.run_files import export_run
 
 
 class Command(BaseCommand):

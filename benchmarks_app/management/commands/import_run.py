@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmarks_app.exchange import ImportRefused, import_run
+from benchmarks_app.run_files import ImportRefused, import_run
 from common import safejson
 
 

@@ -20,7 +20,7 @@ def get_target(name: str) -> Target:
     except Target.DoesNotExist:
         raise CommandError(
             f"no target {name!r}: start its worker "
-            f"(celery -A planner worker -n {name}@%h -Q bench.{name})"
+            f"(celery -A config worker -n {name}@%h -Q bench.{name})"
         ) from None
 
 

@@ -338,7 +338,7 @@ FINANCING = ("cash", "loan")
 
 
 class OwnedServer(SchemaObject):
-    """Servers the team buys: DESIGN's money conventions for owned hardware. Every amount
+    """Servers the team buys (docs/design.md, "Owned hardware"). Every amount
     is per server and before tax (no depreciation tax shield)."""
 
     name: Annotated[str, Spec("str", max=200)] = ""
@@ -663,7 +663,7 @@ class Plan(SchemaObject):
                        "sized"),
     ] = ()  # fmt: skip
     workloads: Annotated[
-        tuple[AnyWorkload, ...], Items(50, doc="the team's work, in DESIGN's units")
+        tuple[AnyWorkload, ...], Items(50, doc="the team's work, in the units of docs/design.md")
     ] = ()
     owned: Annotated[
         tuple[OwnedServer, ...],

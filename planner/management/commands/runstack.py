@@ -32,15 +32,15 @@ ESSENTIAL = frozenset({"web"})
 
 
 def celery(*args: str) -> list[str]:
-    return [sys.executable, "-m", "celery", "-A", "planner", *args, "--loglevel", "INFO"]
+    return [sys.executable, "-m", "celery", "-A", "config", *args, "--loglevel", "INFO"]
 
 
 def stack_commands(name: str, host: str, port: int, var: Path) -> dict[str, list[str]]:
     """The processes of `make run`, by label."""
     return {
         "web": [
-            sys.executable, "-m", "gunicorn", "planner.wsgi", "--bind", f"{host}:{port}",
-            # as in production (README, DESIGN): one request per process
+            sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{host}:{port}",
+            # as in production (README; docs/design.md, "Running it"): one request per process
             "--workers", "2", "--worker-class", "sync", "--access-logfile", "-",
         ],
         # This host's benchmark target: its own queue only, one run at a time.

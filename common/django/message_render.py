@@ -18,7 +18,7 @@ from typing import Any
 from django.utils import formats, translation
 from django.utils.translation import gettext, ngettext
 
-from common import formatting
+from common.django import formatting
 from common.message_texts import TEXTS
 from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef
 

@@ -1,6 +1,6 @@
 """Production: HTTPS, secure cookies, HSTS and hashed static files.
 
-DJANGO_SETTINGS_MODULE=planner.settings_production with SECRET_KEY, ALLOWED_HOSTS,
+DJANGO_SETTINGS_MODULE=config.settings_production with SECRET_KEY, ALLOWED_HOSTS,
 DATABASE_URL and REDIS_URL set; `python manage.py check --deploy --fail-level WARNING`
 passes with nothing silenced. Run `python manage.py collectstatic` at deploy time.
 """

@@ -4,7 +4,7 @@ from typing import Any
 
 from django import template
 
-from common.message_render import render
+from common.django.message_render import render
 
 register = template.Library()
 

@@ -10,8 +10,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from benchmarks_app.exchange import ImportRefused, export_run, import_run
 from benchmarks_app.models import Measurement, Profile, ProfileVersion, Run, Target
+from benchmarks_app.run_files import ImportRefused, export_run, import_run
 from benchmarks_app.selectors import best_measurement
 from tests.support.bench import finished_run, target, version
 

@@ -2,7 +2,7 @@
 
 Unset DATABASE_URL: SQLite under var/. Unset REDIS_URL: Celery over Kombu's
 filesystem transport under var/, so `make run` needs no servers. DEBUG is off
-unless asked for. Production adds planner.settings_production on top.
+unless asked for. Production adds config.settings_production on top.
 """
 
 import os
@@ -91,8 +91,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: answers a locked-out login
 ]
 
-ROOT_URLCONF = "planner.urls"
-WSGI_APPLICATION = "planner.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
@@ -106,7 +106,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            "builtins": ["common.template_messages"],
+            "builtins": ["common.django.template_messages"],
         },
     },
 ]
@@ -147,15 +147,20 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 REDIS_URL = os.getenv("REDIS_URL", "")
 # A test session uses its own prefix (queues, cache keys, broker folder) so it
 # never takes a running app's tasks; worker processes it starts inherit it.
+# Under pytest-xdist each worker adds its name (gw0, gw1, …): the workers inherit the
+# controller's prefix, and must not share queues or cache keys either.
 if os.getenv("PYTEST_VERSION") and not os.getenv("PLANNER_QUEUE_PREFIX"):
     os.environ["PLANNER_QUEUE_PREFIX"] = f"test-{secrets.token_hex(4)}-"
+_xdist_worker = os.getenv("PYTEST_XDIST_WORKER", "")
+if _xdist_worker and not os.getenv("PLANNER_QUEUE_PREFIX", "").endswith(f"-{_xdist_worker}-"):
+    os.environ["PLANNER_QUEUE_PREFIX"] = f"{os.getenv('PLANNER_QUEUE_PREFIX', '')}{_xdist_worker}-"
 QUEUE_PREFIX = os.getenv("PLANNER_QUEUE_PREFIX", "")
 
 if REDIS_URL:
     CACHES = {
         "default": {
             # A down Redis makes the site run uncached (logged), not answer 500.
-            "BACKEND": "common.cache.TolerantRedisCache",
+            "BACKEND": "common.django.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": f"{QUEUE_PREFIX}planner",
             # An unreachable (not just stopped) Redis costs a request at most this long.
