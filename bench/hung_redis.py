@@ -75,7 +75,7 @@ def run(redis: subprocess.Popen, rounds: int) -> int:
     from django.core.cache import cache
     from django.test import Client
 
-    from common import cache as tolerant
+    from common.django import cache as tolerant
     from planner.web import views
 
     client = Client()

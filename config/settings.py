@@ -178,7 +178,7 @@ else:
     CACHES = {
         "default": {
             # A full disk makes the site run uncached (logged), not answer 500.
-            "BACKEND": "planner.file_cache.TolerantFileBasedCache",
+            "BACKEND": "common.django.file_cache.TolerantFileBasedCache",
             "LOCATION": str(VAR_DIR / "cache" / (QUEUE_PREFIX or "app")),
         }
     }

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from planner import file_cache
+from common.django import file_cache
 from planner.web import data as web_data
 from planner.web import views
 from tests.support.api import token_client
@@ -46,7 +46,7 @@ def full_disk(tmp_path, settings) -> Iterator[Path]:
         cache_dir = mount / "cache"
         cache_dir.mkdir()
         settings.CACHES = {"default": {
-            "BACKEND": "planner.file_cache.TolerantFileBasedCache",
+            "BACKEND": "common.django.file_cache.TolerantFileBasedCache",
             "LOCATION": str(cache_dir), "KEY_PREFIX": f"test-{uuid.uuid4().hex[:8]}"}}  # fmt: skip
         settings.VAR_DIR = mount
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.test import Client
 
 from benchmarks_app.models import Run
-from common import cache as tolerant
+from common.django import cache as tolerant
 from config.celery import app as celery_app
 from planner.web import views
 from tests.support import faults

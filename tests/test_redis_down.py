@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from common.cache import TolerantRedisCache
 from django.core.cache import cache
 from django.test import Client
 
+from common.django.cache import TolerantRedisCache
 from config.celery import app as celery_app
 from planner.services import plans as services
 from planner.web import data as web_data

@@ -15,7 +15,7 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 
-from common.cache import CacheUnavailable
+from common.django.cache import CacheUnavailable
 
 WINDOW_SECONDS = 60
 _local: dict[str, int] = {}

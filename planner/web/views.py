@@ -119,7 +119,7 @@ def _database_ready() -> bool:
 def _cache_ready() -> bool:
     def check() -> bool:
         # The cache swallows its errors (a miss), so only a round trip tells; a probe asks
-        # Redis itself, not the breaker that skips it after a failure (common.cache).
+        # Redis itself, not the breaker that skips it after a failure (common.django.cache).
         if (try_again_now := getattr(cache, "try_again_now", None)) is not None:
             try_again_now()
         key, value = f"readyz:{uuid.uuid4().hex}", uuid.uuid4().hex

@@ -3,7 +3,7 @@ cannot write is a miss or a dropped write, logged, never a 500 (issue 29, item 6
 
 Django's FileBasedCache lets OSError through (ENOSPC on a full disk, EACCES, EROFS), so
 the rate limiter, the session read and every cached page answered 500. As
-`common.cache.TolerantRedisCache` does for Redis, a read that fails is a miss, a write
+`common.django.cache.TolerantRedisCache` does for Redis, a read that fails is a miss, a write
 that fails is dropped, and `incr` raises `CacheUnavailable` (the API's rate limiter then
 counts in the process).
 """
@@ -17,7 +17,7 @@ from typing import Any
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
 
-from common.cache import WARN_EVERY_SECONDS, CacheUnavailable
+from common.django.cache import WARN_EVERY_SECONDS, CacheUnavailable
 
 logger = logging.getLogger(__name__)
 
