@@ -21,6 +21,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HTMX_STOP_POLLING
 
 from common.django.message_render import render as say
 
@@ -31,8 +32,6 @@ from .models import Profile, ProfileVersion, Run, Suite, Target
 from .run_files import ImportRefused, export_run, import_run
 from .services import RunRefused, cancel_run, create_run, create_suite
 from .time_left import remaining_s
-
-STOP_POLLING = 286
 
 
 def can_run(user) -> bool:
@@ -150,7 +149,8 @@ def start_suite(request: HttpRequest) -> HttpResponse:
 
 def _live(request: HttpRequest, template: str, context: dict, over: bool) -> HttpResponse:
     if request.htmx:
-        return render(request, f"{template}#live", context, status=STOP_POLLING if over else 200)
+        status = HTMX_STOP_POLLING if over else 200  # htmx stops polling on 286
+        return render(request, f"{template}#live", context, status=status)
     return render(request, template, context)
 
 

@@ -318,6 +318,18 @@ _ENGINE: dict[str, Text] = {
     # a workload the plan left unnamed, as the reasons name it: "CPU inference #2"
     "engine.workload_numbered": N_("%(kind)s #%(n)s"),
     "engine.declare_speed_factor": N_("Declare a speed factor for %(tier)s"),
+    "engine.speed_factor_run_instead": N_(
+        "Only staff declare speed factors. You can start the benchmark suite yourself:"
+    ),
+    "engine.speed_factor_ask_staff": N_(
+        "Only staff declare speed factors: ask one, or run the stand-alone runner on a "
+        "server of this tier and give staff its run file to import."
+    ),
+    "engine.open_benchmarks": N_("Open the benchmarks page"),
+    # accounts staff make for colleagues (planner.services.accounts)
+    "accounts.invite_staff_only": N_("only staff can invite a colleague"),
+    "accounts.username_taken": N_("the user name %(username)s is taken"),
+    "accounts.email_taken": N_("an account with the address %(email)s exists already"),
     "engine.target_choice": N_("Benchmark target"),
     "engine.link_and_run": N_("Link the target to %(tier)s and queue its standard suite"),
     "engine.suite_queued": NP_(
@@ -461,6 +473,15 @@ _BENCHMARKS: dict[str, Text] = {
     "benchmarks.step_skipped": N_("skipped: %(why)s"),
     "benchmarks.step_error": N_("error: %(why)s"),
     # Why a run does not start (benchmarks_app.services, runners.validation_messages).
+    # A target linked to a tier whose listed specs differ (benchmarks_app.hardware_match)
+    "benchmarks.link_vcpus_differ": N_(
+        "target %(target)s has %(cpus)s CPUs but tier %(tier)s lists %(vcpus)s vCPUs: its "
+        "runs would size the tier from other hardware"
+    ),
+    "benchmarks.link_cpu_differs": N_(
+        "the CPU of target %(target)s is %(host_cpu)s but tier %(tier)s lists %(tier_cpu)s: "
+        "its runs would size the tier from another processor"
+    ),
     "benchmarks.target_imported_only": N_(
         "target %(target)s is known only from imported runs: no worker serves it"
     ),
@@ -700,6 +721,16 @@ _COMMITMENTS: dict[str, Text] = {
 _FEEDS: dict[str, Text] = {
     "feeds.http_status": N_("The server answered HTTP %(status)s for %(url)s."),
     "feeds.network": N_("The download of %(url)s failed after %(attempts)s attempts: %(error)s"),
+    "feeds.offline_dns": N_(
+        "The network is unreachable: the name %(host)s could not be looked up "
+        "(%(attempts)s attempts), so %(url)s was not downloaded. Nothing changed; connect "
+        "this machine, or sync from a downloaded copy with --file."
+    ),
+    "feeds.offline_route": N_(
+        "The network is unreachable: there is no route to %(host)s (%(attempts)s attempts), "
+        "so %(url)s was not downloaded. Nothing changed; connect this machine, or sync from "
+        "a downloaded copy with --file."
+    ),
     "feeds.content_type": N_(
         "%(url)s sent content of type %(found)s; expected one of: %(expected)s."
     ),
@@ -779,6 +810,46 @@ _FEEDS: dict[str, Text] = {
     "feeds.hetzner_net_prices": N_(
         "Hetzner auction prices are monthly prices in EUR before VAT and without the IPv4 "
         "address, which is charged on top; billed by the hour, a month never costs more."
+    ),
+    "feeds.import_failed": N_(
+        "The import stopped on an unexpected error and changed nothing: %(error)s"
+    ),
+    "feeds.implausible": N_(
+        "%(where)s, %(key)s: %(value)s is outside the plausible bounds (%(bound)s)."
+    ),
+    "feeds.duplicate_rate": N_(
+        "%(where)s: the rate of %(quote)s on %(date)s is given a second time."
+    ),
+    "feeds.key_too_long": N_(
+        "%(where)s, %(key)s: %(length)s characters make a tier key longer than %(limit)s."
+    ),
+    "feeds.currency_mismatch": N_(
+        "%(where)s, %(key)s: %(found)s, but the feed for %(scope)s is priced in %(expected)s."
+    ),
+    "feeds.cut_off": N_(
+        "The file ends in the middle of line %(line)s, without its line break: it was cut off."
+    ),
+    "feeds.history_starts_late": N_(
+        "The history starts on %(first)s, not on %(expected)s: the file is incomplete."
+    ),
+    "feeds.aws_zone": N_(
+        "%(region)s is a Local or Wavelength Zone, not a Region: zones are imported only "
+        "when asked for (sync_prices aws --zones)."
+    ),
+    "feeds.azure_hosts_left_out": NP_(
+        "%(count)s Dedicated Host price was left out: a host is not a VM size.",
+        "%(count)s Dedicated Host prices were left out: a host is not a VM size.",
+        "count",
+    ),
+    "feeds.unsupported_format": N_(
+        "This file is %(found)s, not a format the %(source)s feed reads: it reads %(formats)s."
+    ),
+    "feeds.superseded": NP_(
+        "%(count)s price of this day from an earlier snapshot of the same feed was replaced "
+        "by this newer one's (version %(version)s).",
+        "%(count)s prices of this day from an earlier snapshot of the same feed were replaced "
+        "by this newer one's (version %(version)s).",
+        "count",
     ),
     # Savings plans and GCP (issue 27).
     "feeds.sp_no_operation": NP_(

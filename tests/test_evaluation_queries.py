@@ -16,6 +16,7 @@ from django.core.cache import cache
 from catalog.defaults import load_default_catalog
 from catalog.io.importer import import_catalog
 from catalog.models import Tier
+from changes.services import record
 from planner.services import evaluation
 from planner.services import plans as services
 from tests.support.api import post_json, token_client
@@ -73,7 +74,7 @@ def large_catalog(own_cache):
 
 
 def cleared() -> None:
-    evaluation.forget()
+    record("test.new_generation")  # nothing kept in this process for the new generation
     cache.clear()
 
 

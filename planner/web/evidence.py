@@ -39,6 +39,20 @@ class MissingTier:
     def speed_factor_label(self) -> Message:
         return msg("engine.declare_speed_factor", tier=self.title)
 
+    # Declaring a speed factor is the admin's (staff only): a reader who is not staff is
+    # told the way they can take instead of being sent to "not authorized".
+    @property
+    def run_instead(self) -> Message:
+        return msg("engine.speed_factor_run_instead")
+
+    @property
+    def ask_staff(self) -> Message:
+        return msg("engine.speed_factor_ask_staff")
+
+    @property
+    def open_benchmarks(self) -> Message:
+        return msg("engine.open_benchmarks")
+
 
 @dataclass
 class Missing:

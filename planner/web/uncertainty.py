@@ -24,7 +24,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from common.django import formatting
+from common import formatting
 from common.django.message_render import render
 from common.messages import Message, Percent, msg
 from planner.compute.message_fields import by_field

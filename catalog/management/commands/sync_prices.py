@@ -33,19 +33,29 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="check and report, write nothing"
         )
+        parser.add_argument(
+            "--zones", action="store_true",
+            help="import the AWS Local or Wavelength Zones named with --region (refused otherwise)",
+        )  # fmt: skip
 
     def handle(self, *args, source: str, region: list[str], file: Path | None, url: str | None,
-               dry_run: bool, **options) -> None:  # fmt: skip
+               dry_run: bool, zones: bool = False, **options) -> None:  # fmt: skip
         self._last = ""
         try:
             results = sync_source(source, region or None, file=file, url=url, dry_run=dry_run,
-                                  report=self._progress)  # fmt: skip
+                                  report=self._progress, zones=zones)  # fmt: skip
         except SyncUsageError as exc:
             raise CommandError(str(exc)) from None
         self._end_progress()
-        refused = [r for r in results if r.status == FeedImport.Status.REFUSED]
+        failed = (FeedImport.Status.REFUSED, FeedImport.Status.FAILED)
+        refused = [r for r in results if r.status in failed]
         for result in results:
             self._print(result)
+        if refused and all(_offline(r) for r in refused):
+            raise CommandError(
+                f"{len(refused)} of {len(results)} not synced: the network is unreachable; "
+                "nothing changed there"
+            )
         if refused:
             raise CommandError(f"{len(refused)} of {len(results)} refused, nothing changed there")
 
@@ -62,7 +72,8 @@ class Command(BaseCommand):
 
     def _print(self, result: FeedImport) -> None:
         where = f" {result.region}" if result.region else ""
-        head = f"{result.source}{where}: {result.get_status_display()}"
+        status = "network unreachable" if _offline(result) else result.get_status_display()
+        head = f"{result.source}{where}: {status}"
         if result.version:
             head += f" (version {result.version})"
         self.stdout.write(f"{head}, {result.bytes:,} bytes, {result.records:,} records")
@@ -71,3 +82,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  {prefix}{plain(summary(result))}")
         for message in result.messages:
             self.stdout.write(f"  - {plain(Message.from_json(message))}")
+
+
+def _offline(result: FeedImport) -> bool:
+    """Refused because this machine could not reach the source at all (no DNS, no route)."""
+    return any(str(m.get("code", "")).startswith("feeds.offline_") for m in result.messages)
