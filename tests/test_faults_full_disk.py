@@ -14,8 +14,6 @@ import pytest
 from django.test import Client
 
 from common.django import file_cache
-from planner.web import data as web_data
-from planner.web import views
 from tests.support.api import token_client
 from tests.support.dashboard import login, saved_plan
 
@@ -50,8 +48,6 @@ def full_disk(tmp_path, settings) -> Iterator[Path]:
             "LOCATION": str(cache_dir), "KEY_PREFIX": f"test-{uuid.uuid4().hex[:8]}"}}  # fmt: skip
         settings.VAR_DIR = mount
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-        web_data.forget()
-        views.forget()
         fill(mount)
         yield mount
     finally:
