@@ -36,6 +36,7 @@ setup: venv
 
 # Quiet: warnings, errors and restarts only; VERBOSE=1 adds the access log and each task.
 run: setup
+	@scripts/ensure_stress_ng.sh
 	$(PY) manage.py runstack --port $(PORT)$(if $(filter-out 0,$(VERBOSE)), --verbose)
 
 # The whole suite in lanes (scripts/test_lanes.sh: unit and browser tests spread over the
@@ -43,6 +44,7 @@ run: setup
 # `make test PYTEST_ARGS="tests/test_x.py -x"` runs just those; LANES="unit" some lanes.
 test: venv
 	@scripts/ensure_browser.sh
+	@scripts/ensure_stress_ng.sh
 	@scripts/ensure_gettext.sh
 	@PY=$(PY) PYTEST_ARGS="$(PYTEST_ARGS)" scripts/test_lanes.sh
 

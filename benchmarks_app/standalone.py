@@ -26,6 +26,7 @@ import json
 import math
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from benchmarks_app import fingerprint, runners
+from benchmarks_app import cpu_score, fingerprint, runners
 from benchmarks_app.estimate import estimate, range_text
 from benchmarks_app.execution import run_child, runner_command, time_limit
 from benchmarks_app.time_left import minutes_text, remaining_s
@@ -297,6 +298,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--threads", type=lambda s: [int(k) for k in s.split(",")],
                         help="thread counts instead of the scale's, e.g. 1,2,4")  # fmt: skip
     parser.add_argument("--target", help="the name the runs are filed under (default: host name)")
+    parser.add_argument("--no-cpu-score", action="store_true",
+                        help="skip the stress-ng CPU score (20 s; 4 s at smoke)")  # fmt: skip
     parser.add_argument("--dry-run", action="store_true",
                         help="say what would run and its time budget; run nothing")  # fmt: skip
     return parser.parse_args(argv)
@@ -335,7 +338,25 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     if args.out.suffix == ".json" and len(planned) > 1:
         print("several profiles run: give --out a directory", file=out)
         return 2
+    if not args.no_cpu_score:
+        seconds = 2 if args.scale == "smoke" else cpu_score.SECONDS
+        host = {**host, **_cpu_score(host, out, seconds)}
     return _session(args, planned, host, target, out)
+
+
+def _cpu_score(host: dict, out: TextIO, seconds: int) -> dict:
+    """The host's stress-ng div16 scores, kept in its fingerprint (`speed_scores`)."""
+    print(f"scoring the CPU: stress-ng div16, 1 worker and all ({2 * seconds} s)", file=out,
+          flush=True)  # fmt: skip
+    try:
+        scores = cpu_score.score_host(int(host.get("usable_cpus") or 1), seconds)
+    except (cpu_score.NoScore, OSError, subprocess.SubprocessError) as exc:
+        print(f"no CPU score: {exc}", file=out)
+        return {}
+    busy = " - contended: the host was busy" if scores["contended"] else ""
+    one, every = scores["sng_div16_1core"], scores["sng_div16_all"]
+    print(f"CPU score: {one} (1 worker), {every} (all){busy}", file=out)
+    return {"speed_scores": scores}
 
 
 def _session(

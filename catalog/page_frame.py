@@ -29,6 +29,7 @@ from changes.memo import kept
 from changes.selectors import Generation, current_generation
 from common.django import clock
 from common.units import HOURS_PER_MONTH
+from estimates import scores
 
 logger = logging.getLogger(__name__)
 _FRAMES_KEPT = 8  # a few dates and currencies; each frame of 20,000 tiers is ~20 MB
@@ -79,6 +80,23 @@ def _shared_key(key: tuple) -> str:
     return f"catalog-page-frame:{generation}:{as_of.isoformat()}:{currency or '-'}:{int(retired)}"
 
 
+def _cpu_labels(frame: pd.DataFrame) -> dict[str, pd.Series]:
+    """The CPU each row shows: the offer's, else what public runs saw on that server type
+    (the shipped score table, `estimates.scores`), and what the runs saw where it differs
+    from the offer's."""
+    table = scores.load()
+    labels = [
+        scores.tier_cpu_label(p, n, c, table)
+        for p, n, c in zip(frame["provider"], frame["name"], frame["cpu_model"], strict=True)
+    ]
+    index = frame.index
+    return {
+        "cpu_shown": pd.Series([x.shown for x in labels], index=index, dtype=object),
+        "cpu_runs_saw": pd.Series([x.runs_saw for x in labels], index=index, dtype=object),
+        "cpu_from_runs": pd.Series([x.from_runs for x in labels], index=index, dtype=bool),
+    }
+
+
 def _build(as_of: dt.date, currency: str | None, retired: bool) -> PageFrame:
     frame = catalog_frame(as_of, currency or None, include_retired=retired)
     models, attrs = frame["cpu_model"].fillna(""), dict(frame.attrs)
@@ -86,6 +104,7 @@ def _build(as_of: dt.date, currency: str | None, retired: bool) -> PageFrame:
         cpu_vendor=models.map(cpus.vendor).astype(object),
         cpu_generation=models.map(cpus.generation).astype(object),
         avx512=frame["cpu_flags"].fillna("").map(cpus.has_avx512).astype(bool),
+        **_cpu_labels(frame),
         gpu_label=frame["gpu_model"].fillna("").astype(object),
         hourly=frame["monthly"] / float(HOURS_PER_MONTH),
     )

@@ -260,6 +260,10 @@ _ENGINE: dict[str, Text] = {
     "engine.headline_estimate": N_(
         "Its capacity is an estimate from a declared speed factor, not a measurement."
     ),
+    "engine.headline_published_estimate": N_(
+        "Its capacity is an estimate from published CPU scores, not a measurement: see its "
+        "band and how good such estimates are."
+    ),
     "engine.headline_unconfirmed": N_("Its price is an unconfirmed quote."),
     "engine.headline_not_entered": N_("Not entered yet: %(items)s."),
     "engine.cost_migration": N_("migration"),
@@ -944,6 +948,9 @@ _FINANCE: dict[str, Text] = {
     "uncertainty.batch_volume": N_("batch runs a month"),
     "uncertainty.rps": N_("requests a second"),
     "uncertainty.throughput": N_("measured throughput (%(kind)s)"),
+    "uncertainty.throughput_estimate": N_(
+        "estimated throughput (%(kind)s, band from published scores)"
+    ),
     "uncertainty.monthly_growth": N_("monthly growth"),
     "uncertainty.annual_discount_rate": N_("the discount rate"),
     "uncertainty.one_time": N_("the one-time costs"),
@@ -980,9 +987,129 @@ _FINANCE: dict[str, Text] = {
     ),
 }
 
+# The bill importer (bills/): what it refuses, where, and what it says about a bill's data.
+_BILLS = {
+    "bills.file.empty": N_("%(file)s is empty"),
+    "bills.file.no_rows": N_("%(file)s has a header but no rows"),
+    "bills.file.truncated": N_("%(file)s ends part-way through line %(line)s: a truncated file?"),
+    "bills.file.nul": N_("%(file)s holds a NUL byte on line %(line)s"),
+    "bills.file.long_line": N_(
+        "%(file)s line %(line)s is longer than any export writes "
+        "(a cell over %(limit)s characters?)"
+    ),
+    "bills.file.bad_parquet": N_("%(file)s is not a readable Parquet file: %(reason)s"),
+    "bills.file.unreadable": N_("%(file)s could not be read as CSV: %(reason)s"),
+    "bills.file.wrong_kind": N_(
+        "%(file)s is not a cost export (it starts with %(what)s); read here: %(kinds)s"
+    ),
+    "bills.header.unknown_version": N_(
+        "%(file)s looks like a cost export (%(kind)s) of a version not read here: "
+        "no column %(columns)s"
+    ),
+    "bills.cell.too_long": N_(
+        "%(file)s line %(line)s, column %(column)s: a cell over %(limit)s characters"
+    ),
+    "bills.cell.nul": N_("%(file)s line %(line)s, column %(column)s: a NUL byte"),
+    "bills.value.not_number": N_(
+        "%(file)s line %(line)s, column %(column)s: %(value)s is not a number"
+    ),
+    "bills.value.not_date": N_(
+        "%(file)s line %(line)s, column %(column)s: %(value)s is not a date"
+    ),
+    "bills.value.no_date": N_("%(file)s line %(line)s, column %(column)s: no date"),
+    "bills.value.missing": N_("%(file)s line %(line)s: no %(column)s"),
+    "bills.value.negative_quantity": N_(
+        "%(file)s line %(line)s, column %(column)s: a negative quantity"
+    ),
+    "bills.value.bad_currency": N_(
+        "%(file)s line %(line)s: %(value)s is not a currency code (three letters, ISO 4217)"
+    ),
+    "bills.currency.no_rate": N_(
+        "%(file)s line %(line)s: no exchange rate from %(currency)s to %(target)s on or before "
+        "%(date)s; a bill in several currencies needs the rates of its charge dates"
+    ),
+    "bills.period.overlap": N_(
+        "%(file)s overlaps bill %(bill)s (%(provider)s account %(account)s, %(month)s) without "
+        "covering the same period: delete that bill first or import an export of its period"
+    ),
+    "bills.import.same": N_("%(file)s is already imported as bill %(bill)s: nothing changed"),
+    "bills.import.replaced": N_("%(file)s replaces bill %(bill)s, an export of the same period"),
+    "bills.import.done": N_("%(file)s imported as bill %(bill)s: %(rows)s rows in %(lines)s lines"),
+    "bills.upload.missing": N_("no file: send the export as the request body or a form field"),
+    "bills.upload.too_large": N_("the file is larger than %(limit)s bytes"),
+    "bills.flag.effective_zero": N_(
+        "%(rows)s usage rows have a zero effective cost beside a billed cost (first on line "
+        "%(line)s): their billed cost is used"
+    ),
+    "bills.flag.effective_rounded": N_(
+        "%(rows)s usage rows have an effective cost rounded to whole units (first on line "
+        "%(line)s): their billed cost is used"
+    ),
+    "bills.flag.effective_missing": N_(
+        "%(rows)s rows give no effective (amortised) cost (first on line %(line)s): their "
+        "billed cost is used"
+    ),
+    "bills.flag.list_missing": N_(
+        "%(rows)s rows give no list cost (first on line %(line)s): their billed cost stands "
+        "in for it"
+    ),
+    "bills.flag.list_below_billed": N_(
+        "%(rows)s rows have a list cost below the billed cost (first on line %(line)s): kept "
+        "as given"
+    ),
+    "bills.flag.correction": N_(
+        "%(rows)s rows correct an earlier period (first on line %(line)s): kept as given, in "
+        "the day they are charged"
+    ),
+    "bills.flag.converted": N_(
+        "%(currency)s amounts converted to %(target)s at ECB rates of each charge date "
+        "(rate rows %(rates)s)"
+    ),
+    "bills.flag.views_apart": N_(
+        "an %(other)s export of the same account and month is bill %(bill)s: the two are "
+        "never added together"
+    ),
+}
+
+# Estimates from published scores (benchmarks_app.estimate_selectors, .evidence).
+_ESTIMATES: dict[str, Text] = {
+    "estimates.no_cpu": N_("%(reason)s; no estimate either: the catalog names no CPU for %(tier)s"),
+    "estimates.not_covered": N_(
+        "%(reason)s; no estimate either: no public score covers %(cpu)s nor another model "
+        "of its family"
+    ),
+    "estimates.no_reference_run": N_(
+        "%(reason)s; no estimate either: no host has a standard or full run of %(class)s "
+        "to scale from"
+    ),
+    "estimates.reference_cpu_unknown": N_(
+        "%(reason)s; no estimate either: the measured host %(host)s has no CPU score (no "
+        "known model and no stress-ng figure)"
+    ),
+    "estimates.no_score_in_common": N_(
+        "%(reason)s; no estimate either: %(cpu)s and the measured hosts share no score"
+    ),
+    "estimates.label_published": N_(
+        "estimate from published scores (%(dataset)s): %(tier_cpu)s against %(ref_cpu)s "
+        "measured on %(host)s, score ratio %(ratio)s, thread scaling %(scaling)s, band "
+        "%(low)s to %(high)s times the figure"
+    ),
+    "estimates.label_same_cpu": N_(
+        "estimate: measured on the same CPU model (%(tier_cpu)s) on %(host)s, scaled to "
+        "the tier's threads (%(scaling)s), band %(low)s to %(high)s times the figure"
+    ),
+    "estimates.label_offer_cpu": N_("offer: %(offered)s; runs saw %(seen)s"),
+    "estimates.label_neighbour": N_(
+        "no public score for %(cpu)s: its nearest neighbour %(row)s stands in"
+    ),
+    "estimates.label_family": N_(
+        "%(cpu)s is only a family label: the band spans its family's models"
+    ),
+}
+
 TEXTS: dict[str, Text] = {
     **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_FEEDS,
-    **_SERVICES, **_FINANCE, **_COMMITMENTS,
+    **_SERVICES, **_FINANCE, **_COMMITMENTS, **_ESTIMATES, **_BILLS,
 }  # fmt: skip
 
 

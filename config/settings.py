@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "changes",
     "catalog",
     "benchmarks_app",
+    "bills",
     "planner",
 ]
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 from ninja import NinjaAPI, Path, Query
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
+from bills.api import router as bills_router
 from common.django import clock
 from planner.api import schemas
 from planner.api.auth import (
@@ -52,6 +53,7 @@ api = NinjaAPI(
     docs_url=None,
     urls_namespace="api",
 )
+api.add_router("/bills", bills_router)  # the bill app's endpoints (bills/api.py)
 
 # The README's example (the field-notes case, on the shipped default catalog): the document
 # shows it, and schemathesis sends it first, so the success answers are checked too.

@@ -952,7 +952,14 @@ def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) ->
             fraction = figure(m.payback_fraction, "f")
             sentences = [Message("engine.headline_saves_fraction", {**said, "fraction": fraction})]
     if best.figure == "estimate":
-        sentences.append(msg("engine.headline_estimate"))
+        published = any(
+            "published_estimate" in (w.basis or {})
+            for part in best.parts if part.capacity is not None
+            for w in part.capacity.workloads
+        )  # fmt: skip
+        sentences.append(
+            msg("engine.headline_published_estimate" if published else "engine.headline_estimate")
+        )
     if any(not part.price["confirmed"] for part in best.parts):
         sentences.append(msg("engine.headline_unconfirmed"))
     return Headline(

@@ -6,7 +6,8 @@
   plan validation reads the same index);
 - measurements: `benchmarks_app.selectors.best_measurements` for every (tier, workload
   class) the plan needs, at the tier's thread count, in one batch (at most six queries);
-  a `NoMeasurement` is kept as the reason the tier gets no number.
+  where none, an estimate from published scores (`benchmarks_app.estimate_selectors`,
+  four more queries), else a `NoMeasurement` kept as the reason the tier gets no number.
 
 Each read is kept in this process for the data generation it was made at (and the
 date, for prices): the generation changes with every write that can change a figure,
@@ -25,6 +26,7 @@ import pandas as pd
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
+from benchmarks_app.estimate_selectors import TierCpu, estimates
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.selectors import best_measurements as select_measurements
 from catalog.models import ExchangeRate, Price, Tier
@@ -80,6 +82,7 @@ class TierIndex:
     # Their keys, for plan validation: one set for the generation, not a copy per request
     # (20,000 tiers are a millisecond to copy).
     offered: frozenset[str] = frozenset()
+    cpus: dict[str, TierCpu] = field(default_factory=dict)  # provider, name, CPU: estimates
 
 
 # A SpeedFactor row as the index keeps it (its tier's slug apart).
@@ -106,10 +109,13 @@ def _read_index() -> TierIndex:
     an id, which needs no conversion per row), one more for the factors only where a tier
     has one (a handful; reading their decimal and date columns on every tier's row cost
     more than the rest of the index)."""
-    rows = Tier.objects.filter(retired=False).values_list("slug", "vcpus", "speed_factor")
-    vcpus, with_factor = {}, []
-    for slug, count, factor_id in rows:
+    rows = Tier.objects.filter(retired=False).values_list(
+        "slug", "vcpus", "speed_factor", "provider__name", "name", "cpu_model"
+    )
+    vcpus, with_factor, cpus = {}, [], {}
+    for slug, count, factor_id, provider, name, cpu in rows:
         vcpus[slug] = count
+        cpus[slug] = TierCpu(slug, provider, name, cpu, count)
         if factor_id is not None:
             with_factor.append(factor_id)
     factors = {}
@@ -119,7 +125,7 @@ def _read_index() -> TierIndex:
         )
         for slug, *factor in named:
             factors[slug] = _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
-    return TierIndex(vcpus, factors, frozenset(vcpus))
+    return TierIndex(vcpus, factors, frozenset(vcpus), cpus)
 
 
 def _factor_row(slug: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -217,7 +223,17 @@ def best_measurements(
 
     def read() -> dict[tuple[str, str], Found]:
         found = select_measurements(slugs, classes, vcpus=index.vcpus)
-        return {key: fitgate.gate(value, min_r2) for key, value in found.items()}
+        gated = {key: fitgate.gate(value, min_r2) for key, value in found.items()}
+        # The ladder's lower rungs where no run measures the tier: an estimate from
+        # published scores (never over a staff member's declared speed factor).
+        missing = {
+            key: value
+            for key, value in gated.items()
+            if isinstance(value, NoMeasurement) and key[0] not in index.factors
+        }
+        return gated | estimates(
+            missing, index.cpus if all(k[0] in index.cpus for k in missing) else None
+        )
 
     key = (tuple(slugs), tuple(classes), min_r2)
     # Kept: bench/memo_pays.py: a workload-sized plan's evidence is 38 ms to read at 2,018

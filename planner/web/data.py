@@ -21,6 +21,7 @@ from changes.memo import kept
 from changes.selectors import Generation, current_generation
 from common import formatting
 from common.django.clock import today
+from estimates import scores
 from planner.compute import schema
 from planner.services import plans as services
 
@@ -73,13 +74,24 @@ def _form_options(language: str) -> dict[str, Any]:
     return {"tier_labels": dict(choices), "currencies": sorted(currencies)}
 
 
+def _text(value: Any) -> str:
+    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
 def tier_label(row: Any, language: str, models: dict[str, Any]) -> str:
-    """A tier as the editor names it: provider and name, specs, monthly price, model."""
+    """A tier as the editor names it: provider and name, specs (with its CPU: the offer's,
+    else what public runs saw; both where they differ), monthly price, model."""
     specs = []
     if not pd.isna(row.vcpus) and row.vcpus:
         specs.append(f"{int(row.vcpus)} vCPU")
     if not pd.isna(row.ram_gib) and row.ram_gib:
         specs.append(f"{formatting.number(row.ram_gib, 0, language)} GiB")
+    cpu = scores.tier_cpu_label(row.provider, row.name, _text(row.cpu_model))
+    if cpu.runs_saw:
+        specs.append(_("offer: %(offered)s; runs saw %(seen)s") % {
+            "offered": cpu.shown, "seen": cpu.runs_saw})  # fmt: skip
+    elif cpu.shown:
+        specs.append(cpu.shown)
     price = formatting.money(row.monthly, row.currency, language)
     per_month = _("%(price)s a month") % {"price": price}
     model = models.get(row.pricing_model, row.pricing_model)

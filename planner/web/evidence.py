@@ -29,6 +29,7 @@ class MissingTier:
     ways: list[Message]
     speed_factor_url: str
     targets: list[Any] = field(default_factory=list)  # linked to the tier
+    reasons: list[Message] = field(default_factory=list)  # why no figure, no estimate either
     ways_heading: Message = field(default_factory=lambda: msg("engine.ways_forward"))
 
     @property
@@ -152,4 +153,6 @@ def _tier(
     url = reverse("admin:planner_speedfactor_add")
     if tier is not None:
         url += f"?tier={tier.pk}"
-    return MissingTier(entry.tier, title, said, ways, url, targets, msg(heading))
+    return MissingTier(
+        entry.tier, title, said, ways, url, targets, list(entry.reasons), msg(heading)
+    )

@@ -189,4 +189,5 @@ def source_text(source: str) -> str:
         "default": _("planner default"),
         "entered": _("your range"),
         "measured": _("the run's repetitions (bootstrap P5 to P95 of the median)"),
+        "estimate": _("the estimate's band (leave-one-out error of published scores)"),
     }.get(source, source)
