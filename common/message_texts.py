@@ -87,6 +87,9 @@ _SCHEMA: dict[str, Text] = {
     "schema.unknown_tier": N_("unknown tier '%(tier)s'"),
     "schema.tier_key": N_("a tier key: lowercase letters, digits, '.' and '-'"),
     "schema.currency_code": N_("expected a 3-letter ISO 4217 code such as USD"),
+    "schema.unknown_currency": N_(
+        "no exchange rate for %(currency)s: a plan can be shown in %(known)s"
+    ),
     "schema.unknown_value": N_("unknown value %(value)s; one of %(choices)s"),
     "schema.one_of": N_("give exactly one of %(a)s or %(b)s"),
     "schema.migration_pair": N_("needed with the other migration field"),
@@ -151,6 +154,9 @@ _SCHEMA: dict[str, Text] = {
     "schema.form.unknown_tier": N_("This tier is not offered in the catalog."),
     "schema.form.tier_key": N_("Choose a tier from the catalog."),
     "schema.form.currency_code": N_("A 3-letter currency code such as USD."),
+    "schema.form.unknown_currency": N_(
+        "There is no exchange rate for %(currency)s: choose one of %(known)s."
+    ),
     "schema.form.unknown_value": N_("Choose one of the offered values."),
     "schema.form.one_of": N_("Give the monthly amount or a tier, not both."),
     "schema.form.migration_pair": N_("Needed with the other migration field."),
@@ -661,6 +667,10 @@ _CATALOG: dict[str, Text] = {
     "catalog.same_currencies": N_("must differ from rate_from"),
     "catalog.file_too_big": N_("%(size)s bytes is over the limit of %(limit)s bytes"),
     "catalog.file_empty": N_("the file is empty"),
+    "catalog.import_busy": N_(
+        "another import of the catalog was being written: nothing of this file was "
+        "imported; try again in a moment"
+    ),
     "catalog.not_utf8": N_("not UTF-8 text"),
     "catalog.row_short": N_(
         "has %(fields)s fields, the header has %(header)s (no %(first_missing)s onwards)"

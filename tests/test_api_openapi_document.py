@@ -101,7 +101,7 @@ def test_every_api_route_is_documented_with_its_methods():
         "/bills/{id}/baseline": ["get"],
         "/evaluate": ["post"],
         "/plans": ["get", "post"],
-        "/plans/{id}": ["get"],
+        "/plans/{id}": ["get", "patch", "put"],
         "/plans/{id}/shares": ["get", "post"],
         "/plans/{id}/shares/{token}": ["delete"],
         "/plans/{id}/uncertainty": ["get"],
