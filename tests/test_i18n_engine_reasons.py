@@ -320,14 +320,15 @@ def test_the_german_page_says_why_a_tier_has_no_figure_in_german(owner, own_cach
     said = ("no succeeded standard or full run of gradient boosting (Toy GBM 1.0) on tier "
             "Test Hosting Extreme · monthly")  # fmt: skip
     assert (f"<strong>Test Hosting Extreme · monthly</strong>: Gradient boosting trainings "
-            f"(XGBoost, LightGBM) #1: {said}</li>") in english_page  # fmt: skip
+            f"(XGBoost, LightGBM) #1: {said}; no estimate either: the catalog names no CPU "
+            f"for Test Hosting Extreme · monthly</li>") in english_page  # fmt: skip
 
     html = german(owner).get(edit_url(plan)).content.decode()
     assert '<html lang="de">' in html
     assert "1 Tarif ohne Zahl" in html
     gesagt = ("kein erfolgreicher Lauf der Größe Standard oder Voll von Gradient Boosting "
               "(Toy GBM 1.0) auf Tarif Test Hosting Extreme · monatlich")  # fmt: skip
-    gesagt = f"Gradient-Boosting-Trainings (XGBoost, LightGBM) #1: {gesagt}</li>"
+    gesagt = f"Gradient-Boosting-Trainings (XGBoost, LightGBM) #1: {gesagt}; "
     assert f"<strong>Test Hosting Extreme · monatlich</strong>: Arbeitslast {gesagt}" in html
 
 

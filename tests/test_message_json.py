@@ -119,4 +119,5 @@ def test_the_apis_answer_is_the_same_bytes_either_way(catalog_with_runs, plan):
     assert written == evaluation.encoded(evaluation.evaluate(services.parse(plan)).to_dict())
     answer = json.loads(written)
     if "workloads" in plan and "candidates" not in plan:
-        assert len(answer["no_number"]) > 10 and answer["no_number"][0]["messages"]
+        # Published-score estimates size most tiers now; those left have no CPU to scale by.
+        assert len(answer["no_number"]) >= 3 and answer["no_number"][0]["messages"]

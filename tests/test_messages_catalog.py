@@ -98,7 +98,7 @@ def test_a_tier_left_out_for_want_of_a_rate_says_so_with_a_date():
     assert dropped["message"].params["date"] == dt.date(2026, 2, 1)
     assert frame.attrs["dropped"][0]["reason"] == "no EUR→USD rate on or before 2026-02-01"
     assert render(dropped["message"], "de") == (
-        "kein Wechselkurs EUR→USD zum oder vor dem 01.02.2026"
+        "kein Wechselkurs EUR→USD zum oder vor dem 1. Feb. 2026"
     )
 
 
@@ -108,7 +108,7 @@ def test_the_catalog_page_names_the_missing_rate_in_german(client):
     page = client.get(
         "/catalog/?currency=USD&as_of=2026-02-01", headers={"Accept-Language": "de"}
     ).content.decode()
-    assert 'title="kein Wechselkurs EUR→USD zum oder vor dem 01.02.2026"' in page
+    assert 'title="kein Wechselkurs EUR→USD zum oder vor dem 1. Feb. 2026"' in page
 
 
 @pytest.fixture
