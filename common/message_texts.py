@@ -238,6 +238,14 @@ _ENGINE: dict[str, Text] = {
     "engine.payback_month": N_("month %(month)s"),
     "engine.payback_in_month": N_("in month %(month)s"),
     "engine.payback_never": N_("never"),
+    "engine.too_large": N_(
+        "takes this plan's figures past %(value)s a month or in total, the largest amount "
+        "the planner computes"
+    ),
+    "engine.too_many_servers": N_(
+        "takes this plan past %(value)s servers of one tier in a month, the largest count "
+        "the planner computes"
+    ),
     # the headline, one sentence each
     "engine.headline_none": N_("No option could be sized or priced."),
     "engine.headline_stay": N_(

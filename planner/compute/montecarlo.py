@@ -318,6 +318,7 @@ class Model:
                 amount = (p / q) * bill / SCALE_DEN
                 cents = np.multiply(amount[None, :], w.growth, out=w.scratch)
                 cents *= 100
+                money.guard(cents)
                 cents += 0.5
                 np.copyto(w.baseline, np.floor(cents, out=cents), casting="unsafe")
             w.baseline[:, ~grows] = fixed[~grows]

@@ -17,7 +17,9 @@ Conventions (docs/design.md, "Money conventions"):
 How amounts stay exact: every bill line (servers, set-up fees, operations, usage…)
 is a quantity times an exact `Decimal` unit price, rounded half-up to the cent per
 month as an invoice would be, in integer arithmetic on the price's exact ratio
-p/q (`line_cents`). From there on all money is int64 cents: sums, cumulative
+p/q (`line_cents`), in Python integers where int64 could overflow, and checked against
+the documented maxima (`bounds`: a plan past them is refused, naming the field, never
+wrapped). From there on all money is int64 cents: sums, cumulative
 curves, savings and the payback comparisons are exact integers. Only the
 discounted figures (NPV, present cost) pass through float64, because (1+i)^−m is
 irrational; they are rounded half-up to the cent at the end (float64 keeps about 15
@@ -38,6 +40,7 @@ import pandas as pd
 
 from common.messages import Message, msg
 from common.units import HOURS_PER_MONTH
+from planner.compute import bounds
 
 CENT = Decimal("0.01")
 _SAFE = 2**62  # int64 headroom for the integer rounding formula
@@ -79,16 +82,24 @@ def line_cents(unit_prices: Sequence[Price], quantities: np.ndarray) -> np.ndarr
     if num and max(num) * max(biggest, 1) * 2 + max(den) < _SAFE:
         n = np.array(num, dtype=np.int64).reshape(shape)
         d = np.array(den, dtype=np.int64).reshape(shape)
-        return (2 * q_arr * n + d) // (2 * d)
+        return bounds.cents((2 * q_arr * n + d) // (2 * d))
     n = np.array(num, dtype=object).reshape(shape)
     d = np.array(den, dtype=object).reshape(shape)
-    return ((2 * q_arr.astype(object) * n + d) // (2 * d)).astype(np.int64)
+    return bounds.cents((2 * q_arr.astype(object) * n + d) // (2 * d))
 
 
-def growth_cents(amount: Decimal, monthly_growth: Decimal, horizon: int) -> np.ndarray:
-    """amount × (1+g)^(m−1) for m = 1…H, each month rounded half-up to the cent."""
-    factor = Decimal(1) + monthly_growth
-    return np.array([to_cents(amount * factor**m) for m in range(horizon)], dtype=np.int64)
+def growth_cents(amount: Price, monthly_growth: Price, horizon: int) -> np.ndarray:
+    """amount × (1+g)^(m−1) for m = 1…H, each month rounded half-up to the cent, exact
+    (Fractions); `bounds.TooLarge` from the first month past the maximum."""
+    base, factor = Fraction(amount), 1 + Fraction(monthly_growth)
+    out, grown = [], base
+    for m in range(1, horizon + 1):
+        c = to_cents(grown)
+        if c > bounds.AMOUNT_MAX_CENTS:
+            raise bounds.TooLarge("amount", m)
+        out.append(c)
+        grown *= factor
+    return np.array(out, dtype=np.int64)
 
 
 def monthly_rate(annual: Decimal | float) -> float:
@@ -111,6 +122,12 @@ def _discount_factors(annual: float, horizon: int) -> np.ndarray:
 
 
 def _cents_round(values: np.ndarray) -> np.ndarray:
+    """Float cents rounded half away from zero; a NaN or an infinity is never cast
+    (`bounds.TooLarge`): a figure past the maximum is refused, not wrapped."""
+    values = np.asarray(values, dtype=float)
+    with np.errstate(invalid="ignore"):
+        if not np.all(np.abs(values) <= bounds.AMOUNT_MAX_CENTS):
+            raise bounds.TooLarge("amount")
     return (np.sign(values) * np.floor(np.abs(values) + 0.5)).astype(np.int64)
 
 
@@ -247,15 +264,23 @@ def compute(
     rather than invoiced to the cent (an owned server's power); the discounted figures
     (present cost, NPV) are computed from them, then rounded. Default: `monthly_cents`.
     """
-    monthly = np.asarray(monthly_cents, dtype=np.int64)
+    monthly = bounds.cents(np.asarray(monthly_cents))
     one_time = np.asarray(one_time_cents, dtype=np.int64)
-    baseline = np.asarray(baseline_cents, dtype=np.int64)
+    baseline = bounds.cents(np.asarray(baseline_cents))
+    if bounds.first_month_over(one_time, bounds.AMOUNT_MAX_CENTS):
+        raise bounds.TooLarge("amount")
     n, h = monthly.shape
     cumulative = np.empty((n, h + 1), dtype=np.int64)
     cumulative[:, 0] = one_time
     np.cumsum(monthly, axis=1, out=cumulative[:, 1:])
     cumulative[:, 1:] += one_time[:, None]
     base_cum = np.concatenate(([0], np.cumsum(baseline)))
+    # Each month is below the maximum, so these sums are exact in int64; the totals
+    # themselves are figures too.
+    if (n and np.abs(cumulative).max() > bounds.AMOUNT_MAX_CENTS) or (
+        base_cum[-1] > bounds.AMOUNT_MAX_CENTS
+    ):
+        raise bounds.TooLarge("amount")
     lead = base_cum[None, :] - cumulative  # > 0: the option is strictly cheaper so far
     month, fraction = _payback(lead)
     factors = discount_factors(annual_rate, h)

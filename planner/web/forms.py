@@ -284,6 +284,13 @@ class PlanForm(forms.Form):
     def is_valid(self) -> bool:
         return self.is_bound and not self.errors and self.parsed is not None
 
+    def refuse(self, exc: schema.PlanValidationError) -> None:
+        """A plan the schema took but the engine refused (its figures pass a maximum:
+        docs/design.md, "Bounds"): said beside the field that drives them."""
+        self.parsed = None
+        for path, messages in _refusals(exc.details, self.plan_data).items():
+            self._place(path, messages)
+
     def _place(self, path: str, messages: list[Message]) -> None:
         form, name = self.field_for(path)
         spec = getattr(form, "specs", None) and next(

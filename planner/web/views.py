@@ -182,9 +182,10 @@ def plan_figures(request: HttpRequest, code: Any) -> HttpResponse:
     context: dict[str, Any] = {"plan": plan, "was": home_page.shown_figures(plan.seen_figures)}
     try:
         parsed = services.stored_plan(plan)
-    except schema.PlanValidationError:
+        found = evaluation.comparison(parsed, generation=generation)
+    except schema.PlanValidationError:  # refused by the schema, or figures past a maximum
         return render(request, "planner/_plan_figures.html", {**context, "invalid": True})
-    view = dashboard.results(evaluation.comparison(parsed, generation=generation))
+    view = dashboard.results(found)
     context["figures"] = home_page.shown_figures(seen_figures(view))
     if plan.seen_generation is not None:
         context["changes"] = [
@@ -260,10 +261,15 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
     context: dict[str, Any] = {"form": form, "plan": plan}
     status = 200
     if request.method == "POST":
+        figures = None
         if form.is_valid():
+            try:
+                figures = evaluation.comparison(form.parsed, generation=generation)
+            except schema.PlanValidationError as exc:  # figures past a maximum
+                form.refuse(exc)
+        if figures is not None:
             if request.POST.get("action") == "save" and not request.htmx:
                 return _save(request, plan, form.parsed)
-            figures = evaluation.comparison(form.parsed, generation=generation)
             context.update(results_context(figures))
             context["uncertainty_url"] = uncertainty_url(request, form.parsed, figures)
         else:
@@ -307,9 +313,9 @@ def _compared_with(request: HttpRequest, plan: Plan) -> Plan | None:
 def _stored_results(request: HttpRequest, plan: Plan, generation: Generation) -> dict[str, Any]:
     try:
         parsed = services.stored_plan(plan)
-    except schema.PlanValidationError:
+        figures = evaluation.comparison(parsed, generation=generation)
+    except schema.PlanValidationError:  # refused by the schema, or figures past a maximum
         return {"stored_invalid": True}
-    figures = evaluation.comparison(parsed, generation=generation)
     return {
         **results_context(figures),
         "uncertainty_url": uncertainty_url(request, parsed, figures),
