@@ -5,7 +5,7 @@ import os
 
 from celery.schedules import crontab
 
-from planner import settings as project_settings
+from config import settings as project_settings
 
 
 def test_every_feed_syncs_daily_on_the_control_queue_by_default():
