@@ -238,6 +238,7 @@ _ENGINE: dict[str, Text] = {
     "engine.payback_month": N_("month %(month)s"),
     "engine.payback_in_month": N_("in month %(month)s"),
     "engine.payback_never": N_("never"),
+    "engine.payback_beyond": N_("not within %(months)s months"),
     "engine.too_large": N_(
         "takes this plan's figures past %(value)s a month or in total, the largest amount "
         "the planner computes"
@@ -846,6 +847,7 @@ _FINANCE: dict[str, Text] = {
         "the switch pays back within %(months)s months only if %(input)s is at most %(value)s"
     ),
     "montecarlo.never": N_("never"),
+    "montecarlo.beyond": N_("not within %(months)s months"),
     "montecarlo.month": N_("month %(month)s"),
     "montecarlo.pays_back": N_(
         "pays back within %(months)s months in %(share)s of %(draws)s draws"

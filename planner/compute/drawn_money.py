@@ -160,14 +160,16 @@ def outcome(
     exact: np.ndarray | None,
     one_time: np.ndarray,
     w: Work,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """NPV and saving (cents) and payback month (0: never) of one option per draw, as
-    `tco.compute` computes them.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """NPV and saving (cents), payback month (0: none within the horizon) and whether the
+    option is still cheaper a month at the horizon's end (`tco.BEYOND` where it has no
+    payback) of one option per draw, as `tco.compute` computes them.
 
     `saving`: the baseline less the option's bill, cents a month (H × n, int64; summed
     in place); `exact`: the same in float cents where a line is metered, else None;
     `one_time`: cents (n)."""
     h = len(saving)
+    gaining = saving[-1] > 0  # still cheaper a month at the horizon's end (before the sums)
     if exact is None:
         exact = w.scratch
         np.copyto(exact, saving)
@@ -177,7 +179,7 @@ def outcome(
     np.less_equal(ahead, one_time[None, :], out=w.behind)
     np.multiply(w.behind, np.arange(1, h + 1, dtype=np.int32)[:, None], out=w.month_of)
     last = w.month_of.max(axis=0, initial=0)
-    return npv, ahead[-1] - one_time, np.where(last < h, last + 1, 0)
+    return npv, ahead[-1] - one_time, np.where(last < h, last + 1, 0), gaining
 
 
 def running_total(monthly: np.ndarray) -> np.ndarray:

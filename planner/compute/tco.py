@@ -9,7 +9,9 @@ Conventions (docs/design.md, "Money conventions"):
   that only equals the baseline never pays back); its fraction is the interpolated
   crossing, which for a constant saving is one-time ÷ monthly saving; labels
   "immediately" (month 1, no one-time cost), "within the first billing period"
-  (month 1 with one), "month m", "never". Payback is undiscounted;
+  (month 1 with one), "month m", "not within the horizon" (none, but the option is
+  cheaper a month at the horizon's end: it would pay back later), "never" (none, and it
+  is not). Payback is undiscounted;
 - NPV of switching = −one-time + Σ saving_m / (1+i)^m, i = (1+annual)^(1/12) − 1,
   so at rate 0 it is the total saving minus the one-time cost; each option's present
   cost (one-time + Σ cost_m / (1+i)^m) is reported too.
@@ -227,7 +229,9 @@ class OptionMoney:
     @property
     def payback(self) -> Message:
         """`payback_label` as a message: the same words, said in the reader's language."""
-        return payback_message(self.payback_month, self.one_time)
+        return payback_message(
+            self.payback_month, self.one_time, self.payback_label, len(self.monthly)
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -289,9 +293,13 @@ def compute(
     base_present = int(_cents_round(np.array([baseline @ factors]))[0])
     saving_m = baseline[None, :] - exact
     npv = _cents_round(-one_time + saving_m @ factors)
+    # No payback within the horizon: "not within the horizon" while the option is still
+    # cheaper a month at the horizon's end (it catches up later), else "never" (the one
+    # rule of docs/design.md, "Payback": the odds' percentiles say the same).
+    gaining = baseline[-1] > monthly[:, -1] if h else np.zeros(n, dtype=bool)
     labels = np.where(
         month == 0,
-        "never",
+        np.where(gaining, BEYOND, "never"),
         np.where(
             month == 1,
             np.where(one_time == 0, "immediately", "within the first billing period"),
@@ -316,9 +324,16 @@ def compute(
     )
 
 
-def payback_message(month: int | None, one_time: Decimal | int) -> Message:
+BEYOND = "not within the horizon"  # the label of an option still gaining at the horizon's end
+
+
+def payback_message(
+    month: int | None, one_time: Decimal | int, label: str | None = None, horizon: int = 0
+) -> Message:
     """The payback label's message (the labels `compute` writes: the same rule)."""
     if not month:
+        if label == BEYOND:
+            return msg("engine.payback_beyond", months=horizon)
         return msg("engine.payback_never")
     if month == 1:
         return msg("engine.payback_immediately" if one_time == 0 else "engine.payback_first_period")

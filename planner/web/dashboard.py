@@ -283,7 +283,8 @@ def _payback(said: Said, money: Mapping[str, Any]) -> Message:
     """When the option pays back; a share frozen before messages rebuilds it from the figures."""
     if "money.payback_label" in said.messages:
         return said("money.payback_label", "")
-    return payback_message(money.get("payback_month"), dec(money.get("one_time")))
+    return payback_message(money.get("payback_month"), dec(money.get("one_time")),
+                           money.get("payback_label"), len(money.get("monthly") or ()))  # fmt: skip
 
 
 def _no_number(entry: Mapping[str, Any]) -> NoNumber:
