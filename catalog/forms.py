@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import CURRENCIES, Kind, Price, PricingModel
+from catalog.pricing_models import GROUPS
 from common.django import clock
 
 SORTS = {
@@ -47,6 +48,10 @@ class TierFilterForm(forms.Form):
     )
     pricing_model = forms.ChoiceField(
         label=_("Pricing model"), required=False, choices=[("", _("any")), *PricingModel.choices]
+    )
+    # Any model of a group (every savings plan, every reservation): catalog/pricing_models.py.
+    pricing = forms.ChoiceField(
+        label=_("Pricing group"), required=False, choices=[("", _("any")), *GROUPS.items()]
     )
     region = forms.ChoiceField(label=_("Region"), required=False)
     min_vcpus = forms.IntegerField(label=_("Min vCPUs"), required=False, min_value=0)

@@ -97,6 +97,63 @@ class PricingModel(models.TextChoices):
         _("reserved 3 years, convertible, all upfront"),
     )
 
+    # AWS Savings Plans (catalog/feeds/aws_savings_plans.py): Compute or EC2 Instance plans,
+    # 1 or 3 years, no, partial or all upfront; the upfront is the price's set-up fee.
+    SAVINGS_PLAN_COMPUTE_1Y_NO_UPFRONT = (
+        "savings_plan_compute_1y_no_upfront",
+        _("Compute Savings Plan 1 year, no upfront"),
+    )
+    SAVINGS_PLAN_COMPUTE_1Y_PARTIAL_UPFRONT = (
+        "savings_plan_compute_1y_partial_upfront",
+        _("Compute Savings Plan 1 year, partial upfront"),
+    )
+    SAVINGS_PLAN_COMPUTE_1Y_ALL_UPFRONT = (
+        "savings_plan_compute_1y_all_upfront",
+        _("Compute Savings Plan 1 year, all upfront"),
+    )
+    SAVINGS_PLAN_COMPUTE_3Y_NO_UPFRONT = (
+        "savings_plan_compute_3y_no_upfront",
+        _("Compute Savings Plan 3 years, no upfront"),
+    )
+    SAVINGS_PLAN_COMPUTE_3Y_PARTIAL_UPFRONT = (
+        "savings_plan_compute_3y_partial_upfront",
+        _("Compute Savings Plan 3 years, partial upfront"),
+    )
+    SAVINGS_PLAN_COMPUTE_3Y_ALL_UPFRONT = (
+        "savings_plan_compute_3y_all_upfront",
+        _("Compute Savings Plan 3 years, all upfront"),
+    )
+    SAVINGS_PLAN_INSTANCE_1Y_NO_UPFRONT = (
+        "savings_plan_instance_1y_no_upfront",
+        _("EC2 Instance Savings Plan 1 year, no upfront"),
+    )
+    SAVINGS_PLAN_INSTANCE_1Y_PARTIAL_UPFRONT = (
+        "savings_plan_instance_1y_partial_upfront",
+        _("EC2 Instance Savings Plan 1 year, partial upfront"),
+    )
+    SAVINGS_PLAN_INSTANCE_1Y_ALL_UPFRONT = (
+        "savings_plan_instance_1y_all_upfront",
+        _("EC2 Instance Savings Plan 1 year, all upfront"),
+    )
+    SAVINGS_PLAN_INSTANCE_3Y_NO_UPFRONT = (
+        "savings_plan_instance_3y_no_upfront",
+        _("EC2 Instance Savings Plan 3 years, no upfront"),
+    )
+    SAVINGS_PLAN_INSTANCE_3Y_PARTIAL_UPFRONT = (
+        "savings_plan_instance_3y_partial_upfront",
+        _("EC2 Instance Savings Plan 3 years, partial upfront"),
+    )
+    SAVINGS_PLAN_INSTANCE_3Y_ALL_UPFRONT = (
+        "savings_plan_instance_3y_all_upfront",
+        _("EC2 Instance Savings Plan 3 years, all upfront"),
+    )
+    # Azure savings plan for compute (the Retail Prices API's `savingsPlan` terms).
+    SAVINGS_PLAN_1Y = "savings_plan_1y", _("savings plan 1 year")
+    SAVINGS_PLAN_3Y = "savings_plan_3y", _("savings plan 3 years")
+    # GCP committed use discounts (resource-based, paid monthly over the term).
+    COMMITTED_USE_1Y = "committed_use_1y", _("committed use 1 year")
+    COMMITTED_USE_3Y = "committed_use_3y", _("committed use 3 years")
+
 
 class Kind(models.TextChoices):
     CLOUD_VM = "cloud_vm", _("cloud VM")

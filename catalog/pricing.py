@@ -26,7 +26,7 @@ import pandas as pd
 from django.db.models import OuterRef, Q, Subquery
 
 from catalog.models import ExchangeRate, Price, Tier, Unit
-from catalog.staleness import is_stale
+from catalog.staleness import COMMITMENT_PREFIXES, is_stale
 from common.messages import msg, plain
 from common.units import HOURS_PER_MONTH
 
@@ -156,7 +156,9 @@ def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
     # A reservation's upfront fee spread over its term (docs/design.md, "Money conventions"):
     # upfront ÷ (8,760 x years) + the recurring hourly. Derived here, never stored.
     months = pd.to_numeric(frame["min_term_months"], errors="coerce").astype(float).to_numpy()
-    reserved = frame["pricing_model"].astype(str).str.startswith("reserved").to_numpy(dtype=bool)
+    reserved = (
+        frame["pricing_model"].astype(str).str.startswith(COMMITMENT_PREFIXES).to_numpy(dtype=bool)
+    )
     fees = np.array([float(v) for v in frame["setup_fee_exact"]], dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         spread = np.where(reserved & (months > 0), fees / (months / 12 * 8760), 0.0)

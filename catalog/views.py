@@ -19,7 +19,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from catalog import cpus
+from catalog import cpus, pricing_models
 from catalog.feed_status import source_statuses
 from catalog.forms import COLUMNS, DEFAULT_COLUMNS, SORTS, TierFilterForm
 from catalog.models import CURRENCIES, Kind, PricingModel
@@ -118,7 +118,8 @@ def _filtered(request: HttpRequest) -> tuple[TierFilterForm, _Frame, pd.DataFram
 
 
 def _page_filters(frame: pd.DataFrame, form: TierFilterForm) -> pd.DataFrame:
-    """The filters select_tiers does not know: CPU, AVX-512, GPU model, confirmed only."""
+    """The filters select_tiers does not know: CPU, AVX-512, GPU model, confirmed only,
+    pricing group."""
     keep = pd.Series(True, index=frame.index)
     for field, column in (("cpu_vendor", "cpu_vendor"), ("cpu_generation", "cpu_generation"),
                           ("gpu_model", "gpu_label")):  # fmt: skip
@@ -128,6 +129,8 @@ def _page_filters(frame: pd.DataFrame, form: TierFilterForm) -> pd.DataFrame:
         keep &= frame["avx512"]
     if form.value("confirmed"):
         keep &= frame["confirmed"]
+    if group := form.value("pricing"):
+        keep &= frame["pricing_model"].map(lambda model: pricing_models.matches(model, group))
     return frame if bool(keep.all()) else frame.loc[keep]
 
 

@@ -681,6 +681,20 @@ _CATALOG: dict[str, Text] = {
     "catalog.no_rate": N_("no %(source)s→%(target)s rate on or before %(date)s"),
 }
 
+# A tier's commitment alternatives that the catalog lacks (catalog.commitments, issue 27).
+_COMMITMENTS: dict[str, Text] = {
+    "catalog.no_reserved_rate": N_(
+        "No %(years)s-year reservation price for %(tier)s in the catalog: no rate is made up."
+    ),
+    "catalog.no_savings_plan_rate": N_(
+        "No %(years)s-year savings plan price for %(tier)s in the catalog: no rate is made up."
+    ),
+    "catalog.no_committed_use_rate": N_(
+        "No %(years)s-year committed use price for %(tier)s in the catalog: no rate is made up."
+    ),
+    "catalog.no_spot_rate": N_("No spot price for %(tier)s in the catalog: no rate is made up."),
+}
+
 # Price feeds: downloads, refusals, refused rows, summaries (catalog.feeds).
 _FEEDS: dict[str, Text] = {
     "feeds.http_status": N_("The server answered HTTP %(status)s for %(url)s."),
@@ -764,6 +778,44 @@ _FEEDS: dict[str, Text] = {
     "feeds.hetzner_net_prices": N_(
         "Hetzner auction prices are monthly prices in EUR before VAT and without the IPv4 "
         "address, which is charged on top; billed by the hour, a month never costs more."
+    ),
+    # Savings plans and GCP (issue 27).
+    "feeds.sp_no_operation": NP_(
+        "%(count)s Savings Plan rate names no operation: joined to its EC2 usage type alone "
+        "(BoxUsage: Linux, shared tenancy).",
+        "%(count)s Savings Plan rates name no operation: joined to their EC2 usage types alone "
+        "(BoxUsage: Linux, shared tenancy).",
+        "count",
+    ),
+    "feeds.sp_unjoined": NP_(
+        "%(count)s usage type has Savings Plan rates but no EC2 on-demand tier of this region "
+        "in the catalog (import the EC2 feed first): left out, nothing made up: %(usage)s.",
+        "%(count)s usage types have Savings Plan rates but no EC2 on-demand tier of this region "
+        "in the catalog (import the EC2 feed first): left out, nothing made up: %(usage)s.",
+        "count",
+    ),
+    "feeds.gcp_shapes_joined": NP_(
+        "vCPUs and memory of %(count)s machine type come from %(source)s (as of %(date)s).",
+        "vCPUs and memory of %(count)s machine types come from %(source)s (as of %(date)s).",
+        "count",
+    ),
+    "feeds.gcp_unpriced": NP_(
+        "%(count)s machine type lacks a per-vCPU or per-GiB price in this region: left out: "
+        "%(types)s.",
+        "%(count)s machine types lack a per-vCPU or per-GiB price in this region: left out: "
+        "%(types)s.",
+        "count",
+    ),
+    "feeds.gcp_more_pages": N_(
+        "The file's last page has a nextPageToken (%(token)s): a saved copy must hold every page."
+    ),
+    "feeds.gcp_converted": N_(
+        "Prices in %(currency)s converted to %(target)s at the ECB reference rates of %(date)s "
+        "(1 EUR = %(rate)s %(currency)s, %(target_rate)s %(target)s)."
+    ),
+    "feeds.gcp_no_rate": N_(
+        "No ECB reference rate for %(currency)s on or before %(date)s in the catalog: import "
+        "the ECB feed first."
     ),
     "feeds.summary": N_(
         "new tiers: %(new_tiers)s, changed prices: %(changed_prices)s, unchanged: "
@@ -859,7 +911,7 @@ _FINANCE: dict[str, Text] = {
 
 TEXTS: dict[str, Text] = {
     **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_FEEDS,
-    **_SERVICES, **_FINANCE,
+    **_SERVICES, **_FINANCE, **_COMMITMENTS,
 }  # fmt: skip
 
 

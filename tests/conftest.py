@@ -202,3 +202,13 @@ def api(owner):
     from tests.support.api import token_client
 
     return token_client(owner)[0]
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test() -> Iterator[None]:
+    """Each test ends in the default language, whatever it activated: under pytest-xdist
+    any test may follow any other in a worker, so none may inherit German."""
+    yield
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.utils import timezone
 
+from catalog.feeds.registry import SOURCES
 from catalog.feeds.sync import _Storing, sync_source
 from catalog.models import FeedImport
 from common.messages import msg
@@ -62,7 +63,7 @@ def test_the_page_lists_each_source_with_its_last_sync_counts_refusals_and_next_
     assert "The feed offers no prices or rates that this catalog keeps." in hetzner
     ecb_history = page[page.index('id="source-ecb-history"') :]
     assert "on request only" in ecb_history[: ecb_history.index("</tr>")]
-    assert page.count("Sync now</button>") == 6
+    assert page.count("Sync now</button>") == len(SOURCES)
 
 
 def test_sync_now_queues_the_task_on_the_default_queue_and_polls_until_it_is_over(syncer, queued):
@@ -94,7 +95,7 @@ def test_sync_now_queues_the_task_on_the_default_queue_and_polls_until_it_is_ove
     assert "<progress" not in done.content.decode()
     assert "new tiers: 7" in done.content.decode()
     # Over: the page offers the button again.
-    assert syncer.get(PAGE).content.decode().count("Sync now</button>") == 6
+    assert syncer.get(PAGE).content.decode().count("Sync now</button>") == len(SOURCES)
 
 
 def test_only_staff_who_may_add_prices_can_sync(client, staff_user):

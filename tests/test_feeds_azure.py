@@ -50,7 +50,8 @@ def serve_pages(httpserver, first: bytes | None = None, second: bytes | None = N
     later.respond_with_data(
         second or PAGE2.read_bytes(), status=second_status, content_type="application/json"
     )
-    httpserver.expect_request(PATH, query_string={"$filter": FILTER}).respond_with_data(
+    first = {"$filter": FILTER, "api-version": "2023-01-01-preview"}
+    httpserver.expect_request(PATH, query_string=first).respond_with_data(
         one, content_type="application/json"
     )
     return base
@@ -96,8 +97,8 @@ def test_z3_turns_a_reservations_term_price_into_an_hourly_price_and_its_term():
     (416 / 8760 = 0.047489/h) and 803.0 for 3 years (803 / 26280 = 0.030556/h); the two
     Windows rows are left out. D2als v7 is not in the sized table: specs unknown, said."""
     result = sync_source("azure", ["eastus"], file=sample(Z3))[0]
-    assert (result.status, result.new_tiers) == ("imported", 4)
-    got = {slug: amount for slug, (amount, _, _) in prices().items()}
+    got = {slug: amount for slug, (amount, _, _) in prices().items() if "savings-plan" not in slug}
+    assert (result.status, result.new_tiers - 2) == ("imported", 4)  # +2: savings plans
     assert got == {
         "azure-standard-d2als-v7-eastus-on-demand": Decimal("0.0804"),
         "azure-standard-d2als-v7-eastus-spot": Decimal("0.015598"),

@@ -49,7 +49,7 @@ from catalog.feeds.base import (
     Source,
 )
 from catalog.feeds.config import aws_base_url, aws_regions
-from catalog.models import CURRENCIES, slug_validator
+from catalog.models import CURRENCIES, PricingModel, slug_validator
 from common.messages import msg
 
 INDEX_PATH = "/offers/v1.0/aws/AmazonEC2/current/region_index.json"
@@ -124,6 +124,11 @@ class AwsEc2(Source):
                 [msg("feeds.unknown_region", region=region, source=self.name) for region in unknown]
             )
         return {region: index[region] for region in regions}
+
+    def scope_tiers(self, region: str) -> dict[str, Any]:
+        """The region's AWS tiers but the savings plans (aws_savings_plans.py retires those)."""
+        models = [m for m in PricingModel.values if not m.startswith("savings_plan_")]
+        return {**super().scope_tiers(region), "pricing_model__in": models}
 
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         with path.open("rb") as file:

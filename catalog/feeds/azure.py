@@ -13,7 +13,8 @@ past) and other units than "1 Hour" are left out. A reservation's `retailPrice` 
 price of the whole term: the hourly price is that divided by 8,760 hours a year, the term in
 `min_term_months`. `effective_from` is the row's `effectiveStartDate`; of several rows
 for one size and purchase option the newest already in force is kept. The price's
-`source_key` is `meterId/skuId`.
+`source_key` is `meterId/skuId`. A pay-as-you-go row's `savingsPlan` terms (preview API
+only) become savings plan tiers (azure_savings_plans.py).
 
 The API has no vCPU or memory figures: they come from `catalog/data/azure_vm_sizes.csv`
 (a dated Microsoft Learn table); a size not listed there keeps its specs unknown, and
@@ -36,6 +37,7 @@ from urllib.parse import quote
 import ijson
 
 from catalog.feeds import config
+from catalog.feeds.azure_savings_plans import savings_plan_prices
 from catalog.feeds.base import (
     CountingFile,
     FeedPrice,
@@ -57,6 +59,7 @@ ITEM_KEYS = ("armSkuName", "armRegionName", "retailPrice", "currencyCode",
              "serviceName", "unitOfMeasure")  # fmt: skip
 YEARS = {"1 Year": 1, "3 Years": 3}
 HOURS_PER_YEAR = 8760
+API_VERSION = "2023-01-01-preview"
 _MICRO = Decimal("0.000001")
 
 
@@ -73,7 +76,9 @@ class AzureRetail(Source):
 
     def url(self, region: str) -> str:
         odata = f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}'"
-        return f"{config.azure_base_url()}?$filter={quote(odata)}"
+        # The preview API version adds each row's `savingsPlan` terms (docs/design-27.md,
+        # "Formats").
+        return f"{config.azure_base_url()}?$filter={quote(odata)}&api-version={API_VERSION}"
 
     def fetch(
         self,
@@ -210,9 +215,10 @@ class _Pages:
         price = self._price(item, where)
         if price is None:
             return
-        held = self.chosen.get(price.slug)
-        if held is None or _better(price.effective_from, held[0], self.today):
-            self.chosen[price.slug] = (price.effective_from, price)
+        for offer in [price, *savings_plan_prices(item, price, where, self.problems)]:
+            held = self.chosen.get(offer.slug)
+            if held is None or _better(offer.effective_from, held[0], self.today):
+                self.chosen[offer.slug] = (offer.effective_from, offer)
 
     def _wanted(self, item: dict[str, Any]) -> bool:
         names = f"{item['skuName']} {item['meterName']}"

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 from catalog.feeds.aws import AwsEc2
+from catalog.feeds.aws_savings_plans import AwsSavingsPlans
 from catalog.feeds.azure import AzureRetail
 from catalog.feeds.base import Source
 from catalog.feeds.ecb import EcbDaily, EcbHistory
+from catalog.feeds.gcp import GcpComputeEngine
 from catalog.feeds.hetzner import HetznerAuction
 from catalog.feeds.ovh import OvhEco
 
 SOURCES: dict[str, Source] = {
     source.name: source
-    for source in (AwsEc2(), AzureRetail(), HetznerAuction(), OvhEco(), EcbDaily(), EcbHistory())
+    for source in (
+        AwsEc2(),
+        AwsSavingsPlans(),
+        AzureRetail(),
+        HetznerAuction(),
+        OvhEco(),
+        EcbDaily(),
+        EcbHistory(),
+        GcpComputeEngine(),
+    )
 }
 
 

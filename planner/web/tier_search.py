@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from django.utils import translation
 
+from catalog import pricing_models
 from catalog import selectors as catalog_selectors
 from catalog.pricing import catalog_frame
 from changes.selectors import Generation, current_generation
@@ -39,6 +40,7 @@ class Entry:
     slug: str
     label: str
     text: str  # " word word …": lower case, each word after a space
+    pricing_model: str = ""  # for the pricing filter (`with_pricing`)
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class Found:
     total: int  # every tier that matched, beyond the ones returned
 
 
-def entry(slug: str, label: str, fields: Iterable[object]) -> Entry:
+def entry(slug: str, label: str, fields: Iterable[object], pricing_model: str = "") -> Entry:
     """A tier's searchable text: each field's words as written and split at punctuation."""
     words: dict[str, None] = {}
     for value in (slug, label, *fields):
@@ -56,7 +58,13 @@ def entry(slug: str, label: str, fields: Iterable[object]) -> Entry:
             for piece in _WORD.split(token):
                 if piece:
                     words[piece] = None
-    return Entry(slug, label, " " + " ".join(words))
+    return Entry(slug, label, " " + " ".join(words), pricing_model)
+
+
+def with_pricing(entries: list[Entry], wanted: str) -> list[Entry]:
+    """The entries of one pricing model or group (`catalog.pricing_models`): "savings_plan"
+    keeps every savings plan, "reserved_3y_all_upfront" that model alone."""
+    return [e for e in entries if pricing_models.matches(e.pricing_model, wanted)]
 
 
 def search(entries: list[Entry], query: str, limit: int = LIMIT) -> Found:
@@ -96,7 +104,7 @@ def _build(language: str) -> list[Entry]:
     for row in frame.itertuples():
         label = web_data.tier_label(row, language, models)
         fields = (row.provider, row.name, row.region, row.pricing_model, row.kind)
-        entries.append(entry(row.slug, label, fields))
+        entries.append(entry(row.slug, label, fields, row.pricing_model))
     return entries
 
 

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from catalog import pricing_models
 from changes.selectors import Generation, changes_since, current_generation
 from common.django import clock
 from common.django.message_render import render as render_message
@@ -396,8 +397,17 @@ def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpR
 @require_GET
 def tier_options(request: HttpRequest) -> HttpResponse:
     """The tiers matching `q`, best first: `<option>`s for the editor's datalist (htmx),
-    else JSON."""
-    found = tier_search.search(tier_search.index(), request.GET.get("q", ""))
+    else JSON. `pricing` keeps one pricing model or group ("savings_plan", "reserved")."""
+    entries = tier_search.index()
+    if pricing := request.GET.get("pricing", ""):
+        if not pricing_models.is_known(pricing):
+            error = _("Unknown pricing model or group %(value)s: use one of %(known)s.") % {
+                "value": repr(pricing[:40]),
+                "known": ", ".join(pricing_models.GROUPS),
+            }
+            return JsonResponse({"error": error, "field": "pricing"}, status=400)
+        entries = tier_search.with_pricing(entries, pricing)
+    found = tier_search.search(entries, request.GET.get("q", ""))
     if request.htmx:
         context = {"tier_options": found.results}
         return render(request, "planner/plan_edit.html#tier-options", context)
