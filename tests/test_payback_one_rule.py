@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002, RUF003  (money notation: ×, −)
+# ruff: noqa: RUF003  (money notation: ×, −)
 """One rule for payback everywhere (issue 21, item 7; docs/design.md, "Payback").
 
 The table said "never" for an option that is cheaper every month but needs longer than
