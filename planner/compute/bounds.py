@@ -19,6 +19,9 @@ import numpy as np
 AMOUNT_MAX = 10**12  # currency units: any one month's amount, any total, of any option
 AMOUNT_MAX_CENTS = AMOUNT_MAX * 100
 SERVERS_MAX = 10**9  # servers of one tier in one month (a line's count)
+# A figure moved by a sensitivity's or a draw's inputs (up to 100 × an entered factor) may
+# pass the plan's own maximum; computed up to this, still far inside int64 (2⁶³ ≈ 9.2e18).
+MOVED_MAX_CENTS = AMOUNT_MAX_CENTS * 10_000
 
 
 class TooLarge(ValueError):

@@ -173,7 +173,9 @@ def outcome(
     if exact is None:
         exact = w.scratch
         np.copyto(exact, saving)
-    npv = tco._cents_round(-one_time + np.einsum("hn,hn->n", exact, w.factors))
+    npv = tco._cents_round(
+        -one_time + np.einsum("hn,hn->n", exact, w.factors), bounds.MOVED_MAX_CENTS
+    )
     ahead = running_total(saving)  # + one-time: cumulative(baseline) − cumulative(option)
     # the last month not strictly ahead (0: none); payback is the month after, if any
     np.less_equal(ahead, one_time[None, :], out=w.behind)

@@ -123,12 +123,13 @@ def _discount_factors(annual: float, horizon: int) -> np.ndarray:
     return factors
 
 
-def _cents_round(values: np.ndarray) -> np.ndarray:
+def _cents_round(values: np.ndarray, limit: int = bounds.AMOUNT_MAX_CENTS) -> np.ndarray:
     """Float cents rounded half away from zero; a NaN or an infinity is never cast
-    (`bounds.TooLarge`): a figure past the maximum is refused, not wrapped."""
+    (`bounds.TooLarge`): a figure past `limit` is refused, not wrapped (the plan's own
+    figures: the maximum; a sensitivity's or a draw's moved ones: `bounds.MOVED_MAX_CENTS`)."""
     values = np.asarray(values, dtype=float)
     with np.errstate(invalid="ignore"):
-        if not np.all(np.abs(values) <= bounds.AMOUNT_MAX_CENTS):
+        if not np.all(np.abs(values) <= limit):
             raise bounds.TooLarge("amount")
     return (np.sign(values) * np.floor(np.abs(values) + 0.5)).astype(np.int64)
 
@@ -351,7 +352,8 @@ def headline(
     base_cum, cumulative = _cumulative(baseline, one_time_cents, monthly)
     month = int(_payback_month((base_cum - cumulative)[None, :])[0])
     factors = discount_factors(annual_rate, len(monthly))
-    npv = int(_cents_round(np.array([-one_time_cents + (baseline - monthly) @ factors]))[0])
+    npv = -one_time_cents + (baseline - monthly) @ factors
+    npv = int(_cents_round(np.array([npv]), bounds.MOVED_MAX_CENTS)[0])
     return npv, int(base_cum[-1] - cumulative[-1]), month
 
 
