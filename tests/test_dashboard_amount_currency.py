@@ -54,8 +54,10 @@ def test_an_amount_in_the_plans_own_currency_is_taken(owner, currency, typed, st
     assert str(plan.inputs["baseline"]["monthly"]) in (stored, stored.rstrip("0").rstrip("."))
 
 
-@pytest.mark.parametrize(("language", "with_rate", "currency"),
-                         [("de", True, "EUR"), ("en", True, "USD"), ("de", False, "USD")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("language", "with_rate", "currency"),
+    [("de", True, "EUR"), ("en", True, "USD"), ("de", False, "USD")],
+)
 def test_a_new_plan_starts_in_the_readers_currency_where_a_rate_exists(
     owner, language, with_rate, currency
 ):
