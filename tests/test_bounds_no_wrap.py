@@ -214,4 +214,5 @@ def test_the_editor_refuses_a_plan_past_the_maximum_beside_growth_and_saves_noth
     words = {"en": "the largest amount the planner computes",
              "de": "den größten Betrag, den der Planer rechnet"}[language]  # fmt: skip
     assert words in said, said
+    assert {"en": "1,000,000,000,000", "de": "1.000.000.000.000"}[language] in said
     assert Plan.objects.count() == 0

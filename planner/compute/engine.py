@@ -653,9 +653,9 @@ class PlanTooLarge(PlanValidationError):
     def __init__(self, reason: bounds.TooLarge) -> None:
         self.reason = reason
         if reason.kind == "servers":
-            said = msg("engine.too_many_servers", value=Number(bounds.SERVERS_MAX))
+            said = msg("engine.too_many_servers", value=Number(bounds.SERVERS_MAX, 0))
         else:
-            said = msg("engine.too_large", value=Number(bounds.AMOUNT_MAX))
+            said = msg("engine.too_large", value=Number(bounds.AMOUNT_MAX, 0))
         super().__init__({reason.field or "__all__": [said]})
 
 
