@@ -233,6 +233,21 @@ class OptionMoney(Open):
             "(none, but still cheaper a month at the horizon's end) | never"
         )
     )
+    steady_monthly: Money | None = Field(
+        None,
+        description=(
+            "the option's monthly cost once the months of running both are over (month "
+            "running_both_months + 1); absent in a share frozen before 2026-12-04"
+        ),
+    )
+    transition_cost: Money | None = Field(
+        None,
+        description=(
+            "what the months of running both cost on top of the option, once (the baseline's "
+            "bill in those months, less the commitments paid anyway); inside `monthly`, "
+            "`cumulative` and `total` as before"
+        ),
+    )
 
 
 class Option(Open):

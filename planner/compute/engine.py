@@ -706,6 +706,7 @@ def _compare(
     with _named(plan, "owned"):
         priced, money = _with_owned(plan, pricer, priced, money, baseline_cents)
     options = _results(plan, prices, table, priced, money)
+    _transition(plan, options, money.result, baseline_cents - pricer.commitments())
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
@@ -899,6 +900,22 @@ def _results(
             )
         )  # fmt: skip
     return out
+
+
+def _transition(
+    plan: Plan, options: list[OptionResult], result: tco.TcoResult, extra: np.ndarray
+) -> None:
+    """Each option's steady monthly cost and its transition cost (issue 21): in the months
+    of running both, every option also pays the baseline (less the commitments it pays
+    anyway: `extra`); that is a one-off cost of the switch, not a monthly one."""
+    h = result.horizon
+    both = min(plan.one_time.running_both_months or 0, h)
+    transition = int(extra[:both].sum())
+    for option, i in zip(options, result.order(), strict=True):  # `_results`' order
+        monthly = result.monthly_cents[i]
+        steady = monthly[both] if both < h else monthly[-1] - extra[-1]
+        option.money.steady_monthly = tco.money(int(steady))
+        option.money.transition_cost = tco.money(transition)
 
 
 def _break_even_of(

@@ -222,6 +222,11 @@ class OptionMoney:
     payback_month: int | None
     payback_fraction: Decimal | None
     payback_label: str
+    # Set by the engine (issue 21): the option's own monthly cost once the months of
+    # running both are over, and what those months cost on top, once (docs/design.md,
+    # "Running both"). None / 0 where the engine did not set them.
+    steady_monthly: Decimal | None = None
+    transition_cost: Decimal = Decimal("0.00")
 
     @property
     def saving_per_year(self) -> Decimal:
@@ -251,7 +256,10 @@ class OptionMoney:
             if self.payback_fraction is None
             else str(self.payback_fraction),
             "payback_label": self.payback_label,
-        }
+            "steady_monthly": str(self.steady_monthly if self.steady_monthly is not None
+                                  else self.monthly[0] if self.monthly else money(0)),
+            "transition_cost": str(self.transition_cost),
+        }  # fmt: skip
 
 
 def compute(

@@ -95,7 +95,7 @@ class Row:
     figure: str  # measured | estimate | entered
     servers: list[tuple[int, Message]]  # (count in month 1, the tier's title) per part
     usage: list[Message]
-    monthly: Decimal  # month 1
+    monthly: Decimal  # the steady month after the months of running both (issue 21)
     one_time: Decimal
     one_time_items: dict[str, Decimal]
     total: Decimal
@@ -111,6 +111,7 @@ class Row:
     best: bool = False
     npv: Decimal | None = None  # of switching; None in a share frozen before it was kept
     changed: bool = False  # the shared page: differs from the frozen figures
+    transition: Decimal = Decimal(0)  # the months of running both, once (issue 21)
     retired: bool = False  # the shared page: a tier it names is no longer offered
 
     @property
@@ -262,7 +263,8 @@ def _row(option: Mapping[str, Any]) -> Row:
             for j, p in enumerate(parts)
             if p.get("usage_hours")
         ],
-        monthly=dec(monthly[0]),
+        monthly=dec(money.get("steady_monthly") or monthly[0]),
+        transition=dec(money.get("transition_cost") or "0"),
         one_time=dec(money["one_time"]),
         one_time_items={k: dec(v) for k, v in (option.get("one_time_items") or {}).items()},
         total=dec(money["total"]),
