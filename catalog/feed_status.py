@@ -21,6 +21,7 @@ from common.messages import Message
 
 # Worst first: the result a source shows is the worst of its regions' newest runs.
 _RANK = {
+    FeedImport.Status.FAILED: 0,
     FeedImport.Status.REFUSED: 0,
     FeedImport.Status.RUNNING: 1,
     FeedImport.Status.IMPORTED: 2,

@@ -155,6 +155,17 @@ class PricingModel(models.TextChoices):
     COMMITTED_USE_3Y = "committed_use_3y", _("committed use 3 years")
 
 
+class OperatingSystem(models.TextChoices):
+    """The operating system a cloud tier's price includes (its licence): Linux unless the
+    feed was asked for others (CATALOG_FEED_OPERATING_SYSTEMS); a non-Linux tier's key ends
+    in it (`…-on-demand-windows`)."""
+
+    LINUX = "linux", _("Linux")
+    RHEL = "rhel", _("Red Hat Enterprise Linux")
+    SUSE = "suse", _("SUSE Linux Enterprise Server")
+    WINDOWS = "windows", _("Windows")
+
+
 class Kind(models.TextChoices):
     CLOUD_VM = "cloud_vm", _("cloud VM")
     CLOUD_GPU = "cloud_gpu", _("cloud GPU")
@@ -238,6 +249,15 @@ class Tier(models.Model):
         validators=[MinValueValidator(0)],
     )
     network = models.CharField(_("network"), max_length=120, blank=True)
+    operating_system = models.CharField(
+        _("operating system"), max_length=10, choices=OperatingSystem.choices,
+        default=OperatingSystem.LINUX,
+    )  # fmt: skip
+    ecc = models.BooleanField(_("ECC memory"), null=True, blank=True)
+    fixed_price = models.BooleanField(
+        _("fixed price"), null=True, blank=True,
+        help_text=_("An auction server whose price is no longer lowered over time."),
+    )  # fmt: skip
     managed = models.BooleanField(_("managed"), null=True, blank=True)
     min_term_months = models.PositiveIntegerField(_("minimum term (months)"), null=True, blank=True)
     retired = models.BooleanField(
@@ -311,6 +331,11 @@ class Price(models.Model):
     # (SKU and term code, meter id, server id). Empty for hand-entered prices.
     source_version = models.CharField(_("source version"), max_length=100, blank=True)
     source_key = models.CharField(_("source key"), max_length=200, blank=True)
+    hourly_amount = models.DecimalField(
+        _("hourly amount"), max_digits=14, decimal_places=6, null=True, blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Billed by the hour at this rate, up to the amount a month (Hetzner)."),
+    )  # fmt: skip
     vat_included = models.BooleanField(
         _("VAT included"),
         null=True,
@@ -397,6 +422,7 @@ class FeedImport(models.Model):
         UNCHANGED = "unchanged", _("unchanged")
         REFUSED = "refused", _("refused")
         DRY_RUN = "dry_run", _("dry run")
+        FAILED = "failed", _("failed")
 
     source = models.CharField(_("source"), max_length=40)
     region = models.CharField(_("region"), max_length=60, blank=True)

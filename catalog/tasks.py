@@ -1,8 +1,10 @@
-"""Celery tasks of the catalog: thin callers of catalog.feeds.sync."""
+"""Celery tasks of the catalog: thin callers of catalog.feeds.sync and catalog.page_frame."""
 
 from celery import shared_task
 
+from catalog import page_frame
 from catalog.feeds.sync import sync_source
+from catalog.models import FeedImport
 
 
 # Routed to the "default" queue (the control worker's) by CELERY_TASK_ROUTES in
@@ -12,7 +14,13 @@ from catalog.feeds.sync import sync_source
 @shared_task(name="catalog.sync_prices", ignore_result=False)
 def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
     """Sync one source, saving its progress for the admin's page; returns each region's
-    status and counts (JSON for the result)."""
+    status and counts (JSON for the result). A sync that changed the catalog warms its
+    caches next, on the same control queue (`warm_caches`)."""
+    records = sync_source(source, regions or None, store_progress=True)
+    changed = [r for r in records if r.status == FeedImport.Status.IMPORTED
+               and (r.new_tiers or r.changed_prices or r.retired)]  # fmt: skip
+    if changed:
+        warm_caches.delay()
     return [
         {
             "id": record.pk, "source": record.source, "region": record.region,
@@ -20,5 +28,12 @@ def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
             "changed_prices": record.changed_prices, "unchanged": record.unchanged,
             "retired": record.retired, "refused_rows": record.refused_rows,
         }
-        for record in sync_source(source, regions or None, store_progress=True)
+        for record in records
     ]  # fmt: skip
+
+
+# Unrouted too: the control worker builds the frames into the shared cache, so the first
+# reader of /catalog/ (or of the tier picker) after a sync does not pay for them.
+@shared_task(name="catalog.warm_caches", ignore_result=False)
+def warm_caches() -> dict[str, float]:
+    return page_frame.warm()

@@ -1,91 +1,38 @@
 """The catalog pages: the tier table (filtered, sorted, paged, exported as CSV), the
 comparison of selected tiers, and the price sources with their last sync.
 
-The table rests on one `catalog_frame` per data generation: the frame (with the CPU
-vendor and generation derived once) is kept in this process under the generation's key
-(`changes.selectors.current_generation`), so a request over 20,000 tiers costs the
-generation query, filters and sorts in pandas, and renders one page of rows.
+The table rests on one frame per data generation (`catalog.page_frame`: the catalog
+frame with the CPU vendor and generation derived once), kept in this process and in the
+shared cache under the generation's key and warmed after each price feed sync, so a
+request over 20,000 tiers costs the generation query, filters and sorts in pandas, and
+renders one page of rows.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
-from collections import OrderedDict
-from dataclasses import dataclass
 
 import pandas as pd
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from catalog import cpus, pricing_models
+from catalog import pricing_models
 from catalog.feed_status import source_statuses
 from catalog.forms import COLUMNS, DEFAULT_COLUMNS, SORTS, TierFilterForm
 from catalog.models import CURRENCIES, Kind, PricingModel
-from catalog.pricing import TierQuery, catalog_frame, currencies_with_rates, select_tiers
-from changes.selectors import current_generation
+from catalog.page_frame import PageFrame, page_frame
+from catalog.pricing import TierQuery, select_tiers
 from common.csv_cells import neutralise
 from common.django.message_render import render as say
 from common.messages import msg
-from common.units import HOURS_PER_MONTH
 
 PAGE_SIZE = 50
 COMPARE_MAX = 6
-_FRAMES: OrderedDict[tuple, _Frame] = OrderedDict()
-_FRAMES_KEPT = 8  # a few dates and currencies; each frame of 20,000 tiers is ~20 MB
 
 
-@dataclass(frozen=True)
-class _Frame:
-    frame: pd.DataFrame
-    currencies: list[str]
-    providers: list[str]
-    regions: list[str]
-    choices: dict[str, list[str]]
-
-
-def _frame(as_of: dt.date, currency: str | None, retired: bool) -> _Frame:
-    """The catalog frame with the page's derived columns, kept per data generation."""
-    generation = current_generation()
-    key = (generation.key, as_of, currency, retired)
-    # Generation 0 (no change recorded) is not cached: its key is not unique to the data.
-    if generation.number and key in _FRAMES:
-        _FRAMES.move_to_end(key)
-        return _FRAMES[key]
-    frame = catalog_frame(as_of, currency or None, include_retired=retired)
-    models, attrs = frame["cpu_model"].fillna(""), dict(frame.attrs)
-    frame = frame.assign(
-        cpu_vendor=models.map(cpus.vendor).astype(object),
-        cpu_generation=models.map(cpus.generation).astype(object),
-        avx512=frame["cpu_flags"].fillna("").map(cpus.has_avx512).astype(bool),
-        gpu_label=frame["gpu_model"].fillna("").astype(object),
-        hourly=frame["monthly"] / float(HOURS_PER_MONTH),
-    )
-    frame.attrs = attrs
-
-    def values(column: str) -> list[str]:
-        return sorted({v for v in frame[column] if v})
-
-    entry = _Frame(
-        frame=frame,
-        currencies=currencies_with_rates(as_of),
-        providers=values("provider"),
-        regions=values("region"),
-        choices={
-            "cpu_vendor": values("cpu_vendor"),
-            "cpu_generation": values("cpu_generation"),
-            "gpu_model": values("gpu_label"),
-        },
-    )
-    if generation.number:
-        _FRAMES[key] = entry
-        while len(_FRAMES) > _FRAMES_KEPT:
-            _FRAMES.popitem(last=False)
-    return entry
-
-
-def _filtered(request: HttpRequest) -> tuple[TierFilterForm, _Frame, pd.DataFrame, TierQuery]:
+def _filtered(request: HttpRequest) -> tuple[TierFilterForm, PageFrame, pd.DataFrame, TierQuery]:
     data = request.GET.copy()
     data.setdefault("per", "month")
     if not data.getlist("cols"):
@@ -96,7 +43,7 @@ def _filtered(request: HttpRequest) -> tuple[TierFilterForm, _Frame, pd.DataFram
     probe.is_valid()
     as_of, retired = probe.value("as_of"), bool(probe.value("retired"))
     asked = data.get("currency", "")
-    entry = _frame(as_of, asked if asked in CURRENCIES else None, retired)
+    entry = page_frame(as_of, asked if asked in CURRENCIES else None, retired)
     form = TierFilterForm(data, providers=entry.providers, regions=entry.regions,
                           choices=entry.choices)  # fmt: skip
     form.is_valid()  # invalid fields fall back to defaults and show their errors

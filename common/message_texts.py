@@ -779,6 +779,46 @@ _FEEDS: dict[str, Text] = {
         "Hetzner auction prices are monthly prices in EUR before VAT and without the IPv4 "
         "address, which is charged on top; billed by the hour, a month never costs more."
     ),
+    "feeds.import_failed": N_(
+        "The import stopped on an unexpected error and changed nothing: %(error)s"
+    ),
+    "feeds.implausible": N_(
+        "%(where)s, %(key)s: %(value)s is outside the plausible bounds (%(bound)s)."
+    ),
+    "feeds.duplicate_rate": N_(
+        "%(where)s: the rate of %(quote)s on %(date)s is given a second time."
+    ),
+    "feeds.key_too_long": N_(
+        "%(where)s, %(key)s: %(length)s characters make a tier key longer than %(limit)s."
+    ),
+    "feeds.currency_mismatch": N_(
+        "%(where)s, %(key)s: %(found)s, but the feed for %(scope)s is priced in %(expected)s."
+    ),
+    "feeds.cut_off": N_(
+        "The file ends in the middle of line %(line)s, without its line break: it was cut off."
+    ),
+    "feeds.history_starts_late": N_(
+        "The history starts on %(first)s, not on %(expected)s: the file is incomplete."
+    ),
+    "feeds.aws_zone": N_(
+        "%(region)s is a Local or Wavelength Zone, not a Region: zones are imported only "
+        "when asked for (sync_prices aws --zones)."
+    ),
+    "feeds.azure_hosts_left_out": NP_(
+        "%(count)s Dedicated Host price was left out: a host is not a VM size.",
+        "%(count)s Dedicated Host prices were left out: a host is not a VM size.",
+        "count",
+    ),
+    "feeds.unsupported_format": N_(
+        "This file is %(found)s, not a format the %(source)s feed reads: it reads %(formats)s."
+    ),
+    "feeds.superseded": NP_(
+        "%(count)s price of this day from an earlier snapshot of the same feed was replaced "
+        "by this newer one's (version %(version)s).",
+        "%(count)s prices of this day from an earlier snapshot of the same feed were replaced "
+        "by this newer one's (version %(version)s).",
+        "count",
+    ),
     # Savings plans and GCP (issue 27).
     "feeds.sp_no_operation": NP_(
         "%(count)s Savings Plan rate names no operation: joined to its EC2 usage type alone "

@@ -114,8 +114,27 @@ def test_a_damaged_line_of_a_product_not_kept_is_refused_by_its_number(
     assert all(block.first_line <= number for block in blocks)
 
 
-def test_a_reservation_term_is_checked_on_a_line_not_kept(offer, blocks):
-    number = line_of(offer, 3_000, ("Reserved", "3yr"), lacks=("Linux",))
+KEPT = ("Linux", "Shared", "NA", "No License required", "Used")
+
+
+@pytest.mark.parametrize("screened", [True, False], ids=["screened", "line-by-line"])
+def test_a_reservation_term_in_another_form_is_skipped_on_a_line_not_kept(
+    offer, blocks, monkeypatch, screened
+):
+    """AWS writes Dedicated Host reservations as "1 yr"/"3 yr" and "AllUpfront" (issue 28):
+    a product the importer does not keep is skipped before its terms are checked, as the
+    JSON reader does, and the file gives the same prices."""
+    if not screened:
+        line_by_line(monkeypatch)
+    expected = read(offer)
+    number = line_of(offer, 3_000, ("Reserved", "3yr", "All Upfront"), lacks=("Linux",))
+    damage(offer, number, '"3yr"', '"3 yr"')
+    damage(offer, number, '"All Upfront"', '"AllUpfront"')
+    assert read(offer) == expected
+
+
+def test_a_reservation_term_in_another_form_is_refused_on_a_kept_line(offer, blocks):
+    number = line_of(offer, 1_000, ("Reserved", "3yr", *KEPT))
     damage(offer, number, '"3yr"', '"3 yr"')
     assert refusal(offer) == [
         f"Line {number}, column LeaseContractLength: 3 yr is not a value this feed may hold."

@@ -95,7 +95,8 @@ def test_z2_leaves_out_the_dev_test_price_list():
 def test_z3_turns_a_reservations_term_price_into_an_hourly_price_and_its_term():
     """Z3: Linux D2als v7 0.0804/h and Spot 0.015598/h; reservations 416.0 for 1 year
     (416 / 8760 = 0.047489/h) and 803.0 for 3 years (803 / 26280 = 0.030556/h); the two
-    Windows rows are left out. D2als v7 is not in the sized table: specs unknown, said."""
+    Windows rows are left out. D2als v7's specs come from the sized table (Microsoft
+    Learn's Dalsv7 page: 2 vCPUs, 4 GiB), said with the page's date."""
     result = sync_source("azure", ["eastus"], file=sample(Z3))[0]
     got = {slug: amount for slug, (amount, _, _) in prices().items() if "savings-plan" not in slug}
     assert (result.status, result.new_tiers - 2) == ("imported", 4)  # +2: savings plans
@@ -106,9 +107,10 @@ def test_z3_turns_a_reservations_term_price_into_an_hourly_price_and_its_term():
         "azure-standard-d2als-v7-eastus-reserved-3y": Decimal("0.030556"),
     }
     three = Tier.objects.get(slug="azure-standard-d2als-v7-eastus-reserved-3y")
-    assert (three.min_term_months, three.vcpus, three.ram_gib) == (36, None, None)
+    assert (three.min_term_months, three.vcpus, three.ram_gib) == (36, 2, Decimal(4))
     assert texts(result) == [
-        "1 size is not in the sized table, so its vCPUs and RAM stay unknown: Standard_D2als_v7."
+        "vCPUs and RAM of 1 size come from Microsoft Learn, VM size series pages "
+        "(as of 2026-01-21)."
     ]
 
 

@@ -57,7 +57,11 @@ def test_h1_each_auction_server_is_one_tier_at_its_monthly_price():
     i7-6700, ram_size 32, hdd_hr 2 x "500 GB SSD", FSN1-DC8, price 30, setup_price 0,
     hourly_price 0.0481 (a month is capped at 30, not 0.0481 x 730 = 35.11)."""
     result = sync_source("hetzner", file=sample(H1))[0]
-    assert (result.status, result.new_tiers, result.version) == ("imported", 1258, "2024-07-09")
+    assert (result.status, result.new_tiers, result.version) == (
+        "imported",
+        1258,
+        "2024-07-09T19:18:04Z",
+    )
     tier = Tier.objects.get(slug="hetzner-auction-2424913-fsn1-fixed-monthly")
     assert tier.name == "#2424913 Intel Core i7-6700, 32 GB, 2 x 500 GB SSD (FSN1-DC8)"
     assert (tier.region, tier.kind, tier.pricing_model) == ("FSN1", "dedicated", "fixed_monthly")

@@ -151,8 +151,9 @@ def test_a_changed_price_adds_a_row_and_keeps_the_old_one(httpserver, tmp_path):
     ]
 
 
-def test_a_second_change_on_the_same_day_is_not_recorded_and_is_reported(httpserver, tmp_path):
-    """Identity is (tier, effective_from): the day's first price stands."""
+def test_a_newer_snapshot_of_the_same_day_supersedes_the_feeds_row(httpserver, tmp_path):
+    """Identity is (tier, effective_from): a later version of the same feed that day (the
+    feed's own timestamp, issue 28) replaces the day's price; no second row."""
     run(httpserver, AWS_JSON)
 
     def later_that_day(document):
@@ -161,14 +162,33 @@ def test_a_second_change_on_the_same_day_is_not_recorded_and_is_reported(httpser
         on_demand(document, M6I)["pricePerUnit"]["USD"] = "0.0990000000"
 
     result = run(httpserver, aws_offer(tmp_path, later_that_day))
+    assert (result.status, result.refused_rows, result.changed_prices) == ("imported", 0, 1)
+    assert (
+        "1 price of this day from an earlier snapshot of the same feed was replaced"
+        in (texts(result)[1])
+    )
+    row = Price.objects.get(tier__slug="aws-m6i.large-us-west-2-on-demand")
+    assert (row.amount, row.source_version) == (Decimal("0.099"), "20260315180000")
+
+
+def test_an_older_snapshot_of_the_same_day_is_not_recorded_and_is_reported(httpserver, tmp_path):
+    """The day's newest snapshot stands: an older one read afterwards changes nothing."""
+
+    def later_that_day(document):
+        document["version"] = "20260315180000"
+        document["publicationDate"] = "2026-03-15T18:00:00Z"
+        on_demand(document, M6I)["pricePerUnit"]["USD"] = "0.0990000000"
+
+    run(httpserver, aws_offer(tmp_path, later_that_day, name="later.json"))
+    result = run(httpserver, AWS_JSON)
     assert (result.status, result.refused_rows, result.unchanged) == ("imported", 1, 4)
     assert texts(result)[1] == (
-        "aws-m6i.large-us-west-2-on-demand already has the price 0.096000 USD from "
-        "2026-03-15; the feed's 0.099000 USD for the same day is not recorded (prices are "
+        "aws-m6i.large-us-west-2-on-demand already has the price 0.099000 USD from "
+        "2026-03-15; the feed's 0.096000 USD for the same day is not recorded (prices are "
         "never overwritten)."
     )
     assert Price.objects.get(tier__slug="aws-m6i.large-us-west-2-on-demand").amount == Decimal(
-        "0.096"
+        "0.099"
     )
 
 

@@ -17,37 +17,50 @@ from django.utils import timezone
 from catalog.feeds.base import FeedPrice
 from catalog.feeds.stage import SPEC_FIELDS, Changes, chunks
 from catalog.models import ExchangeRate, Price, Provider, Tier
+from changes import services as change_log
 
 # Text columns of a tier: a feed's "unknown" (None) is stored as empty text.
 _TEXT = ("cpu_model", "cpu_flags", "storage_type", "gpu_model", "network", "region")
 
 
 def apply(changes: Changes, *, source_name: str, url: str, version: str) -> None:
+    """Write the staged changes in one transaction, recorded as one change of the data
+    (`changes`): the data generation moves on, so every cache keyed on it (the catalog
+    page's frame, plans' figures) is rebuilt, and warmed (catalog.tasks.warm_caches)."""
     with transaction.atomic():
-        _create_tiers(changes.new_tiers)
-        _update_tiers(changes.updated_tiers)
-        if changes.retire:
-            for chunk in chunks(changes.retire):
-                Tier.objects.filter(id__in=chunk).update(retired=True)
-        rows = changes.new_tiers + changes.new_prices
-        ids: dict[str, int] = {}
-        for chunk in chunks([p.slug for p in rows]):
-            ids.update(Tier.objects.filter(slug__in=chunk).values_list("slug", "id"))
-        origin = {
-            "source": url[:500],
-            "source_url": url[:500] if url.startswith(("http://", "https://")) else "",
-            "confirmed": True,
-            "recorded_by_text": f"price feed {source_name}",
-            "source_version": version[:100],
-        }
-        _insert_prices(rows, ids, origin)
-        _insert_rates(changes, origin)
+        with change_log.quiet():
+            _apply(changes, source_name, url, version)
+        if changes.writes:
+            change_log.record("catalog.feed_synced",
+                              label=f"price feed {source_name} {version}".strip())  # fmt: skip
+
+
+def _apply(changes: Changes, source_name: str, url: str, version: str) -> None:
+    _create_tiers(changes.new_tiers)
+    _update_tiers(changes.updated_tiers)
+    if changes.retire:
+        for chunk in chunks(changes.retire):
+            Tier.objects.filter(id__in=chunk).update(retired=True)
+    rows = changes.new_tiers + changes.new_prices
+    ids: dict[str, int] = {}
+    for chunk in chunks([p.slug for p in rows]):
+        ids.update(Tier.objects.filter(slug__in=chunk).values_list("slug", "id"))
+    origin = {
+        "source": url[:500],
+        "source_url": url[:500] if url.startswith(("http://", "https://")) else "",
+        "confirmed": True,
+        "recorded_by_text": f"price feed {source_name}",
+        "source_version": version[:100],
+    }
+    _insert_prices(rows, ids, origin)
+    _insert_rates(changes, origin)
+    _supersede(changes, origin)
 
 
 CHUNK_WRITE = 500
 PRICE_COLUMNS = ("tier_id", "amount", "unit", "currency", "setup_fee", "effective_from",
                  "source", "source_url", "confirmed", "recorded_by_text", "recorded_at",
-                 "source_version", "source_key", "vat_included")  # fmt: skip
+                 "source_version", "source_key", "vat_included", "hourly_amount")  # fmt: skip
 
 
 def _insert(table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -71,7 +84,7 @@ def _insert_prices(rows: list[FeedPrice], ids: dict[str, int], origin: dict) -> 
         values.append((
             ids[p.slug], p.amount, p.unit, p.currency, p.setup_fee or Decimal(0), day,
             origin["source"], origin["source_url"], True, origin["recorded_by_text"], now,
-            origin["source_version"], p.source_key[:200], p.vat_included,
+            origin["source_version"], p.source_key[:200], p.vat_included, p.hourly_amount,
         ))  # fmt: skip
     _insert(Price._meta.db_table, PRICE_COLUMNS, values)
 
@@ -113,3 +126,26 @@ def _update_tiers(updates: dict[str, dict]) -> None:
             for name, value in updates[tier.slug].items():
                 setattr(tier, name, value)
         Tier.objects.bulk_update(tiers, fields, batch_size=CHUNK_WRITE)
+
+
+def _supersede(changes: Changes, origin: dict) -> None:
+    """The same feed's rows of the same day from an older snapshot take the newer one's
+    price (identity stays (tier, effective_from); stage.py decided which)."""
+    if not changes.superseded:
+        return
+    rows = {pk: price for pk, price in changes.superseded}
+    now = timezone.now()
+    updated = []
+    for chunk in chunks(sorted(rows)):
+        for row in Price.objects.filter(pk__in=chunk):
+            price = rows[row.pk]
+            row.amount, row.setup_fee = price.amount, price.setup_fee or Decimal(0)
+            row.unit, row.currency = price.unit, price.currency
+            row.hourly_amount = price.hourly_amount
+            row.source_key, row.source_version = price.source_key[:200], origin["source_version"]
+            row.source, row.source_url = origin["source"], origin["source_url"]
+            row.recorded_at = now
+            updated.append(row)
+    fields = ["amount", "setup_fee", "unit", "currency", "hourly_amount", "source_key",
+              "source_version", "source", "source_url", "recorded_at"]  # fmt: skip
+    Price.objects.bulk_update(updated, fields, batch_size=CHUNK_WRITE)

@@ -39,6 +39,7 @@ import ijson
 from django.core.exceptions import ValidationError
 
 from catalog.feeds import csv_screen
+from catalog.feeds.aws_locations import REGION_BY_LOCATION, ZONE_TYPES, is_zone
 from catalog.feeds.base import (
     CountingFile,
     FeedPrice,
@@ -48,7 +49,8 @@ from catalog.feeds.base import (
     Reading,
     Source,
 )
-from catalog.feeds.config import aws_base_url, aws_regions
+from catalog.feeds.config import aws_base_url, aws_regions, operating_systems
+from catalog.feeds.plausible import SLUG_MAX, price_messages
 from catalog.models import CURRENCIES, PricingModel, slug_validator
 from common.messages import msg
 
@@ -62,6 +64,15 @@ WANTED = {
     "preInstalledSw": "NA",
     "licenseModel": "No License required",
     "capacitystatus": "Used",
+}
+# Each operating system's values of the two attributes that tell it; Windows with its
+# licence in the price (AWS says "No License required" there, as in the 2020 offer file,
+# or "License Included"), never "Bring your own license". Linux's is WANTED's.
+OS_ATTRIBUTES = {
+    "linux": (("Linux", "No License required"),),
+    "rhel": (("RHEL", "No License required"),),
+    "suse": (("SUSE", "No License required"),),
+    "windows": (("Windows", "No License required"), ("Windows", "License Included")),
 }
 # The attributes a compute product must carry for the filter and the specs.
 PRODUCT_KEYS = ("instanceType", "vcpu", "memory", *WANTED)
@@ -96,6 +107,7 @@ _PRICE = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 _CURRENCIES = frozenset(CURRENCIES)
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _MICRO = Decimal("0.000001")
+_UNKNOWN = ("NA", "N/A", "")  # what AWS writes for a figure it does not state
 _CENT = Decimal("0.01")
 
 
@@ -125,6 +137,11 @@ class AwsEc2(Source):
             )
         return {region: index[region] for region in regions}
 
+    def refuse_region(self, region: str, zones: bool) -> None:
+        """A Local or Wavelength Zone is not a Region: imported only when asked for."""
+        if is_zone(region) and not zones:
+            raise FeedRefused([msg("feeds.aws_zone", region=region)])
+
     def scope_tiers(self, region: str) -> dict[str, Any]:
         """The region's AWS tiers but the savings plans (aws_savings_plans.py retires those)."""
         models = [m for m in PricingModel.values if not m.startswith("savings_plan_")]
@@ -135,7 +152,29 @@ class AwsEc2(Source):
             start = file.read(64).lstrip()
         if start.startswith(b"{"):
             return _JsonOffer(path, region, progress).reading()
+        if start.startswith(b"["):  # no offer file is an array; ec2instances.info's is
+            raise unsupported("a JSON array (as ec2instances.info's instances.json)")
         return _CsvOffer(path, region, progress).reading()
+
+
+# What this source reads, named when a file is in another format.
+FORMATS = ("the AWS Price List bulk API's AmazonEC2 offer file, JSON (index.json) or CSV "
+           "(index.csv)")  # fmt: skip
+
+
+def unsupported(found: str) -> FeedRefused:
+    return FeedRefused(
+        [msg("feeds.unsupported_format", source="aws", found=found, formats=FORMATS)]
+    )
+
+
+def _json_kind(keys: set[str]) -> str:
+    """What a JSON object that is no offer file looks like it is, by its top-level keys."""
+    if {"manifest", "regions"} <= keys:
+        return "AWS's pricing-page JSON (meteredUnitMaps, as ec2.shop saves it)"
+    if {"instance_type", "pricing"} <= keys:
+        return "an ec2instances.info instance record"
+    return "a JSON object with the keys " + ", ".join(sorted(keys)[:10])
 
 
 def region_index(path: Path) -> dict[str, str]:
@@ -185,6 +224,10 @@ class _Offer:
         self.published: dt.date | None = None
         self.specs: dict[str, dict[str, Any]] = {}  # wanted SKU → tier columns
         self.regions_seen: set[str] = set()
+        self.zone = is_zone(region)
+        # (operatingSystem, licenseModel) → the catalog's name of the system, as configured.
+        self.systems = {pair: name for name in operating_systems()
+                        for pair in OS_ATTRIBUTES.get(name, ())}  # fmt: skip
         self.names_ok: dict[str, bool] = {}
 
     def reading(self) -> Reading:
@@ -202,19 +245,40 @@ class _Offer:
     def wanted(self, family: str, attributes: dict[str, str]) -> bool:
         if family not in FAMILIES:
             return False
-        if attributes.get("locationType", "AWS Region") != "AWS Region":
+        location_type = attributes.get("locationType", "AWS Region")
+        if self.zone:  # asked for by name: the zone's own products only
+            if location_type not in ZONE_TYPES or attributes.get("regionCode") != self.region:
+                return False
+        elif location_type != "AWS Region":
             return False
         if attributes.get("marketoption", "OnDemand") not in ("OnDemand", ""):
             return False
-        return all(attributes.get(key) == value for key, value in WANTED.items())
+        system = (attributes.get("operatingSystem"), attributes.get("licenseModel"))
+        if system not in self.systems:
+            return False
+        return all(attributes.get(key) == value for key, value in WANTED.items()
+                   if key not in ("operatingSystem", "licenseModel"))  # fmt: skip
 
-    def tier(self, attributes: dict[str, str]) -> dict[str, Any]:
-        if code := attributes.get("regionCode"):
-            self.regions_seen.add(code)
+    def tier(self, attributes: dict[str, str], where: str) -> dict[str, Any]:
+        # The region the product is in: its code, or (files before 2021) its location's.
+        location = attributes.get("location", "")
+        code = attributes.get("regionCode") or REGION_BY_LOCATION.get(location)
+        if code or location:
+            self.regions_seen.add(code or location)
+        for key, read in (("vcpu", _count), ("memory", _gib), ("gpu", _count),
+                          ("gpuMemory", _gib)):  # fmt: skip
+            value = attributes.get(key)
+            if value and value.strip() not in _UNKNOWN and read(value) is None:
+                self.problems.add(msg("feeds.json_value", where=where, key=key,
+                                      value=value[:40]))  # fmt: skip
         gpus = _count(attributes.get("gpu")) or 0
         total_gpu_mem = _gib(attributes.get("gpuMemory"))
+        system = self.systems.get(
+            (attributes.get("operatingSystem"), attributes.get("licenseModel")), "linux"
+        )
         return {
             "name": attributes["instanceType"],
+            "operating_system": system,
             "region": self.region,
             "kind": "cloud_gpu" if gpus else "cloud_vm",
             "vcpus": _count(attributes.get("vcpu")),
@@ -254,10 +318,19 @@ class _Offer:
             return None
         currency, amount = hourly[0]
         fee = upfront[0][1] if upfront else Decimal(0)
-        slug = f"aws-{spec['name']}-{self.region}-{model.replace('_', '-')}".lower()
+        system = "" if spec["operating_system"] == "linux" else f"-{spec['operating_system']}"
+        slug = f"aws-{spec['name']}-{self.region}-{model.replace('_', '-')}{system}".lower()
+        if len(slug) > SLUG_MAX:
+            self.problems.add(msg("feeds.key_too_long", where=where, key="instanceType",
+                                  length=len(spec["name"]), limit=SLUG_MAX))  # fmt: skip
+            return None
         if not self.valid_key(spec["name"], slug):
             self.problems.add(msg("feeds.json_value", where=where, key="instanceType",
-                                  value=spec["name"]))  # fmt: skip
+                                  value=spec["name"][:80]))  # fmt: skip
+            return None
+        if problems := price_messages(where, amount, "hour", currency, fee, model):
+            for problem in problems:
+                self.problems.add(problem)
             return None
         return FeedPrice(
             slug=slug,
@@ -366,11 +439,16 @@ class _JsonOffer(_Offer):
     def _header(self, file: CountingFile) -> None:
         """The metadata before `products`, read event by event (a few dozen events)."""
         header: dict[str, Any] = {}
+        top: set[str] = set()
         for prefix, event, value in ijson.parse(file, use_float=False):
-            if prefix == "" and event == "map_key" and value in ("products", "terms"):
-                break
+            if prefix == "" and event == "map_key":
+                if value in ("products", "terms"):
+                    break
+                top.add(value)
             if event in ("string", "number") and prefix in HEADER_KEYS:
                 header[prefix] = value
+        if not header:
+            raise unsupported(_json_kind(top))
         missing = [key for key in HEADER_KEYS if key not in header]
         if header.get("offerCode", OFFER_CODE) != OFFER_CODE:
             raise FeedRefused(
@@ -399,6 +477,8 @@ class _JsonOffer(_Offer):
                 on_demand += term_type == "OnDemand"
                 if sku in self.specs:
                     yield from self._terms(term_type, sku, terms, file)
+                else:  # not kept, but a price there that is no price still refuses the file
+                    self._check_terms(term_type, sku, terms)
             if term_type == "OnDemand" and not on_demand:
                 raise FeedRefused([msg("feeds.missing_keys", keys="terms.OnDemand")])
 
@@ -418,7 +498,7 @@ class _JsonOffer(_Offer):
                 self.problems.add(msg("feeds.json_missing", where=where, key=", ".join(missing)))
                 return
         if self.wanted(family, attributes):
-            self.specs[sku] = self.tier(attributes)
+            self.specs[sku] = self.tier(attributes, where)
 
     def _terms(
         self, term_type: str, sku: str, terms: Any, file: CountingFile
@@ -434,6 +514,10 @@ class _JsonOffer(_Offer):
                 file.records += 1
                 yield price
 
+    def _check_terms(self, term_type: str, sku: str, terms: Any) -> None:
+        for code, term in (terms or {}).items() if isinstance(terms, dict) else ():
+            self._dimensions(f"terms.{term_type}.{sku}.{code}", term)
+
     def _dimensions(self, where: str, term: Any) -> list[tuple[str, str, Decimal]] | None:
         if not isinstance(term, dict) or not isinstance(term.get("priceDimensions"), dict):
             self.problems.add(msg("feeds.json_missing", where=where, key="priceDimensions"))
@@ -446,7 +530,8 @@ class _JsonOffer(_Offer):
                                       key="unit, pricePerUnit"))  # fmt: skip
                 return None
             ((currency, text),) = prices.items()
-            amount = _decimal(str(text))
+            # AWS writes plain decimals ("0.0420000000"): "1e3" or "abc" is no price of its.
+            amount = _decimal(str(text)) if _PRICE.match(str(text)) else None
             if amount is None or currency not in CURRENCIES:
                 self.problems.add(msg("feeds.json_value", where=f"{where}.{rate_code}",
                                       key="pricePerUnit", value=f"{text} {currency}"))  # fmt: skip
@@ -480,12 +565,14 @@ class _Seen:
         self.prices: set[str] = set()
 
     def first_bad(self, row: list[str], at: _Columns, sku: str) -> str | None:
-        """The first column of the line not in AWS's form, or None (then remembered)."""
+        """The first column of the line not in AWS's form, or None (then remembered). A
+        reservation's lease, purchase option and class are checked only on the lines of a
+        product the importer keeps (`kept_term_bad`): AWS writes other products' in other
+        forms ("1 yr", "AllUpfront" for Dedicated Hosts), and the JSON reader never reads
+        them either."""
         term = self.term_of(row)
-        if term not in self.terms:
-            if bad := _bad_term(term):
-                return bad
-            self.terms.add(term)
+        if term not in self.terms and (bad := _bad_term(term, reservation=False)):
+            return bad
         if sku not in self.decided and not _SKU.match(sku):
             return "SKU"
         if not row[at.rate].startswith(f"{sku}.{row[at.code]}."):
@@ -499,9 +586,19 @@ class _Seen:
             self.prices.add(price)
         return None
 
+    def kept_term_bad(self, row: list[str]) -> str | None:
+        """The first of a kept line's term columns not in AWS's form, or None (remembered)."""
+        term = self.term_of(row)
+        if term not in self.terms:
+            if bad := _bad_term(term):
+                return bad
+            self.terms.add(term)
+        return None
 
-def _bad_term(term: tuple[str, ...]) -> str | None:
-    """The first of a line's term columns not in AWS's form, or None."""
+
+def _bad_term(term: tuple[str, ...], reservation: bool = True) -> str | None:
+    """The first of a line's term columns not in AWS's form, or None; `reservation`: also
+    a reservation's lease, purchase option and class."""
     term_type, day, currency, lease, option, offering = term
     if term_type not in TERM_TYPES:
         return "TermType"
@@ -509,7 +606,7 @@ def _bad_term(term: tuple[str, ...]) -> str | None:
         return "EffectiveDate"
     if currency not in _CURRENCIES:
         return "Currency"
-    if term_type == "Reserved":
+    if term_type == "Reserved" and reservation:
         if lease not in YEARS:
             return "LeaseContractLength"
         if option not in OPTIONS:
@@ -618,7 +715,7 @@ class _CsvOffer(_Offer):
         if missing:
             self.problems.add(msg("feeds.line_value", line=line, column=missing[0], value=""))
             return False
-        self.specs[sku] = self.tier(attributes)
+        self.specs[sku] = self.tier(attributes, f"line {line}")
         return True
 
     def _collect(
@@ -659,10 +756,23 @@ class _CsvRows:
         self.offer, self.columns, self.terms, self.file = offer, columns, terms, file
         self.at = at = _Columns(columns)
         # Column index → the value a kept product holds there (the Linux/Shared filter).
-        self.wanted = {columns[c]: WANTED[name] for c, name in CSV_ATTRIBUTES.items()
-                       if name in WANTED}  # fmt: skip
-        self.filter_values = tuple(self.wanted.values())
-        self.picked = operator.itemgetter(*self.wanted)
+        # The filter's columns: those with one wanted value become the screen's needles;
+        # the operating system's two are one of the configured systems' pairs.
+        systems = list(offer.systems) or list(OS_ATTRIBUTES["linux"])
+        fixed = {name: value for name, value in WANTED.items()
+                 if name not in ("operatingSystem", "licenseModel")}  # fmt: skip
+        if len(systems) == 1:
+            fixed.update(zip(("operatingSystem", "licenseModel"), systems[0], strict=True))
+        self.wanted = {columns[c]: fixed[name] for c, name in CSV_ATTRIBUTES.items()
+                       if name in fixed}  # fmt: skip
+        checked = [columns[c] for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
+        names = [name for c, name in CSV_ATTRIBUTES.items() if name in WANTED]
+        self.picked = operator.itemgetter(*checked)
+        self.filter_values = {
+            tuple({**WANTED, "operatingSystem": os_name, "licenseModel": licence}[n]
+                  for n in names)
+            for os_name, licence in systems
+        }  # fmt: skip
         self.attribute_at = [(name, columns[column]) for column, name in CSV_ATTRIBUTES.items()
                              if column in columns]  # fmt: skip
         self.seen = _Seen(operator.itemgetter(at.type, at.day, at.currency, at.lease,
@@ -704,11 +814,15 @@ class _CsvRows:
                                            value=row[self.columns[bad]]))  # fmt: skip
                     continue
                 if wanted is None:
-                    wanted = row[at.family] in FAMILIES and self.picked(row) == self.filter_values
+                    wanted = row[at.family] in FAMILIES and self.picked(row) in self.filter_values
                     if wanted:
                         wanted = offer._product_line(sku, row[at.family], row,
                                                      self.attribute_at, start)  # fmt: skip
                     decided[sku], last_sku = wanted, sku
+                if wanted and (bad := seen.kept_term_bad(row)):
+                    offer.problems.add(msg("feeds.line_value", line=start, column=bad,
+                                           value=row[self.columns[bad]]))  # fmt: skip
+                    continue
             if wanted:
                 offer._collect(row, at, terms, start)
                 file.records += 1
@@ -748,8 +862,9 @@ def _block_pattern(columns: dict[str, int]) -> re.Pattern[str] | None:
         columns["PricePerUnit"]: r"[0-9]++(?:\.[0-9]++)?",  # _PRICE
     }
     on_demand = {kind: "OnDemand"}
-    reservation = {kind: "Reserved", reserved[0]: one_of(YEARS), reserved[1]: one_of(OPTIONS),
-                   reserved[2]: one_of(CLASSES)}  # fmt: skip
+    # A reservation's lease, option and class are checked on kept lines only (`take`), and
+    # every candidate line (holding the filter's values) is parsed and taken.
+    reservation = {kind: "Reserved"}
     return csv_screen.block_pattern(columns["*"], cells, kind, (on_demand, reservation))
 
 

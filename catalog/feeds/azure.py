@@ -48,6 +48,7 @@ from catalog.feeds.base import (
     Source,
 )
 from catalog.feeds.download import Downloaded, download
+from catalog.feeds.plausible import SLUG_MAX, price_messages
 from catalog.models import CURRENCIES, slug_validator
 from common.django import clock
 from common.messages import msg
@@ -122,6 +123,16 @@ class AzureRetail(Source):
         return _Pages(path, region, progress).reading()
 
 
+FORMATS = ("the Azure Retail Prices API's JSON pages (one page, an array of pages, or one "
+           "page a line)")  # fmt: skip
+
+
+def _kind(document: Any) -> str:
+    if isinstance(document, dict):
+        return "a JSON object with the keys " + ", ".join(sorted(map(str, document))[:10])
+    return f"a JSON {type(document).__name__}"
+
+
 def json_document(path: Path) -> Any:
     try:
         return json.loads(path.read_bytes())
@@ -151,9 +162,19 @@ def vm_sizes() -> dict[str, tuple[int, Decimal, str]]:
         }
 
 
-def slug_for(arm_sku: str, region: str, model: str) -> str:
-    """Standard_D2s_v3, eastus, on_demand → azure-standard-d2s-v3-eastus-on-demand."""
-    return f"azure-{arm_sku}-{region}-{model}".lower().replace("_", "-")
+def slug_for(arm_sku: str, region: str, model: str, system: str = "linux") -> str:
+    """Standard_D2s_v3, eastus, on_demand → azure-standard-d2s-v3-eastus-on-demand (a
+    Windows price: …-on-demand-windows)."""
+    suffix = "" if system == "linux" else f"-{system}"
+    return f"azure-{arm_sku}-{region}-{model}{suffix}".lower().replace("_", "-")
+
+
+SYSTEMS = ("linux", "windows")
+
+
+def _system(item: dict[str, Any]) -> str:
+    """A VM meter's operating system: Windows where its product says so, else Linux."""
+    return "windows" if "Windows" in str(item["productName"]) else "linux"
 
 
 class _Pages:
@@ -165,7 +186,11 @@ class _Pages:
         self.today = clock.today()
         # (slug) → (effective_from, FeedPrice): the newest row in force per size and option.
         self.chosen: dict[str, tuple[dt.date, FeedPrice]] = {}
+        self.rivals: dict[str, list[FeedPrice]] = {}  # slug → other prices of the same day
         self.notes: list = []
+        self.hosts = 0  # Dedicated Host meters left out
+        # Azure lists Linux and Windows VM prices (other systems are licence meters).
+        self.systems = {name for name in config.operating_systems() if name in SYSTEMS}
 
     def reading(self) -> Reading:
         with CountingFile(self.path, self.progress) as file:
@@ -178,7 +203,10 @@ class _Pages:
                 ) from None
         self.problems.refuse_if_any()
         records = [price for _, price in self.chosen.values()]
+        records += [rival for rivals in self.rivals.values() for rival in rivals]
         self._spec_notes(records)
+        if self.hosts:
+            self.notes.append(msg("feeds.azure_hosts_left_out", count=self.hosts))
         return Reading(records=iter(records), version="", notes=self.notes)
 
     def _pages(self, file: CountingFile) -> None:
@@ -188,6 +216,11 @@ class _Pages:
             pages = document if isinstance(document, list) else [document]
             for page in pages:
                 number += 1
+                if number == 1 and not (
+                    isinstance(page, dict) and {"Items", "NextPageLink"} & set(page)
+                ):
+                    raise FeedRefused([msg("feeds.unsupported_format", source="azure",
+                                           found=_kind(page), formats=FORMATS)])  # fmt: skip
                 page = _page(page, f"page {number}")
                 for index, item in enumerate(page["Items"]):
                     self._item(item, f"page {number}, Items[{index}]")
@@ -219,6 +252,11 @@ class _Pages:
             held = self.chosen.get(offer.slug)
             if held is None or _better(offer.effective_from, held[0], self.today):
                 self.chosen[offer.slug] = (offer.effective_from, offer)
+                self.rivals.pop(offer.slug, None)
+            elif offer.effective_from == held[0] and _terms(offer) != _terms(held[1]):
+                # Two meters price one size and option from the same day: which one holds
+                # is not for us to guess. Both go on, and staging refuses both.
+                self.rivals.setdefault(offer.slug, []).append(offer)
 
     def _wanted(self, item: dict[str, Any]) -> bool:
         names = f"{item['skuName']} {item['meterName']}"
@@ -227,7 +265,12 @@ class _Pages:
             "Reservation",
         ):
             return False  # DevTestConsumption is another price list
-        if "Windows" in str(item["productName"]) or "Low Priority" in names:
+        if "Low Priority" in names:
+            return False
+        if _system(item) not in self.systems:
+            return False
+        if "Dedicated Host" in str(item["productName"]):  # a whole host, not a VM size
+            self.hosts += 1
             return False
         if item["unitOfMeasure"] != "1 Hour":
             return False
@@ -256,16 +299,25 @@ class _Pages:
             model = "spot"
         else:
             model = "on_demand"
+        if problems := price_messages(where, amount, "hour", currency):
+            for problem in problems:
+                self.problems.add(problem)
+            return None
         arm_sku = str(item["armSkuName"])
-        slug = slug_for(arm_sku, self.region, model)
+        system = _system(item)
+        slug = slug_for(arm_sku, self.region, model, system)
         try:
             slug_validator(slug)
         except Exception:
-            return self._bad(where, "armSkuName", arm_sku)
+            return self._bad(where, "armSkuName", arm_sku[:80])
+        if len(slug) > SLUG_MAX:
+            self.problems.add(msg("feeds.key_too_long", where=where, key="armSkuName",
+                                  length=len(arm_sku), limit=SLUG_MAX))  # fmt: skip
+            return None
         return FeedPrice(
             slug=slug,
             provider=AzureRetail.provider,
-            tier=_tier(arm_sku, self.region, model, months),
+            tier={**_tier(arm_sku, self.region, model, months), "operating_system": system},
             amount=amount.quantize(_MICRO, ROUND_HALF_UP),
             unit="hour",
             currency=currency,
@@ -304,6 +356,10 @@ def _tier(arm_sku: str, region: str, model: str, months: int | None) -> dict[str
         "min_term_months": months,
         "retired": False,
     }
+
+
+def _terms(price: FeedPrice) -> tuple:
+    return (price.amount, price.setup_fee, price.currency)
 
 
 def _better(day: dt.date, held: dt.date, today: dt.date) -> bool:

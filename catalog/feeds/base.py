@@ -51,6 +51,7 @@ class FeedPrice:
     source_key: str
     setup_fee: Decimal = Decimal(0)
     vat_included: bool | None = None
+    hourly_amount: Decimal | None = None  # billed by the hour up to `amount` a month
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,10 @@ class Source:
         """Download `url` to `dest` with `download` (download.download, handed in by the sync)
         and return what it returns. A paged feed (Azure) follows its pages into one file."""
         return download(url, dest, content_types=self.content_types, progress=progress)
+
+    def refuse_region(self, region: str, zones: bool) -> None:
+        """Raise FeedRefused for a region this source does not import unless asked
+        (`zones`: AWS Local and Wavelength Zones)."""
 
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         """Read a downloaded file streaming; raise FeedRefused (after listing every problem)."""

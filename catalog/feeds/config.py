@@ -36,6 +36,9 @@ DEFAULTS = {
     # OVHcloud's public order catalogue (eco range) and the subsidiaries synced by default.
     "CATALOG_FEED_OVH_BASE_URL": "https://eu.api.ovh.com/v1/order/catalog/public/eco",
     "CATALOG_FEED_OVH_SUBSIDIARIES": ("FR",),
+    # The operating systems AWS and Azure prices are imported for, each its own tiers
+    # (linux, rhel, suse, windows; Azure lists Linux and Windows VM prices only).
+    "CATALOG_FEED_OPERATING_SYSTEMS": ("linux",),
 }
 
 
@@ -98,3 +101,7 @@ def ovh_base_url() -> str:
 
 def ovh_subsidiaries() -> tuple[str, ...]:
     return tuple(_get("CATALOG_FEED_OVH_SUBSIDIARIES"))
+
+
+def operating_systems() -> tuple[str, ...]:
+    return tuple(_get("CATALOG_FEED_OPERATING_SYSTEMS"))

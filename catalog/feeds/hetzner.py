@@ -29,8 +29,11 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from django.utils import timezone
+
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
+from catalog.feeds.plausible import price_messages
 from common.django import clock
 from common.messages import msg
 
@@ -38,6 +41,7 @@ PROVIDER = "Hetzner"
 FLAT_KEYS = ("id", "cpu", "ram_size", "price", "setup_price", "datacenter")
 NESTED_KEYS = ("Id", "Hardware", "Prices", "Details")
 _CENT = Decimal("0.01")
+_MICRO = Decimal("0.000001")
 _GIB_PER_GB = Decimal(10**9) / Decimal(2**30)  # disks are sold in decimal GB
 _DISK = re.compile(
     r"^(?:(\d+)\s*x\s*)?(.*?)([\d.,]+)\s*(GB|TB)\b(.*)$", re.IGNORECASE
@@ -67,20 +71,27 @@ class HetznerAuction(Source):
         servers = document.get("server") if isinstance(document, dict) else document
         if not isinstance(servers, list):
             raise FeedRefused([msg("feeds.missing_keys", keys="server")])
-        captured = _captured(servers) or clock.today()
+        moment = _captured(servers) or timezone.now().astimezone(dt.UTC)
+        captured = moment.date() if _captured(servers) else clock.today()
         records = _Servers(captured, progress).records(servers)
-        return Reading(records=iter(records), version=captured.isoformat(),
+        # The version is the capture's moment: a later snapshot of the same day supersedes
+        # an earlier one's prices (catalog/FORMAT.md, "same-day snapshots").
+        version = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return Reading(records=iter(records), version=version,
                        notes=[msg("feeds.hetzner_net_prices")])  # fmt: skip
 
 
-def _captured(servers: list[Any]) -> dt.date | None:
+def _captured(servers: list[Any]) -> dt.datetime | None:
     """When the flat feed was written: its first server's next price cut, less the seconds
-    left until it (the nested feed's timer is not documented: the import's day is used)."""
+    left until it (the nested feed's timer is not documented: the import's time is used)."""
     first = servers[0] if servers and isinstance(servers[0], dict) else {}
     timestamp, left = first.get("next_reduce_timestamp"), first.get("next_reduce")
     if not isinstance(timestamp, int) or not isinstance(left, int):
         return None
-    return dt.datetime.fromtimestamp(timestamp - left, dt.UTC).date()
+    try:
+        return dt.datetime.fromtimestamp(timestamp - left, dt.UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 class _Servers:
@@ -114,11 +125,18 @@ class _Servers:
         if missing:
             self.problems.add(msg("feeds.json_missing", where=where, key=", ".join(missing)))
             return None
-        gpu = "GPU" in (server.get("specials") or [])
+        specials = [str(x) for x in server.get("specials") or []]
         disks = [str(d) for d in server.get("hdd_hr") or server.get("hdd_arr") or []]
+        ecc = server.get("is_ecc")
+        extra = {
+            **_gpu("GPU" in specials, server.get("information") or server.get("description")),
+            "ecc": ecc if isinstance(ecc, bool) else ("ECC" in specials) if specials else None,
+            "fixed_price": _flag(server.get("fixed_price")),
+        }
         return self._price(
             where, server["id"], server["cpu"], server["ram_size"], disks,
-            server["datacenter"], server["price"], server["setup_price"], 0 if not gpu else None,
+            server["datacenter"], server["price"], server["setup_price"], extra,
+            server.get("hourly_price"),
         )  # fmt: skip
 
     def _nested(self, server: dict[str, Any], where: str) -> FeedPrice | None:
@@ -136,17 +154,19 @@ class _Servers:
             if value is None:
                 self.problems.add(msg("feeds.json_missing", where=where, key=key))
                 return None
+        extra = {"gpus": None, "ecc": None,  # the nested feed names no GPU or ECC field
+                 "fixed_price": _flag(prices.get("fixed"))}  # fmt: skip
         return self._price(
             where, server["Id"], hardware["CPU"], _ram_gb(hardware.get("RAM")),
             [str(d) for d in hardware.get("Storage") or []], details["Datacenter"], monthly, setup,
-            None,  # the nested feed names no GPU field: unknown
+            extra, (prices.get("hourly") or {}).get("EUR"),
         )  # fmt: skip
 
     # What both become --------------------------------------------------------------------
 
     def _price(self, where: str, server_id: Any, cpu: Any, ram: Any, disks: list[str],
-               datacenter: Any, monthly: Any, setup: Any,
-               gpus: int | None) -> FeedPrice | None:  # fmt: skip
+               datacenter: Any, monthly: Any, setup: Any, extra: dict[str, Any],
+               hourly: Any) -> FeedPrice | None:  # fmt: skip
         if not isinstance(server_id, int) or isinstance(server_id, bool) or server_id <= 0:
             return self._bad(where, "id", server_id)
         site = str(datacenter).split("-")[0].strip().lower()
@@ -157,6 +177,19 @@ class _Servers:
             return self._bad(where, "price", monthly)
         if fee is None:
             return self._bad(where, "setup_price", setup)
+        if problems := price_messages(where, amount, "month", "EUR", fee):
+            for problem in problems:
+                self.problems.add(problem)
+            return None
+        hourly_amount = None
+        if hourly is not None:
+            hourly_amount = _decimal(hourly)
+            if hourly_amount is None:
+                return self._bad(where, "hourly_price", hourly)
+            if problems := price_messages(where, hourly_amount, "hour", "EUR"):
+                for problem in problems:
+                    self.problems.add(problem)
+                return None
         ram_gib = _decimal(ram)
         storage_gib, storage_text = _storage(disks)
         cpu = str(cpu).strip()
@@ -177,7 +210,7 @@ class _Servers:
                 "ram_gib": ram_gib,  # sold in GB, binary already (docs/design.md, "Units")
                 "storage_gib": storage_gib,
                 "storage_type": storage_text[:120] or None,
-                "gpus": gpus,
+                **extra,
                 "retired": False,
             },
             amount=amount.quantize(_CENT, ROUND_HALF_UP),
@@ -187,6 +220,7 @@ class _Servers:
             source_key=str(server_id),
             setup_fee=fee.quantize(_CENT, ROUND_HALF_UP),
             vat_included=False,
+            hourly_amount=None if hourly_amount is None else hourly_amount.quantize(_MICRO),
         )
 
     def _bad(self, where: str, key: str, value: Any) -> None:
@@ -202,6 +236,22 @@ def _decimal(value: Any) -> Decimal | None:
     except InvalidOperation:
         return None
     return number if number.is_finite() and number >= 0 else None
+
+
+def _flag(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _gpu(has_gpu: bool, lines: Any) -> dict[str, Any]:
+    """GPUs from the flat feed: none without the "GPU" special, else one per "GPU - model"
+    line of its hardware list (unknown when it names none)."""
+    if not has_gpu:
+        return {"gpus": 0}
+    models = [str(line)[len("GPU - "):].strip() for line in lines or []
+              if str(line).startswith("GPU - ")]  # fmt: skip
+    if not models:
+        return {"gpus": None}
+    return {"gpus": len(models), "gpu_model": models[0][:120]}
 
 
 def _ram_gb(value: Any) -> Any:

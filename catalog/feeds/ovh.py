@@ -27,6 +27,7 @@ from typing import Any
 
 from catalog.feeds import config
 from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
+from catalog.feeds.plausible import SLUG_MAX, price_messages
 from catalog.models import CURRENCIES, slug_validator
 from common.django import clock
 from common.messages import msg
@@ -38,6 +39,22 @@ _GIB_PER_GB = Decimal(10**9) / Decimal(2**30)
 _CENT = Decimal("0.01")
 _MICRO = Decimal("0.000001")
 _MODE = re.compile(r"^(default|degressivity(\d+)|upfront(\d+))$")
+_CAPACITIES = {"renew", "installation", "release", "detach", "downgrade", "upgrade", "dynamic"}
+# The currency each subsidiary's catalogue is in (OVHcloud's order API, `locale`).
+SUBSIDIARY_CURRENCY = {
+    "FR": "EUR", "DE": "EUR", "ES": "EUR", "IT": "EUR", "NL": "EUR", "IE": "EUR", "PT": "EUR",
+    "FI": "EUR", "LT": "EUR", "PL": "PLN", "CZ": "CZK", "GB": "GBP", "CA": "CAD", "QC": "CAD",
+    "US": "USD", "WS": "USD", "WE": "USD", "ASIA": "USD", "AU": "AUD", "SG": "SGD", "IN": "INR",
+}  # fmt: skip
+
+
+FORMATS = "OVHcloud's public order catalogue (/order/catalog/public/eco), JSON"
+
+
+def _kind(document: Any) -> str:
+    if isinstance(document, dict):
+        return "a JSON object with the keys " + ", ".join(sorted(map(str, document))[:10])
+    return f"a JSON {type(document).__name__}"
 
 
 class OvhEco(Source):
@@ -61,6 +78,9 @@ class OvhEco(Source):
             raise FeedRefused([msg("feeds.malformed_json", offset=getattr(exc, "pos", 0),
                                    error=str(exc)[:200])]) from None  # fmt: skip
         missing = [k for k in TOP_KEYS if not isinstance(document, dict) or k not in document]
+        if len(missing) == len(TOP_KEYS):
+            raise FeedRefused([msg("feeds.unsupported_format", source=self.name,
+                                   found=_kind(document), formats=FORMATS)])  # fmt: skip
         if missing:
             raise FeedRefused([msg("feeds.missing_keys", keys=", ".join(missing))])
         records = _Catalogue(document, region, clock.today()).records()
@@ -89,6 +109,11 @@ class _Catalogue:
             raise FeedRefused(
                 [msg("feeds.wrong_region", found=str(subsidiary), expected=self.region)]
             )
+        expected = SUBSIDIARY_CURRENCY.get(str(subsidiary))
+        if expected and currency != expected:
+            raise FeedRefused([msg("feeds.currency_mismatch", where="locale",
+                                   key="currencyCode", found=currency, expected=expected,
+                                   scope=str(subsidiary))])  # fmt: skip
         out: list[FeedPrice] = []
         for index, plan in enumerate(self.document["plans"]):
             out.extend(self._plan(plan, f"plans[{index}]", currency))
@@ -122,27 +147,46 @@ class _Catalogue:
 
     def _totals(self, parts: list[dict], where: str) -> dict[str, tuple[Decimal, Decimal]] | None:
         """mode → (the renew price a month, the installation price), over plan and add-ons.
-        A mode counts only when the plan and every add-on price it."""
+        A mode counts only when the plan and every add-on price it. Each pricing of a mode
+        must say what it is (`capacities`), a renewal its `interval` in months (N for
+        `upfrontN`), and a part that prices a mode must renew in it."""
         per_part = []
         for part in parts:
             prices: dict[str, list[Decimal]] = {}
+            renewed: set[str] = set()
+            at = f"{where} {part['planCode']}"
             for pricing in part.get("pricings") or []:
                 mode = pricing.get("mode") if isinstance(pricing, dict) else None
-                if not mode or not _MODE.match(mode):
+                if not mode or not (match := _MODE.match(mode)):
                     continue
                 amount = pricing.get("price")
                 if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-                    self.problems.add(msg("feeds.json_value", where=f"{where} {part['planCode']}",
-                                          key="price", value=str(amount)))  # fmt: skip
+                    self.problems.add(msg("feeds.json_value", where=at, key="price",
+                                          value=str(amount)[:40]))  # fmt: skip
+                    return None
+                capacities = pricing.get("capacities")
+                if not isinstance(capacities, list) or not set(capacities) & _CAPACITIES:
+                    self.problems.add(msg("feeds.json_missing", where=f"{at} {mode}",
+                                          key="capacities (renew, installation)"))  # fmt: skip
                     return None
                 slot = prices.setdefault(mode, [Decimal(0), Decimal(0)])
-                capacities = pricing.get("capacities") or []
                 value = Decimal(amount) / UNIT
                 if "renew" in capacities:
-                    months = pricing.get("interval") or 1
-                    slot[0] += value / months if pricing.get("intervalUnit") == "month" else value
+                    months = _renew_months(pricing, match)
+                    if months is None:
+                        self.problems.add(msg("feeds.json_value", where=f"{at} {mode}",
+                                              key="interval, intervalUnit",
+                                              value=f"{pricing.get('interval')} "
+                                              f"{pricing.get('intervalUnit')}"))  # fmt: skip
+                        return None
+                    slot[0] += value / months
+                    renewed.add(mode)
                 if "installation" in capacities:
                     slot[1] += value
+            if unrenewed := sorted(set(prices) - renewed):
+                self.problems.add(msg("feeds.json_missing", where=f"{at} {unrenewed[0]}",
+                                      key="pricings (renew)"))  # fmt: skip
+                return None
             per_part.append(prices)
         if not per_part[0].get("default"):
             self.problems.add(msg("feeds.json_missing", where=where, key="pricings (default)"))
@@ -188,7 +232,16 @@ class _Catalogue:
         try:
             slug_validator(slug)
         except Exception:
-            self.problems.add(msg("feeds.json_value", where=where, key="planCode", value=code))
+            self.problems.add(msg("feeds.json_value", where=where, key="planCode",
+                                  value=code[:80]))  # fmt: skip
+            return None
+        if len(slug) > SLUG_MAX:
+            self.problems.add(msg("feeds.key_too_long", where=where, key="planCode",
+                                  length=len(code), limit=SLUG_MAX))  # fmt: skip
+            return None
+        if problems := price_messages(f"{where} {mode}", renew, "month", currency, install):
+            for problem in problems:
+                self.problems.add(problem)
             return None
         return FeedPrice(
             slug=slug,
@@ -210,6 +263,17 @@ class _Catalogue:
             setup_fee=install.quantize(_CENT, ROUND_HALF_UP),
             vat_included=False,
         )
+
+
+def _renew_months(pricing: dict[str, Any], mode: re.Match[str]) -> int | None:
+    """How many months one renewal pays for: a positive `interval` in months (N for an
+    `upfrontN` mode), or None when the entry says otherwise."""
+    interval, unit = pricing.get("interval"), pricing.get("intervalUnit")
+    if unit != "month" or not isinstance(interval, int) or isinstance(interval, bool):
+        return None
+    if interval < 1 or (mode.group(3) and interval != int(mode.group(3))):
+        return None
+    return interval
 
 
 def _technical(product: Any) -> dict[str, Any]:

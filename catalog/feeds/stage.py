@@ -37,7 +37,8 @@ CHUNK = 500
 # Tier columns a feed may fill in or correct. `cores`, `managed` and the like stay
 # whatever staff entered: no feed here states them.
 SPEC_FIELDS = ("name", "kind", "vcpus", "ram_gib", "cpu_model", "cpu_flags", "storage_type",
-               "gpus", "gpu_mem_gib", "network", "min_term_months", "retired")  # fmt: skip
+               "gpus", "gpu_mem_gib", "network", "min_term_months", "retired", "ecc",
+               "fixed_price")  # fmt: skip
 
 
 @dataclass
@@ -49,11 +50,15 @@ class Changes:
     retire: list[int] = field(default_factory=list)  # tier ids
     new_rates: list[FeedRate] = field(default_factory=list)
     refused: list[Message] = field(default_factory=list)
+    # (price row id, the feed's price): the same feed's row of the same day, from an
+    # earlier snapshot (an older version), replaced by this newer snapshot's price.
+    superseded: list[tuple[int, FeedPrice]] = field(default_factory=list)
+    feed: tuple[str, str] = ("", "")  # (recorded_by_text of the feed's rows, file version)
 
     @property
     def writes(self) -> int:
         return (len(self.new_tiers) + len(self.updated_tiers) + len(self.new_prices)
-                + len(self.retire) + len(self.new_rates))  # fmt: skip
+                + len(self.retire) + len(self.new_rates) + len(self.superseded))  # fmt: skip
 
 
 def chunks(items: list, size: int = CHUNK) -> Iterator[list]:
@@ -61,8 +66,12 @@ def chunks(items: list, size: int = CHUNK) -> Iterator[list]:
         yield items[start : start + size]
 
 
-def stage(source: Source, region: str, records: list[FeedPrice | FeedRate]) -> Changes:
-    changes = Changes()
+def stage(
+    source: Source, region: str, records: list[FeedPrice | FeedRate], version: str = ""
+) -> Changes:
+    """`version`: the file's own version (its timestamp, or a number that grows), which
+    lets a newer snapshot of the same day supersede the same feed's earlier row."""
+    changes = Changes(feed=(f"price feed {source.name}", version))
     prices = [r for r in records if isinstance(r, FeedPrice)]
     rates = [r for r in records if isinstance(r, FeedRate)]
     if prices:
@@ -138,27 +147,30 @@ def _stage_prices(
 
 # Where each spec sits in a tier row of `_stage_prices` (after id and slug).
 _SPEC_AT = {name: index for index, name in enumerate(SPEC_FIELDS, start=2)}
-_HISTORY = ("tier_id", "effective_from", "amount", "setup_fee", "unit", "currency", "source_key")
+_HISTORY = ("tier_id", "effective_from", "amount", "setup_fee", "unit", "currency", "source_key",
+            "id", "source_version", "recorded_by_text")  # fmt: skip
 
 
 def _history(
     scope: dict[str, Any], in_scope: set[int], others: set[int]
-) -> tuple[dict[int, list[tuple[dt.date, tuple, bool]]], set[int]]:
+) -> tuple[dict[int, list[tuple]], set[int]]:
     """The price rows of the tiers staged (tier id → [(day, terms, from a feed)]), and
     which of the scope's tiers have a hand-entered price (no `source_key`)."""
-    history: dict[int, list[tuple[dt.date, tuple, bool]]] = {}
+    history: dict[int, list[tuple]] = {}
     hand: set[int] = set()
     scoped = Price.objects.filter(**{f"tier__{k}": v for k, v in scope.items()})
     queries = [scoped] + [
         Price.objects.filter(tier_id__in=chunk) for chunk in chunks(sorted(others))
     ]
     for query in queries:
-        for tier_id, day, amount, fee, unit, currency, key in _values(query, _HISTORY):
+        for tier_id, day, amount, fee, unit, currency, key, pk, version, by in _values(
+            query, _HISTORY
+        ):
             if not key:
                 hand.add(tier_id)
             if tier_id in in_scope or tier_id in others:
                 history.setdefault(tier_id, []).append(
-                    (day, (amount, fee, unit, currency), bool(key))
+                    (day, (amount, fee, unit, currency), bool(key), pk, version, by)
                 )
     return history, hand
 
@@ -197,6 +209,8 @@ def _stage_price(
         recorded = same_day[0][1]
         if recorded == _terms(price):
             changes.unchanged += 1
+        elif _older_snapshot(same_day[0], changes.feed):
+            changes.superseded.append((same_day[0][3], price))
         else:
             changes.refused.append(
                 msg("feeds.price_conflict", tier=TierRef(price.slug),
@@ -209,6 +223,19 @@ def _stage_price(
         changes.unchanged += 1  # the feed's own row in force that day says the same
         return
     changes.new_prices.append(price)
+
+
+def _older_snapshot(row: tuple, feed_version: tuple[str, str]) -> bool:
+    """Is this same-day row the same feed's, from an older snapshot than the file's? Both
+    versions are compared as numbers when both are (OVH's catalogId, AWS's version), else
+    as text (ISO timestamps: Hetzner's capture moment)."""
+    feed, version = feed_version
+    from_feed, row_version, by = row[2], row[4] or "", row[5]
+    if not (from_feed and version and row_version and by == feed):
+        return False
+    if version.isdigit() and row_version.isdigit():
+        return int(version) > int(row_version)
+    return version > row_version
 
 
 def _stage_rates(changes: Changes, rates: list[FeedRate]) -> None:

@@ -12,6 +12,7 @@ unchanged before it is parsed.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from catalog.feeds import config
 from catalog.feeds.apply import apply
 from catalog.feeds.base import FeedRefused, Source
 from catalog.feeds.download import download, file_digest
+from catalog.feeds.plausible import check_records
 from catalog.feeds.registry import get_source
 from catalog.feeds.stage import stage
 from catalog.models import FeedImport
@@ -30,6 +32,7 @@ from common.messages import Message, Percent, msg
 
 # (stage, bytes so far, records so far): the command prints it, the admin may show it.
 Report = Callable[[str, int, int], None]
+logger = logging.getLogger(__name__)
 DONE = (FeedImport.Status.IMPORTED, FeedImport.Status.UNCHANGED)
 
 
@@ -46,8 +49,10 @@ def sync_source(
     dry_run: bool = False,
     report: Report | None = None,
     store_progress: bool = False,
+    zones: bool = False,
 ) -> list[FeedImport]:
-    """`store_progress` writes the bytes and records read so far onto each region's
+    """`zones`: import AWS Local and Wavelength Zones named in `regions` (refused otherwise).
+    `store_progress` writes the bytes and records read so far onto each region's
     running FeedImport row (at most twice a second), for the admin's progress bar."""
     try:
         source = get_source(name)
@@ -58,6 +63,11 @@ def sync_source(
         raise SyncUsageError("a file or URL holds one region: name it with --region")
     if store_progress and not dry_run:
         report = _Storing(report)
+    for region in regions:
+        try:
+            source.refuse_region(region, zones)
+        except FeedRefused as exc:
+            return [_refused(source, r, "", exc.reasons, dry_run) for r in regions]
     if file:
         return [_sync_region(source, regions[0], file, None, dry_run, report)]
     if url:
@@ -135,6 +145,13 @@ def _sync_region(
     except FeedRefused as exc:
         record.status = FeedImport.Status.REFUSED
         record.messages = [m.to_json() for m in exc.reasons]
+    except Exception as exc:  # whatever it was, the record must not stay "running"
+        # The write is one transaction (apply), so nothing of the file was kept. The record
+        # says what broke; the log keeps the traceback.
+        logger.exception("feed %s %s failed", source.name, region)
+        record.status = FeedImport.Status.FAILED
+        error = f"{type(exc).__name__}: {exc}".strip()
+        record.messages = [msg("feeds.import_failed", error=error[:500]).to_json()]
     finally:
         if file is None and path is not None:
             path.unlink(missing_ok=True)
@@ -182,17 +199,23 @@ def _import(
     reading = source.read(path, region, progress)
     records = list(reading.records)
     record.version, record.records = reading.version, len(records)
+    check_records(records)
     _check_count(len(records), last)
-    changes = stage(source, region, records)
+    changes = stage(source, region, records, reading.version)
     if not dry_run:
         apply(changes, source_name=source.name, url=origin, version=reading.version)
     record.status = FeedImport.Status.DRY_RUN if dry_run else FeedImport.Status.IMPORTED
     record.new_tiers = len(changes.new_tiers)
-    record.changed_prices = len(changes.new_prices) + len(changes.new_rates)
+    record.changed_prices = (len(changes.new_prices) + len(changes.new_rates)
+                             + len(changes.superseded))  # fmt: skip
     record.unchanged = changes.unchanged
     record.retired = len(changes.retire)
     record.refused_rows = len(changes.refused)
-    record.messages = [m.to_json() for m in [*reading.notes, *changes.refused]]
+    notes = list(reading.notes)
+    if changes.superseded:
+        notes.append(msg("feeds.superseded", count=len(changes.superseded),
+                         version=reading.version))  # fmt: skip
+    record.messages = [m.to_json() for m in [*notes, *changes.refused]]
 
 
 def _check_count(count: int, last: FeedImport | None) -> None:

@@ -56,3 +56,27 @@ def on_demand(document: dict[str, Any], sku: str) -> dict[str, Any]:
     (term,) = document["terms"]["OnDemand"][sku].values()
     (dimension,) = term["priceDimensions"].values()
     return dimension
+
+
+def derive_json(tmp_path: Path, name: str, change: Callable[[Any], None],
+                literals: dict[str, str] | None = None) -> Path:  # fmt: skip
+    """A genuine sample, parsed, changed by `change(document)` and written to `tmp_path`.
+    `literals` puts raw JSON numbers no Python float holds (1e400) in place of the
+    marker strings `change` wrote."""
+    document = json.loads(sample(name).read_text(encoding="utf-8"))
+    change(document)
+    text = json.dumps(document, indent=1)
+    for marker, literal in (literals or {}).items():
+        assert f'"{marker}"' in text, marker
+        text = text.replace(f'"{marker}"', literal)
+    path = tmp_path / Path(name).name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def derive_text(tmp_path: Path, name: str, change: Callable[[str], str]) -> Path:
+    """A genuine text sample (XML, CSV) changed by `change(text)`, written to `tmp_path`."""
+    text = change(sample(name).read_text(encoding="utf-8"))
+    path = tmp_path / Path(name).name
+    path.write_text(text, encoding="utf-8", newline="")
+    return path

@@ -33,17 +33,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="check and report, write nothing"
         )
+        parser.add_argument(
+            "--zones", action="store_true",
+            help="import the AWS Local or Wavelength Zones named with --region (refused otherwise)",
+        )  # fmt: skip
 
     def handle(self, *args, source: str, region: list[str], file: Path | None, url: str | None,
-               dry_run: bool, **options) -> None:  # fmt: skip
+               dry_run: bool, zones: bool = False, **options) -> None:  # fmt: skip
         self._last = ""
         try:
             results = sync_source(source, region or None, file=file, url=url, dry_run=dry_run,
-                                  report=self._progress)  # fmt: skip
+                                  report=self._progress, zones=zones)  # fmt: skip
         except SyncUsageError as exc:
             raise CommandError(str(exc)) from None
         self._end_progress()
-        refused = [r for r in results if r.status == FeedImport.Status.REFUSED]
+        failed = (FeedImport.Status.REFUSED, FeedImport.Status.FAILED)
+        refused = [r for r in results if r.status in failed]
         for result in results:
             self._print(result)
         if refused:

@@ -1,0 +1,137 @@
+"""The catalog page's frame (the catalog frame with its derived columns and the filter's
+choices), kept per data generation twice: in this process (a few, newest first) and in
+the shared cache (Django's cache: Redis in production), so that a frame one process built
+serves every process.
+
+Building it at 20,000 tiers takes seconds (the price query, the currency conversion, the
+CPU columns); reading it back from the cache takes tens of milliseconds. After a price
+feed writes, the control worker builds the frames readers ask for first (`warm`: today,
+in the catalog's own currencies and in each of `CATALOG_WARM_CURRENCIES`), so no manager
+pays the cold cost (issue 28). Other warmers (the plans' tier picker) register with
+`register_warmer` and run after these: the catalog never imports the plans.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+from django.conf import settings
+from django.core.cache import cache
+
+from catalog import cpus
+from catalog.pricing import catalog_frame, currencies_with_rates
+from changes.selectors import Generation, current_generation
+from common.django import clock
+from common.units import HOURS_PER_MONTH
+
+logger = logging.getLogger(__name__)
+_FRAMES: OrderedDict[tuple, PageFrame] = OrderedDict()
+_FRAMES_KEPT = 8  # a few dates and currencies; each frame of 20,000 tiers is ~20 MB
+SHARED_SECONDS = 7 * 24 * 3600  # a generation's frames outlive no week
+_WARMERS: list[Callable[[Generation], None]] = []
+
+
+@dataclass(frozen=True)
+class PageFrame:
+    frame: pd.DataFrame
+    currencies: list[str]
+    providers: list[str]
+    regions: list[str]
+    choices: dict[str, list[str]]
+
+
+def page_frame(as_of: dt.date, currency: str | None, retired: bool) -> PageFrame:
+    """The frame for this data generation, date, currency and retired switch."""
+    generation = current_generation()
+    key = (generation.key, as_of, currency, retired)
+    # Generation 0 (no change recorded) is not cached: its key is not unique to the data.
+    if not generation.number:
+        return _build(as_of, currency, retired)
+    if key in _FRAMES:
+        _FRAMES.move_to_end(key)
+        return _FRAMES[key]
+    shared = _shared_key(key)
+    entry = cache.get(shared)
+    if entry is None:
+        entry = _build(as_of, currency, retired)
+        cache.set(shared, entry, SHARED_SECONDS)
+    _FRAMES[key] = entry
+    while len(_FRAMES) > _FRAMES_KEPT:
+        _FRAMES.popitem(last=False)
+    return entry
+
+
+def _shared_key(key: tuple) -> str:
+    generation, as_of, currency, retired = key
+    return f"catalog-page-frame:{generation}:{as_of.isoformat()}:{currency or '-'}:{int(retired)}"
+
+
+def _build(as_of: dt.date, currency: str | None, retired: bool) -> PageFrame:
+    frame = catalog_frame(as_of, currency or None, include_retired=retired)
+    models, attrs = frame["cpu_model"].fillna(""), dict(frame.attrs)
+    frame = frame.assign(
+        cpu_vendor=models.map(cpus.vendor).astype(object),
+        cpu_generation=models.map(cpus.generation).astype(object),
+        avx512=frame["cpu_flags"].fillna("").map(cpus.has_avx512).astype(bool),
+        gpu_label=frame["gpu_model"].fillna("").astype(object),
+        hourly=frame["monthly"] / float(HOURS_PER_MONTH),
+    )
+    frame.attrs = attrs
+
+    def values(column: str) -> list[str]:
+        return sorted({v for v in frame[column] if v})
+
+    return PageFrame(
+        frame=frame,
+        currencies=currencies_with_rates(as_of),
+        providers=values("provider"),
+        regions=values("region"),
+        choices={
+            "cpu_vendor": values("cpu_vendor"),
+            "cpu_generation": values("cpu_generation"),
+            "gpu_model": values("gpu_label"),
+        },
+    )
+
+
+def register_warmer(warmer: Callable[[Generation], None]) -> None:
+    """Run `warmer(generation)` after the catalog's frames are warm (an app's ready())."""
+    if warmer not in _WARMERS:
+        _WARMERS.append(warmer)
+
+
+def warm_currencies() -> tuple[str, ...]:
+    return tuple(getattr(settings, "CATALOG_WARM_CURRENCIES", ("EUR", "USD")))
+
+
+def warm() -> dict[str, float]:
+    """Build today's frames for the current data generation into the shared cache: the
+    page as it opens (no currency, retired hidden) and in each warm currency, then the
+    registered warmers. Returns the seconds each took (for the log and the bench)."""
+    generation = current_generation()
+    took: dict[str, float] = {}
+    today = clock.today()
+    for currency in (None, *warm_currencies()):
+        started = time.perf_counter()
+        page_frame(today, currency, False)
+        took[f"catalog:{currency or 'own'}"] = round(time.perf_counter() - started, 3)
+    for warmer in _WARMERS:
+        started = time.perf_counter()
+        try:
+            warmer(generation)
+        except Exception:  # a warmer that fails leaves its cache cold, nothing worse
+            logger.exception("cache warmer %s failed", warmer)
+        took[getattr(warmer, "__qualname__", str(warmer))] = round(time.perf_counter() - started, 3)
+    logger.info("catalog caches warmed for generation %s: %s", generation.key, took)
+    return took
+
+
+def forget() -> None:
+    """Drop this process's frames (the shared cache keeps its own, by generation)."""
+    _FRAMES.clear()

@@ -1,0 +1,124 @@
+"""Azure VM specs from Microsoft's VM size documentation (issue 28): the table's reader, its
+refresh command, and the sizes of the genuine Retail Prices samples getting their specs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from catalog.azure_sizes import parse_page, table_rows
+from catalog.feeds.azure import vm_sizes
+from catalog.feeds.sync import sync_source
+from catalog.models import Tier
+from tests.support.feeds import SAMPLES, sample
+
+# A series page as Microsoft writes it (articles/virtual-machines/sizes/…-series.md), cut to
+# what the reader uses: the front matter's date and the first tables of "Sizes in series".
+PAGE = """---
+title: Dalsv7 size series
+ms.service: azure-virtual-machines
+ms.date: 01/21/2026
+---
+
+# Dalsv7 sizes series
+
+## Sizes in series
+
+### [Basics](#tab/sizebasic)
+
+| Size Name | vCPUs (Qty.) | Memory (GB) |
+| --- | --- | --- |
+| Standard_D2als_v7 | 2 | 4 |
+| Standard_D4als_v7<sup>1</sup> | 4 | 8 |
+
+#### VM Basics resources
+
+### [Remote Storage](#tab/sizestorageremote)
+
+| Size Name | Max Remote Storage Disks (Qty.) | Uncached Premium SSD IOPS |
+| --- | --- | --- |
+| Standard_D2als_v7 | 10 | 4000 |
+"""
+
+
+def test_a_series_page_gives_each_sizes_vcpus_and_memory_with_its_date():
+    sizes = parse_page(PAGE, "articles/virtual-machines/sizes/general-purpose/dalsv7-series.md")
+    assert [(s.arm_sku_name, s.vcpus, s.ram_gib, s.source_date) for s in sizes] == [
+        ("Standard_D2als_v7", 2, Decimal(4), dt.date(2026, 1, 21)),
+        ("Standard_D4als_v7", 4, Decimal(8), dt.date(2026, 1, 21)),
+    ]
+
+
+def test_a_page_without_a_date_or_a_size_table_gives_nothing():
+    assert parse_page(PAGE.replace("ms.date: 01/21/2026\n", ""), "x.md") == []
+    assert parse_page("---\nms.date: 01/21/2026\n---\nno table\n", "x.md") == []
+
+
+def test_the_newest_page_wins_for_a_size_on_two_pages():
+    older = PAGE.replace("01/21/2026", "07/29/2024").replace("| 2 | 4 |", "| 2 | 3 |")
+    (size, _) = table_rows([("old.md", older), ("new.md", PAGE)])
+    assert (size.ram_gib, size.source_page) == (Decimal(4), "new.md")
+
+
+def test_the_refresh_command_writes_the_table_the_importer_reads(tmp_path: Path):
+    pages = tmp_path / "docs" / "articles" / "virtual-machines" / "sizes" / "general-purpose"
+    pages.mkdir(parents=True)
+    (pages / "dalsv7-series.md").write_text(PAGE)
+    out = tmp_path / "sizes.csv"
+    call_command("refresh_azure_sizes", docs=tmp_path / "docs", out=out, note="test")
+    text = out.read_text()
+    assert "Standard_D2als_v7,2,4,2026-01-21,articles/virtual-machines/sizes/" in text
+    assert "MicrosoftDocs/azure-compute-docs" in text and "Refreshed" in text
+    with pytest.raises(CommandError, match="not a folder"):
+        call_command("refresh_azure_sizes", docs=tmp_path / "nowhere", out=out)
+
+
+def test_every_size_in_the_shipped_table_is_plausible_and_dated():
+    sizes = vm_sizes()
+    assert len(sizes) >= 100
+    for name, (vcpus, ram, date) in sizes.items():
+        assert name.startswith("Standard_") and 1 <= vcpus <= 1000 and 0 < ram <= 30_000
+        assert dt.date(2024, 1, 1) <= dt.date.fromisoformat(date) <= dt.date(2026, 12, 31)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["azure/retail-eastus-Standard_D2s_v3-consumption.json",
+                                  "azure/retail-eastus-Standard_D2als_v7-consumption-or-reservation-preview.json",
+                                  "azure/finfocus-regions-standard_b1s_eastus.json"])  # fmt: skip
+def test_the_sizes_of_the_genuine_eastus_samples_all_get_their_specs(name):
+    """Every size the genuine eastus (a default region) samples list gets its vCPUs and RAM."""
+    result = sync_source("azure", ["eastus"], file=sample(name))[0]
+    assert result.status == "imported"
+    listed = {i["armSkuName"] for i in json.loads((SAMPLES / name).read_text())["Items"]}
+    tiers = Tier.objects.filter(name__in=listed)
+    assert tiers.exists()
+    assert not tiers.filter(vcpus=None).exists() and not tiers.filter(ram_gib=None).exists()
+
+
+# An older page's layout (Ev3 and Esv3 share one page, one table each, footnote marks).
+OLD_PAGE = """---
+ms.date: 09/24/2026
+---
+## Ev3-series
+
+| Size | vCPU | Memory: GiB | Temp storage (SSD) GiB |
+|---|---|---|---|
+| Standard_E2_v3<sup>1</sup>  | 2  | 16  | 50   |
+
+## Esv3-series
+
+| Size | vCPU | Memory: GiB | Temp storage (SSD) GiB |
+|---|---|---|---|
+| Standard_E64is_v3 <sup>2</sup> | 64 | 432 | 864 |
+"""
+
+
+def test_an_older_page_with_one_table_per_series_gives_every_table():
+    sizes = parse_page(OLD_PAGE, "ev3-esv3-series.md")
+    assert [(s.arm_sku_name, s.vcpus, s.ram_gib) for s in sizes] == [
+        ("Standard_E2_v3", 2, Decimal(16)), ("Standard_E64is_v3", 64, Decimal(432))]  # fmt: skip

@@ -1,0 +1,87 @@
+"""After a price sync the catalog's caches are warmed on the control queue (issue 28): a
+sync is one change of the data (the generation moves on), and the `catalog.warm_caches`
+task, run by a real Celery worker on the default queue, builds the catalog page's frames
+and the tier picker's index into the shared cache, so a web process that never built them
+answers from it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from catalog import page_frame
+from catalog.feeds.sync import sync_source
+from catalog.tasks import warm_caches
+from changes.selectors import current_generation
+from common.django import clock
+from planner.web import tier_search
+from tests.support.feeds import sample
+
+H1 = "hetzner/sb-20240709-191830.json"
+
+
+@pytest.mark.django_db
+def test_a_sync_that_writes_moves_the_data_generation_on_and_one_that_does_not_keeps_it():
+    before = current_generation()
+    sync_source("hetzner", file=sample(H1))
+    after = current_generation()
+    assert after.number > before.number
+    again = sync_source("ecb", file=sample("ecb/eurofxref-daily-20250509.xml"))[0]
+    assert again.status == "imported"
+    settled = current_generation()
+    assert settled.number > after.number
+    unchanged = sync_source("hetzner", file=sample(H1))[0]
+    assert unchanged.status == "unchanged"
+    assert current_generation() == settled  # nothing written, nothing to rebuild
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_control_worker_warms_the_frames_a_web_process_then_reads(start_worker, client):
+    sync_source("hetzner", file=sample(H1))
+    page_frame.forget()
+    tier_search.forget()
+    start_worker("control", ["default"])
+    took = warm_caches.delay().get(timeout=180)
+    assert {"catalog:own", "catalog:EUR", "catalog:USD"} <= set(took)
+    assert any("warm" in name for name in took)  # the tier picker's warmer ran too
+
+    # This process built nothing: its frame comes from the shared cache, in the one query
+    # that reads the data generation.
+    with CaptureQueriesContext(connection) as queries:
+        entry = page_frame.page_frame(clock.today(), None, False)
+    assert len(queries) == 1 and len(entry.frame) == 1258
+    with CaptureQueriesContext(connection) as queries:
+        assert len(tier_search.index()) == 1258
+    assert len(queries) == 1
+    assert client.get("/catalog/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sync_task_queues_the_warm_up_which_the_control_worker_runs(
+    start_worker, httpserver, settings
+):
+    """catalog.sync_prices (run here as the control worker would) downloads H1, imports it
+    and queues catalog.warm_caches on the default queue; a real worker runs it, and this
+    process then reads today's frame from the shared cache."""
+    from catalog.tasks import sync_prices
+
+    settings.CATALOG_FEED_HETZNER_URL = httpserver.url_for("/live_data_sb.json")
+    httpserver.expect_request("/live_data_sb.json").respond_with_data(
+        sample(H1).read_bytes(), content_type="application/json"
+    )
+    (result,) = sync_prices.apply(args=("hetzner",)).get()
+    assert result["status"] == "imported" and result["new_tiers"] == 1258
+    page_frame.forget()
+    start_worker("control", ["default"])
+    generation = current_generation()
+    name = page_frame._shared_key((generation.key, clock.today(), None, False))
+    deadline = time.monotonic() + 180
+    while cache.get(name) is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    with CaptureQueriesContext(connection) as queries:
+        entry = page_frame.page_frame(clock.today(), None, False)
+    assert len(queries) == 1 and len(entry.frame) == 1258
