@@ -1,5 +1,6 @@
-"""Issue 21 on the page, at 1366x768 and 390x844, in English and German: the payback said
-one way in the table and the odds (item 7), a plan past the maximum refused beside its
+"""Issue 21 on the page, at 1366x768 and 390x844, in English and German: the months of
+running both apart from the steady Monthly column (item 1), the payback said one way in
+the table and the odds (item 7), a plan past the maximum refused beside its
 growth field (item 6), an amount typed in another currency refused naming both (item 4).
 Screenshots (SCREENSHOTS=1) go to test-artifacts/issue21/."""
 
@@ -26,9 +27,11 @@ PLAN = {
     "one_time": {"migration_hours": "52.35", "migration_rate": "99.99", "running_both_months": 1},
 }  # fmt: skip
 WORDS = {
-    "en": {"beyond": "not within 36 months", "growth": "the largest amount the planner computes",
+    "en": {"beyond": "not within 36 months", "both": "+ $480.00 running both, once",
+           "growth": "the largest amount the planner computes",
            "currency": "This amount is in EUR, but the plan is in USD"},
     "de": {"beyond": "nicht innerhalb von 36 Monaten",
+           "both": "+ 480,00 $ Parallelbetrieb, einmalig",
            "growth": "den größten Betrag, den der Planer rechnet",
            "currency": "Dieser Betrag ist in EUR, der Plan aber in USD"},
 }  # fmt: skip
@@ -63,7 +66,11 @@ def test_issue_21_on_the_page_at_both_sizes_in_both_languages(browser, live_serv
             page.wait_for_url(f"{live_server.url}/")
             # Item 7: the table and the odds say the same words.
             page.goto(f"{live_server.url}/plans/{plan.code}/")
-            assert words["beyond"] in page.locator("#comparison").inner_text(), where
+            table = page.locator("#comparison").inner_text().replace("\u00a0", " ")
+            assert words["beyond"] in table, where
+            # Item 1: the steady month in the Monthly column, running both apart, once.
+            assert table.count(words["both"]) == 2, where  # once per option: both run both
+            assert "829" not in table and "629" not in table, where  # 349.99 or 149.99 + 480
             shot(page, path=str(ARTIFACTS / f"payback-{width}-{language}.png"))
             odds = page.locator("[data-testid=odds-table]")
             odds.wait_for()
