@@ -71,6 +71,8 @@ def test_issue_21_on_the_page_at_both_sizes_in_both_languages(browser, live_serv
             # Item 1: the steady month in the Monthly column, running both apart, once.
             assert table.count(words["both"]) == 2, where  # once per option: both run both
             assert "829" not in table and "629" not in table, where  # 349.99 or 149.99 + 480
+            overflow = "() => document.documentElement.scrollWidth - window.innerWidth"
+            assert page.evaluate(overflow) <= 0, where  # the extra line never widens the page
             shot(page, path=str(ARTIFACTS / f"payback-{width}-{language}.png"))
             odds = page.locator("[data-testid=odds-table]")
             odds.wait_for()
