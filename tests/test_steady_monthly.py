@@ -64,3 +64,17 @@ def test_the_monthly_column_shows_the_steady_month_and_the_transition_apart(
     assert monthly and monthly.group(1) == steady, row[:2000]
     said = re.search(r'data-testid="transition">([^<]+)<', row)
     assert said and said.group(1).strip() == once
+
+
+def test_the_monthly_chart_bars_the_steady_month_and_running_both_apart(api):
+    """$149.99 a month (not $629.99), the $480 of running both spread apart: 13.33 a month
+    over 36 months; the chart's drawing names that part in its legend."""
+    from planner.web import charts, dashboard
+
+    body = post_json(api, "/api/v1/evaluate", PLAN).json()
+    data = dashboard.results(body).charts["monthly"]
+    bar = data["bars"][1]
+    assert round(bar["servers"] + bar["operations"], 2) == 149.99
+    assert bar["transition"] == 13.33 and bar["one_time"] == round(500 / 36, 2)
+    svg = charts.render("monthly", data, "en").decode()
+    assert "Running both systems, once, spread over the horizon" in svg

@@ -476,14 +476,17 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
          "one_time": 0.0}
     ]  # fmt: skip
     for o, title in zip(ordered[:CHART_OPTIONS], titles, strict=False):
-        monthly = dec((o["money"].get("monthly") or ["0"])[0])
+        # The steady month after running both (issue 21); those months apart, once.
+        money = o["money"]
+        monthly = dec(money.get("steady_monthly") or (money.get("monthly") or ["0"])[0])
         servers = min(_servers_cost(o), monthly)
         bars.append(
             {
                 "label": title,
                 "servers": _cents(servers),
                 "operations": _cents(monthly - servers),
-                "one_time": _cents(dec(o["money"]["one_time"]) / horizon),
+                "one_time": _cents(dec(money["one_time"]) / horizon),
+                "transition": _cents(dec(money.get("transition_cost") or "0") / horizon),
             }
         )
     out["monthly"] = {"currency": currency, "bars": bars, "more": _more(len(rows))}
