@@ -78,3 +78,19 @@ def test_the_monthly_chart_bars_the_steady_month_and_running_both_apart(api):
     assert bar["transition"] == 13.33 and bar["one_time"] == round(500 / 36, 2)
     svg = charts.render("monthly", data, "en").decode()
     assert "Running both systems, once, spread over the horizon" in svg
+
+
+def test_the_comparison_csv_has_the_steady_month_and_the_transition_once(owner, own_cache):
+    import csv
+    import io
+
+    from catalog.defaults import load_default_catalog
+    from planner.services import plans as services
+
+    load_default_catalog()
+    plan = services.plan_create(owner=owner, plan=services.parse(PLAN))
+    response = login(owner).get(f"/plans/{plan.code}/comparison.csv")
+    baseline, advanced = csv.DictReader(io.StringIO(response.content.decode()))
+    assert (advanced["monthly"], advanced["transition_cost"]) == ("149.99", "480.00")
+    assert advanced["one_time"] == "500.00" and advanced["total"] == "6379.64"
+    assert baseline["transition_cost"] == "0.00"
