@@ -13,9 +13,9 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	if [ ! -x $(PY) ] || ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
 	  echo "== creating $(VENV) with $$python"; rm -rf $(VENV); "$$python" -m venv $(VENV) || exit 1; \
 	fi
-	@echo "== installing Python packages (pinned)"
-	$(PY) -m pip install -qq --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install -qq --disable-pip-version-check -r requirements-dev.txt
+	@echo "== installing Python packages (pinned): a few minutes on a fresh machine; pip names each package, and a line every 15 s while it installs"
+	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+	scripts/pip_install_progress.sh $(PY) -r requirements-dev.txt
 	@touch $@
 
 venv: $(VENV)/.installed
@@ -24,7 +24,7 @@ venv: $(VENV)/.installed
 # several GB, so it is not part of `venv`; CI installs it to run the nn profile's test.
 $(VENV)/.installed-nn: requirements-nn.txt $(VENV)/.installed
 	@echo "== installing the nn extra (PyTorch; several GB on Linux)"
-	$(PY) -m pip install -qq --disable-pip-version-check -r requirements-nn.txt
+	scripts/pip_install_progress.sh $(PY) -r requirements-nn.txt
 	@touch $@
 
 venv-nn: $(VENV)/.installed-nn
@@ -34,14 +34,17 @@ setup: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py bootstrap
 
+# Quiet: warnings, errors and restarts only; VERBOSE=1 adds the access log and each task.
 run: setup
-	$(PY) manage.py runstack --port $(PORT)
+	@scripts/ensure_stress_ng.sh
+	$(PY) manage.py runstack --port $(PORT)$(if $(filter-out 0,$(VERBOSE)), --verbose)
 
 # The whole suite in lanes (scripts/test_lanes.sh: unit and browser tests spread over the
 # cores, the fault suite alone, schemathesis), each lane's time printed.
 # `make test PYTEST_ARGS="tests/test_x.py -x"` runs just those; LANES="unit" some lanes.
 test: venv
 	@scripts/ensure_browser.sh
+	@scripts/ensure_stress_ng.sh
 	@scripts/ensure_gettext.sh
 	@PY=$(PY) PYTEST_ARGS="$(PYTEST_ARGS)" scripts/test_lanes.sh
 

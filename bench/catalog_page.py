@@ -138,11 +138,9 @@ def new_generation() -> None:
 
 def forget_process_caches() -> None:
     """A web process that has not served the new generation yet (another worker)."""
-    from catalog import page_frame
-    from planner.web import tier_search
+    from changes import memo
 
-    page_frame.forget()
-    tier_search.forget()
+    memo.drop()  # as a web process that has not served this generation yet
 
 
 def after_sync(runs: int) -> dict:

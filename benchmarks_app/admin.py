@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from common.django.message_render import render
 
+from .hardware_match import tier_mismatches
 from .models import Profile, ProfileVersion, Run, Summary, Target
 from .profiles_loader import EditRefused, bump, content_problems, edit_profile
 from .services import cancel_run
@@ -140,6 +141,12 @@ class TargetAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # a target is recorded by its worker (or an import)
+
+    def save_model(self, request: HttpRequest, obj: Target, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if "tier" in form.changed_data and obj.tier is not None:
+            for problem in tier_mismatches(obj.name, obj.fingerprint, obj.tier):
+                messages.warning(request, render(problem))
 
 
 class SummaryInline(admin.TabularInline):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from common.messages import Message, msg, plain
+from common.messages import Message, Number, msg, plain
 
 from . import scaling
 
@@ -61,8 +61,9 @@ class BestMeasurement:
 
     @property
     def provenance(self) -> dict:
+        estimate = self.extra.get("estimate")
         out = {
-            "kind": "measured" if self.measured else "predicted",
+            "kind": "estimate" if estimate else "measured" if self.measured else "predicted",
             "run_id": self.run_id,
             "host": self.host,
             "profile": f"{self.profile_name} {self.profile_version}",
@@ -76,7 +77,38 @@ class BestMeasurement:
         for key in ("fit_quality", "fallback"):
             if key in self.extra:
                 out[key] = self.extra[key]
+        if estimate:  # not "estimate": a basis's "estimate" is a declared speed factor
+            out["published_estimate"] = estimate
         return out
+
+    def estimate_labels(self) -> list[Message]:
+        """What an estimate from published scores rests on (empty for a measurement)."""
+        said = self.extra.get("estimate")
+        return estimate_labels(said) if said else []
+
+
+def estimate_labels(said: Mapping[str, Any]) -> list[Message]:
+    """An estimate's labels: the rung, the CPUs, the ratio and the band; the offer's CPU
+    where the runs saw another; a neighbour or a family label said as such."""
+    tier, ref = said["tier_cpu"], said["reference_cpu"]
+    low, high = (Number(v, 2) for v in said["band"])
+    host = said.get("reference", {}).get("host", ref.get("row", ""))
+    if said.get("rung") == "same_cpu_model":
+        out = [msg("estimates.label_same_cpu", tier_cpu=tier["cpu"], host=host,
+                   scaling=Number(said["scaling"], 2), low=low, high=high)]  # fmt: skip
+    else:
+        out = [msg("estimates.label_published", dataset=said["dataset"], tier_cpu=tier["cpu"],
+                   ref_cpu=ref["cpu"] or ref["cpu_key"], host=host,
+                   ratio=Number(said["ratio"], 2), scaling=Number(said["scaling"], 2),
+                   low=low, high=high)]  # fmt: skip
+    if tier.get("offered_cpu"):
+        out.append(msg("estimates.label_offer_cpu", offered=tier["offered_cpu"], seen=tier["cpu"]))
+    for side in (tier, ref):
+        if side.get("how") == "neighbour":
+            out.append(msg("estimates.label_neighbour", cpu=side["cpu"], row=side["row"]))
+        elif side.get("how") == "family":
+            out.append(msg("estimates.label_family", cpu=side["cpu"] or side["cpu_key"]))
+    return out
 
 
 class NoMeasurement(LookupError):

@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from catalog.models import Tier
 from common import safejson
 
 from .models import Profile, Scale, Target
@@ -49,6 +50,16 @@ class StartSuiteForm(forms.Form):
 
 class ImportRunForm(forms.Form):
     file = forms.FileField(label=_("Run file (JSON)"))
+    tier = forms.CharField(
+        label=_("Catalog tier of the host (optional)"), required=False, max_length=200,
+        help_text=_("Leave empty to get suggestions by CPU model and vCPUs."),
+    )  # fmt: skip
+
+    def clean_tier(self) -> str:
+        slug = self.cleaned_data["tier"].strip()
+        if slug and not Tier.objects.filter(slug=slug, retired=False).exists():
+            raise forms.ValidationError(_("No offered tier has the key %(tier)s.") % {"tier": slug})
+        return slug
 
     def clean_file(self) -> dict:
         upload = self.cleaned_data["file"]

@@ -26,6 +26,7 @@ import json
 import math
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -35,7 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from benchmarks_app import fingerprint, runners
+from benchmarks_app import cpu_score, fingerprint, runners
+from benchmarks_app.estimate import estimate, range_text
 from benchmarks_app.execution import run_child, runner_command, time_limit
 from benchmarks_app.time_left import minutes_text, remaining_s
 from common import safejson
@@ -100,6 +102,9 @@ def plan(
             continue
         requested = threads or content["scales"].get(scale, {}).get("threads") or []
         counts = runners.plan_threads(requested, usable)
+        if dropped := sorted(k for k in set(requested) if k > usable):
+            print(f"{content['name']}: thread counts {', '.join(map(str, dropped))} dropped: "
+                  f"above this host's {usable} usable CPUs", file=out)  # fmt: skip
         problems = runners.validation_messages(content, scale, host, counts)
         if problems:
             print(f"skip {content['name']}: {'; '.join(plain(p) for p in problems)}", file=out)
@@ -293,6 +298,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--threads", type=lambda s: [int(k) for k in s.split(",")],
                         help="thread counts instead of the scale's, e.g. 1,2,4")  # fmt: skip
     parser.add_argument("--target", help="the name the runs are filed under (default: host name)")
+    parser.add_argument("--no-cpu-score", action="store_true",
+                        help="skip the stress-ng CPU score (20 s; 4 s at smoke)")  # fmt: skip
     parser.add_argument("--dry-run", action="store_true",
                         help="say what would run and its time budget; run nothing")  # fmt: skip
     return parser.parse_args(argv)
@@ -304,20 +311,52 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     target = (args.target or str(host.get("hostname") or socket.gethostname())).lower()
     planned = plan(load_profiles(args.profiles, args.only), args.scale, host, args.threads, out)
     total = sum(p.budget_s for p in planned)
+    hostname = str(host.get("hostname") or socket.gethostname())
+    folder = args.out if args.out.suffix != ".json" else args.out.parent
+    # A dry run times this host's child start-up (a few seconds a profile); a real run
+    # starts measuring at once and says the range only from its earlier runs here.
+    start_s = None if args.dry_run else 0.0
+    ranges = [estimate(p.content, args.scale, p.threads, hostname=hostname, folder=folder,
+                       start_s=start_s) for p in planned]  # fmt: skip
+    measured = all(r.basis == "measured here" for r in ranges)
+    low, high = sum(r.low_s for r in ranges), sum(r.high_s for r in ranges)
+    shown = args.dry_run or (measured and ranges)
+    expected = f"; expected {range_text(low, high)}" if shown else ""
     print(
         f"{len(planned)} profile(s) at scale {args.scale} on {target} "
         f"({host.get('cpu_model') or 'CPU unknown'}, {host.get('usable_cpus')} usable CPUs): "
-        f"time budget {minutes_text(total)}",
+        f"time budget {minutes_text(total)}{expected}",
         file=out,
     )
     if args.dry_run or not planned:
-        for item in planned:
-            print(f"  {item.name}: threads {item.threads}, {minutes_text(item.budget_s)}", file=out)
+        for item, guess in zip(planned, ranges, strict=True):
+            basis = ("as its last run here" if guess.basis == "measured here" else
+                     "from its budget and this host's start-up time")  # fmt: skip
+            print(f"  {item.name}: threads {item.threads}, budget {minutes_text(item.budget_s)}, "
+                  f"expected {guess.text()} ({basis})", file=out)  # fmt: skip
         return 0 if planned or args.dry_run else 1
     if args.out.suffix == ".json" and len(planned) > 1:
         print("several profiles run: give --out a directory", file=out)
         return 2
+    if not args.no_cpu_score:
+        seconds = 2 if args.scale == "smoke" else cpu_score.SECONDS
+        host = {**host, **_cpu_score(host, out, seconds)}
     return _session(args, planned, host, target, out)
+
+
+def _cpu_score(host: dict, out: TextIO, seconds: int) -> dict:
+    """The host's stress-ng div16 scores, kept in its fingerprint (`speed_scores`)."""
+    print(f"scoring the CPU: stress-ng div16, 1 worker and all ({2 * seconds} s)", file=out,
+          flush=True)  # fmt: skip
+    try:
+        scores = cpu_score.score_host(int(host.get("usable_cpus") or 1), seconds)
+    except (cpu_score.NoScore, OSError, subprocess.SubprocessError) as exc:
+        print(f"no CPU score: {exc}", file=out)
+        return {}
+    busy = " - contended: the host was busy" if scores["contended"] else ""
+    one, every = scores["sng_div16_1core"], scores["sng_div16_all"]
+    print(f"CPU score: {one} (1 worker), {every} (all){busy}", file=out)
+    return {"speed_scores": scores}
 
 
 def _session(

@@ -18,21 +18,20 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HTMX_STOP_POLLING
 
 from common.django.message_render import render as say
 
-from . import charts, consistency, glossary, profile_text, selectors
+from . import charts, consistency, glossary, profile_text, selectors, tier_links
 from .evidence import residual_spread
 from .forms import ImportRunForm, StartRunForm, StartSuiteForm
 from .models import Profile, ProfileVersion, Run, Suite, Target
 from .run_files import ImportRefused, export_run, import_run
 from .services import RunRefused, cancel_run, create_run, create_suite
 from .time_left import remaining_s
-
-STOP_POLLING = 286
 
 
 def can_run(user) -> bool:
@@ -150,7 +149,8 @@ def start_suite(request: HttpRequest) -> HttpResponse:
 
 def _live(request: HttpRequest, template: str, context: dict, over: bool) -> HttpResponse:
     if request.htmx:
-        return render(request, f"{template}#live", context, status=STOP_POLLING if over else 200)
+        status = HTMX_STOP_POLLING if over else 200  # htmx stops polling on 286
+        return render(request, f"{template}#live", context, status=status)
     return render(request, template, context)
 
 
@@ -272,5 +272,35 @@ def run_import(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request, _("Imported a run measured on %(host)s.") % {"host": run.source_host}
             )
+            _say_tier(request, run, form.cleaned_data.get("tier") or "")
             return redirect("benchmarks:run", run_id=run.pk)
     return _index(request, status=400, import_form=form)
+
+
+DIFFERENCES = {
+    "cpu_differs": gettext_lazy("its CPU model is not the tier's (%(tier_cpu)s)"),
+    "vcpus_differ": gettext_lazy("its usable CPUs are not the tier's vCPUs"),
+    "cpu_unknown": gettext_lazy("the host or the tier names no CPU model to compare"),
+}
+
+
+def _say_tier(request: HttpRequest, run: Run, slug: str) -> None:
+    """Link the host to the named tier, warning of differences; else suggest tiers."""
+    if slug:
+        match = tier_links.check(run, slug)
+        tier_links.link(run, slug)
+        messages.success(request, _("Linked the host to tier %(tier)s.") % {"tier": slug})
+        if match is not None and match.differences:
+            said = "; ".join(str(DIFFERENCES[d]) % {"tier_cpu": match.tier_cpu}
+                             for d in match.differences)  # fmt: skip
+            messages.warning(request, _("Check the link: %(differences)s.") % {"differences": said})
+        return
+    found = tier_links.suggestions(run)
+    if found:
+        names = ", ".join(m.slug + ("" if m.same_vcpus else " (" + str(_("other vCPUs")) + ")")
+                          for m in found)  # fmt: skip
+        messages.info(request, _("Tiers with this host's CPU model: %(tiers)s. Link one to "
+                                 "let the run size it.") % {"tiers": names})  # fmt: skip
+    else:
+        messages.info(request, _("No catalog tier has this host's CPU model; link one in the "
+                                 "admin if you know which it is."))  # fmt: skip

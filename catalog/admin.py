@@ -23,6 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_htmx.http import HTMX_STOP_POLLING
 
 from catalog.feed_status import rendered_messages, source_statuses
 from catalog.feeds.registry import SOURCES
@@ -458,11 +459,10 @@ class FeedImportAdmin(admin.ModelAdmin):
         context = {"source": source, "runs": runs, "over": over}
         response = TemplateResponse(request, "admin/catalog/feed_sync_progress.html", context)
         if over:
-            response.status_code = STOP_POLLING
+            response.status_code = HTMX_STOP_POLLING  # htmx stops an `every 1s` poll
         return response
 
 
-STOP_POLLING = 286  # htmx stops an `every 1s` poll on this status
 SYNC_PENDING_SECONDS = 6 * 3600  # a sync still unfinished after this is no longer shown
 
 

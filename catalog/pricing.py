@@ -309,6 +309,27 @@ class TierQuery:
     descending: bool = False
 
 
+# What the catalog page's search reads: the names, where and how a tier is sold, and its
+# specs (the CPU and GPU models with the page's vendor and generation where the frame has
+# them), so "EPYC", "4545P", "Genoa" or "eu-west-1" find the tiers they describe.
+SEARCHED = ("slug", "name", "provider", "region", "pricing_model", "kind", "cpu_model",
+            "gpu_model", "cpu_vendor", "cpu_generation")  # fmt: skip
+
+
+def search_text(frame: pd.DataFrame) -> pd.Series:
+    """Each tier's searchable text, lower case: the `SEARCHED` columns the frame has, and
+    its counts as words ("32 vcpu", "16 cores", "192 gib")."""
+    parts = [frame[c].fillna("").astype(str) for c in SEARCHED if c in frame.columns]
+    for column, unit in (("vcpus", "vcpu"), ("cores", "cores"), ("ram_gib", "gib")):
+        if column in frame.columns:
+            counts = frame[column].astype("Float64").round().astype("Int64").astype(str)
+            parts.append((counts + f" {unit}").where(frame[column].notna(), ""))
+    text = parts[0]
+    for part in parts[1:]:
+        text = text + " " + part
+    return text.str.lower()
+
+
 def select_tiers(frame: pd.DataFrame, query: TierQuery) -> pd.DataFrame:
     """Filter and sort a catalog frame; unknown specs never pass a minimum, and sort last."""
     keep = pd.Series(True, index=frame.index)
@@ -316,9 +337,9 @@ def select_tiers(frame: pd.DataFrame, query: TierQuery) -> pd.DataFrame:
         if value := getattr(query, column):
             keep &= frame[column] == value
     if query.q:
-        needle = query.q.lower()
-        names = frame["name"].str.lower().str.contains(needle, regex=False)
-        keep &= names | frame["slug"].str.contains(needle, regex=False)
+        text = search_text(frame)
+        for word in query.q.lower().split():
+            keep &= text.str.contains(word, regex=False)
     minimums = (("vcpus", query.min_vcpus), ("ram_gib", query.min_ram_gib),
                 ("gpus", query.min_gpus))  # fmt: skip
     for column, minimum in minimums:

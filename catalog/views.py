@@ -27,6 +27,7 @@ from catalog.pricing import TierQuery, select_tiers
 from common.csv_cells import neutralise
 from common.django.message_render import render as say
 from common.messages import msg
+from estimates import scores
 
 PAGE_SIZE = 50
 COMPARE_MAX = 6
@@ -215,5 +216,9 @@ def sources(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "catalog/sources.html",
-        {"sources": source_statuses(), "aws_no_spot": say(msg("feeds.aws_no_spot"))},
+        {
+            "sources": source_statuses(),
+            "aws_no_spot": say(msg("feeds.aws_no_spot")),
+            "speed": scores.about(),
+        },
     )

@@ -9,6 +9,7 @@ since (`changes_since`).
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import secrets
 from collections.abc import Sequence
@@ -44,12 +45,40 @@ class ChangeRow:
     at: dt.datetime
 
 
+# The generation read in this request, read once (`hold_for_request`, from the request
+# signals): a mutable holder, so a view run in another thread of the same request (ASGI)
+# shares it. A write recorded in the request empties it (`changes.services.record`).
+_held: contextvars.ContextVar[list[Generation] | None] = contextvars.ContextVar(
+    "generation_held", default=None
+)
+
+
+def hold_for_request(**_: Any) -> None:
+    """From here on, this request reads the generation once."""
+    _held.set([])
+
+
+def release(**_: Any) -> None:
+    """The request is over: the next one (or code outside a request) reads afresh."""
+    _held.set(None)
+
+
+def written() -> None:
+    """A write was recorded: the generation read earlier in this request is stale."""
+    held = _held.get()
+    if held:
+        held.clear()
+
+
 def current_generation() -> Generation:
-    """The data generation: one query over the change log's primary key.
+    """The data generation: one query over the change log's primary key, once a request.
 
     The row count is in the key beside the newest id: a write that committed after a
     later-numbered one (a long import) still changes it.
     """
+    held = _held.get()
+    if held:
+        return held[0]
     return generation_with(None)[0]
 
 
@@ -68,9 +97,15 @@ def generation_with(sql: str | None, params: Sequence[Any] = ()) -> tuple[Genera
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {', '.join(columns)}", list(params))
         number, token, count, value = cursor.fetchone()
-    if number is None:
-        return Generation(0, _EMPTY), value
-    return Generation(number, f"{number}.{count}.{token}"), value
+    generation = (
+        Generation(0, _EMPTY)
+        if number is None
+        else (Generation(number, f"{number}.{count}.{token}"))
+    )
+    held = _held.get()
+    if held is not None:
+        held[:] = [generation]
+    return generation, value
 
 
 def changes_since(generation: int, *, limit: int = 50) -> list[ChangeRow]:

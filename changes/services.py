@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from changes import selectors
 from changes.models import Change
 
 _quiet: contextvars.ContextVar[bool] = contextvars.ContextVar("changes_quiet", default=False)
@@ -55,6 +56,8 @@ def _write(kind: str, obj: Any, label: str | None) -> Change:
         object_id = "" if obj.pk is None else str(obj.pk)
     if label is None:
         label = "" if obj is None else str(obj)
-    return Change.objects.create(
+    change = Change.objects.create(
         kind=kind[:40], object_type=object_type, object_id=object_id[:64], label=label[:200]
     )
+    selectors.written()
+    return change

@@ -263,6 +263,10 @@ _ENGINE: dict[str, Text] = {
     "engine.headline_estimate": N_(
         "Its capacity is an estimate from a declared speed factor, not a measurement."
     ),
+    "engine.headline_published_estimate": N_(
+        "Its capacity is an estimate from published CPU scores, not a measurement: see its "
+        "band and how good such estimates are."
+    ),
     "engine.headline_unconfirmed": N_("Its price is an unconfirmed quote."),
     "engine.headline_not_entered": N_("Not entered yet: %(items)s."),
     "engine.cost_migration": N_("migration"),
@@ -321,6 +325,18 @@ _ENGINE: dict[str, Text] = {
     # a workload the plan left unnamed, as the reasons name it: "CPU inference #2"
     "engine.workload_numbered": N_("%(kind)s #%(n)s"),
     "engine.declare_speed_factor": N_("Declare a speed factor for %(tier)s"),
+    "engine.speed_factor_run_instead": N_(
+        "Only staff declare speed factors. You can start the benchmark suite yourself:"
+    ),
+    "engine.speed_factor_ask_staff": N_(
+        "Only staff declare speed factors: ask one, or run the stand-alone runner on a "
+        "server of this tier and give staff its run file to import."
+    ),
+    "engine.open_benchmarks": N_("Open the benchmarks page"),
+    # accounts staff make for colleagues (planner.services.accounts)
+    "accounts.invite_staff_only": N_("only staff can invite a colleague"),
+    "accounts.username_taken": N_("the user name %(username)s is taken"),
+    "accounts.email_taken": N_("an account with the address %(email)s exists already"),
     "engine.target_choice": N_("Benchmark target"),
     "engine.link_and_run": N_("Link the target to %(tier)s and queue its standard suite"),
     "engine.suite_queued": NP_(
@@ -464,6 +480,15 @@ _BENCHMARKS: dict[str, Text] = {
     "benchmarks.step_skipped": N_("skipped: %(why)s"),
     "benchmarks.step_error": N_("error: %(why)s"),
     # Why a run does not start (benchmarks_app.services, runners.validation_messages).
+    # A target linked to a tier whose listed specs differ (benchmarks_app.hardware_match)
+    "benchmarks.link_vcpus_differ": N_(
+        "target %(target)s has %(cpus)s CPUs but tier %(tier)s lists %(vcpus)s vCPUs: its "
+        "runs would size the tier from other hardware"
+    ),
+    "benchmarks.link_cpu_differs": N_(
+        "the CPU of target %(target)s is %(host_cpu)s but tier %(tier)s lists %(tier_cpu)s: "
+        "its runs would size the tier from another processor"
+    ),
     "benchmarks.target_imported_only": N_(
         "target %(target)s is known only from imported runs: no worker serves it"
     ),
@@ -699,6 +724,16 @@ _COMMITMENTS: dict[str, Text] = {
 _FEEDS: dict[str, Text] = {
     "feeds.http_status": N_("The server answered HTTP %(status)s for %(url)s."),
     "feeds.network": N_("The download of %(url)s failed after %(attempts)s attempts: %(error)s"),
+    "feeds.offline_dns": N_(
+        "The network is unreachable: the name %(host)s could not be looked up "
+        "(%(attempts)s attempts), so %(url)s was not downloaded. Nothing changed; connect "
+        "this machine, or sync from a downloaded copy with --file."
+    ),
+    "feeds.offline_route": N_(
+        "The network is unreachable: there is no route to %(host)s (%(attempts)s attempts), "
+        "so %(url)s was not downloaded. Nothing changed; connect this machine, or sync from "
+        "a downloaded copy with --file."
+    ),
     "feeds.content_type": N_(
         "%(url)s sent content of type %(found)s; expected one of: %(expected)s."
     ),
@@ -912,6 +947,9 @@ _FINANCE: dict[str, Text] = {
     "uncertainty.batch_volume": N_("batch runs a month"),
     "uncertainty.rps": N_("requests a second"),
     "uncertainty.throughput": N_("measured throughput (%(kind)s)"),
+    "uncertainty.throughput_estimate": N_(
+        "estimated throughput (%(kind)s, band from published scores)"
+    ),
     "uncertainty.monthly_growth": N_("monthly growth"),
     "uncertainty.annual_discount_rate": N_("the discount rate"),
     "uncertainty.one_time": N_("the one-time costs"),
@@ -949,9 +987,45 @@ _FINANCE: dict[str, Text] = {
     ),
 }
 
+# Estimates from published scores (benchmarks_app.estimate_selectors, .evidence).
+_ESTIMATES: dict[str, Text] = {
+    "estimates.no_cpu": N_("%(reason)s; no estimate either: the catalog names no CPU for %(tier)s"),
+    "estimates.not_covered": N_(
+        "%(reason)s; no estimate either: no public score covers %(cpu)s nor another model "
+        "of its family"
+    ),
+    "estimates.no_reference_run": N_(
+        "%(reason)s; no estimate either: no host has a standard or full run of %(class)s "
+        "to scale from"
+    ),
+    "estimates.reference_cpu_unknown": N_(
+        "%(reason)s; no estimate either: the measured host %(host)s has no CPU score (no "
+        "known model and no stress-ng figure)"
+    ),
+    "estimates.no_score_in_common": N_(
+        "%(reason)s; no estimate either: %(cpu)s and the measured hosts share no score"
+    ),
+    "estimates.label_published": N_(
+        "estimate from published scores (%(dataset)s): %(tier_cpu)s against %(ref_cpu)s "
+        "measured on %(host)s, score ratio %(ratio)s, thread scaling %(scaling)s, band "
+        "%(low)s to %(high)s times the figure"
+    ),
+    "estimates.label_same_cpu": N_(
+        "estimate: measured on the same CPU model (%(tier_cpu)s) on %(host)s, scaled to "
+        "the tier's threads (%(scaling)s), band %(low)s to %(high)s times the figure"
+    ),
+    "estimates.label_offer_cpu": N_("offer: %(offered)s; runs saw %(seen)s"),
+    "estimates.label_neighbour": N_(
+        "no public score for %(cpu)s: its nearest neighbour %(row)s stands in"
+    ),
+    "estimates.label_family": N_(
+        "%(cpu)s is only a family label: the band spans its family's models"
+    ),
+}
+
 TEXTS: dict[str, Text] = {
     **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_FEEDS,
-    **_SERVICES, **_FINANCE, **_COMMITMENTS,
+    **_SERVICES, **_FINANCE, **_COMMITMENTS, **_ESTIMATES,
 }  # fmt: skip
 
 

@@ -321,6 +321,26 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are kept; successful logins are not l
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+# Mail: password resets and staff invitations (Django's views), through Django 6.1's
+# MAILERS. Printed on the terminal (the console backend) unless EMAIL_HOST names an SMTP
+# server (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: default on).
+if os.getenv("EMAIL_HOST"):
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ["EMAIL_HOST"],
+                "port": envint("EMAIL_PORT", 587),
+                "username": os.getenv("EMAIL_HOST_USER", ""),
+                "password": os.getenv("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": envbool("EMAIL_USE_TLS", True),
+                "timeout": 20,
+            },
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "planner@localhost")
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]

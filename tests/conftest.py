@@ -146,14 +146,7 @@ def own_cache(settings):
     Also a fast password hasher: the personas' PBKDF2 hashing costs about a second a
     test on a busy two-core machine, and no dashboard test is about hashing.
     """
-    from planner.web import data as web_data
-    from planner.web import views
-
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # The per-process memos are keyed by the data generation, which rolled-back test
-    # data can repeat: each test starts without them.
-    web_data.forget()
-    views.forget()
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

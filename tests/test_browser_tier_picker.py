@@ -45,7 +45,6 @@ def large_catalog(tmp_path: Path) -> int:
     aws_offer_synth.write_csv(offer, TYPES)
     record = sync_source("aws", ["us-east-1"], file=offer)[0]
     assert record.status == "imported", record.messages
-    tier_search.forget()
     return Tier.objects.count()
 
 

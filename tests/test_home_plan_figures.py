@@ -10,7 +10,7 @@ import pytest
 from catalog.models import Tier
 from planner.models import Plan
 from tests.support.catalog import add_price
-from tests.support.dashboard import DEDICATED, days_ago, edit_url, login, saved_plan
+from tests.support.dashboard import CLOUD, DEDICATED, days_ago, edit_url, login, saved_plan
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 
@@ -98,3 +98,19 @@ def test_the_catalog_frame_is_built_once_per_data_generation(owner, monkeypatch)
     add_price(Tier.objects.get(slug=DEDICATED), "399.99", days_ago(1), unit="month")
     client.get("/")
     assert len(built) == 2
+
+
+def test_a_price_edit_that_leaves_the_shown_figures_identical_adds_no_note(owner):
+    """Issue 22: after one price edit every plan said "changed since you last viewed it"
+    with identical before and after figures. A new price of a tier the plan does not use
+    changes the data generation, not the plan's figures: no note, no "was"."""
+    plan = saved_plan(owner)
+    client = login(owner)
+    client.get(edit_url(plan))
+    add_price(Tier.objects.get(slug=CLOUD), "0.71", days_ago(1))
+    cell = figures_cell(client.get("/").content.decode(), plan)
+    assert "hx-get" in cell  # the data changed: the cell is worked out again
+    lazy = client.get(f"/plans/{plan.code}/figures").content.decode()
+    assert "saves <strong>$130.01</strong> a month" in lazy
+    assert "changed since" not in lazy
+    assert "was:" not in lazy

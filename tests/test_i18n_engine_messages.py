@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import translation
 
 from catalog.models import Tier
+from common import formatting
 from planner.compute.engine import compare
 from planner.compute.schema import parse_plan
 from planner.services import plans as services
@@ -66,7 +67,7 @@ def test_notes_come_in_german_with_a_german_date_and_grouping(owner, old_box):
     html = german(owner).get(edit_url(old_box_plan(owner))).content.decode()
     day = old_box.effective_from
     assert "<li>Old Box: Preis unbestätigt (genannt, nicht aus einer datierten Quelle)</li>" in html
-    assert f"<li>Old Box: Preis veraltet (gültig ab {day:%d.%m.%Y})</li>" in html
+    assert f"<li>Old Box: Preis veraltet (gültig ab {formatting.date(day, 'de')})</li>" in html
     assert (
         "Old Box: Betrieb zum veröffentlichten Standardwert von 1.690 pro Server und Jahr" in html
     )
@@ -78,7 +79,7 @@ def test_the_english_page_says_the_same_notes_in_english(owner, old_box):
     html = login(owner).get(edit_url(old_box_plan(owner))).content.decode()
     day = old_box.effective_from
     assert "<li>Old Box: price unconfirmed (quoted, not from a dated source)</li>" in html
-    assert f"<li>Old Box: price stale (effective {day:%m/%d/%Y})</li>" in html
+    assert f"<li>Old Box: price stale (effective {formatting.date(day, 'en')})</li>" in html
     assert "2 × Test Old Box · monthly" in html
 
 
@@ -135,7 +136,7 @@ def test_a_shared_snapshot_is_said_in_german_from_its_frozen_messages(owner, old
     html = Client().get(f"/s/{share.token}/?lang=de").content.decode()
     assert f"2{NBSP}× Test Frozen Box · monatlich" in html
     day = old_box.effective_from
-    assert f"Old Box: Preis veraltet (gültig ab {day:%d.%m.%Y})" in html
+    assert f"Old Box: Preis veraltet (gültig ab {formatting.date(day, 'de')})" in html
     assert '<td data-label="Amortisation">Monat 3</td>' in html
 
 

@@ -44,13 +44,14 @@ def test_the_api_text_is_english_with_iso_dates_and_plain_decimals(codes):
 
 def test_a_page_shows_the_readers_formats(codes):
     assert (
-        render(saving(), "en") == "InMotion Extreme saves $1,234.50 a month from 01/05/2026 (12.5%)"
+        render(saving(), "en")
+        == "InMotion Extreme saves $1,234.50 a month from Jan 5, 2026 (12.5%)"
     )
 
 
 def test_german_localises_every_parameter_even_without_a_translation(codes):
     text = render(saving(), "de")
-    assert "1.234,50\u00a0$" in text and "05.01.2026" in text and "12,5\u00a0%" in text
+    assert "1.234,50\u00a0$" in text and "5. Jan. 2026" in text and "12,5\u00a0%" in text
 
 
 def test_the_count_picks_singular_or_plural(codes):

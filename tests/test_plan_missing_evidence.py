@@ -45,8 +45,8 @@ def test_the_summary_is_in_german_for_a_german_reader(owner, profile):
     assert "Den Kandidaten auf eine feste Serverzahl umstellen" in page
 
 
-def test_it_offers_three_ways_forward_each_with_its_cost(owner, profile):
-    page = results_page(login(owner))
+def test_it_offers_three_ways_forward_each_with_its_cost(staff_user, profile):
+    page = results_page(login(staff_user))  # the speed factor's form is the admin's
     assert "no benchmark target is linked to it yet; the suite takes about 10 minutes" in page
     tier = Tier.objects.get(slug=CLOUD)
     assert f'href="/admin/planner/speedfactor/add/?tier={tier.pk}"' in page

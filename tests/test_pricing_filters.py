@@ -10,7 +10,6 @@ import pytest
 
 from catalog import pricing_models
 from catalog.feeds.sync import sync_source
-from planner.web import tier_search
 from tests.support.dashboard import login
 from tests.support.feeds import AWS_JSON, sample
 
@@ -24,7 +23,6 @@ def tiers(settings, tmp_path):
     settings.CATALOG_FEED_DIR = tmp_path / "downloads"
     assert sync_source("azure", ["eastus"], file=sample(Z3))[0].status == "imported"
     assert sync_source("aws", ["us-west-2"], file=AWS_JSON)[0].status == "imported"
-    tier_search.forget()
 
 
 def page_slugs(client, **params) -> list[str]:

@@ -11,10 +11,13 @@ SHA-256 of a file already on disk (`--file`).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import http.client
+import socket
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,8 +47,25 @@ class _Truncated(Exception):
 
 
 class _Retry(Exception):
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, offline: str = "") -> None:
         self.reason = reason
+        self.offline = offline  # a message code when the network itself is unreachable
+
+
+# An address that cannot be looked up (no DNS: offline) or reached at all (no route) says
+# the network is unreachable, not "[Errno -2] Name or service not known".
+_NO_ROUTE = {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN}
+
+
+def offline_code(exc: BaseException) -> str:
+    """ "feeds.offline_dns" or "feeds.offline_route" when `exc` (or the error it wraps)
+    means this machine has no network to the host; "" for any other failure."""
+    reason = getattr(exc, "reason", exc)
+    if isinstance(reason, socket.gaierror):
+        return "feeds.offline_dns"
+    if isinstance(reason, OSError) and reason.errno in _NO_ROUTE:
+        return "feeds.offline_route"
+    return ""
 
 
 def file_digest(path: Path) -> str:
@@ -74,6 +94,7 @@ def download(
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.unlink(missing_ok=True)
     truncated: _Truncated | None = None
+    offline = ""
     for attempt in range(1, attempts + 1):
         try:
             content_type = _fetch(url, dest, content_types, max_bytes, progress)
@@ -84,7 +105,7 @@ def download(
         except _Truncated as exc:
             truncated, failure = exc, None
         except _Retry as exc:
-            truncated, failure = None, exc.reason
+            truncated, failure, offline = None, exc.reason, exc.offline
         if attempt < attempts:
             sleep(backoff * 2 ** (attempt - 1))
     dest.unlink(missing_ok=True)
@@ -93,6 +114,9 @@ def download(
         raise FeedRefused(
             [msg("feeds.truncated", url=url, received=truncated.received, expected=expected)]
         )
+    if offline:
+        host = urllib.parse.urlsplit(url).hostname or url
+        raise FeedRefused([msg(offline, url=url, host=host, attempts=attempts)])
     raise FeedRefused([msg("feeds.network", url=url, attempts=attempts, error=failure or "")])
 
 
@@ -119,7 +143,7 @@ def _fetch(
             raise _Retry(f"HTTP {exc.code}") from None
         raise FeedRefused([msg("feeds.http_status", status=exc.code, url=url)]) from None
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-        raise _Retry(str(getattr(exc, "reason", exc))) from None
+        raise _Retry(str(getattr(exc, "reason", exc)), offline_code(exc)) from None
     with response:
         content_type = response.headers.get_content_type()
         if content_types and content_type not in content_types:

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from django.utils import formats, translation
+from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from common.django import formatting
+from common import formatting
 from common.message_texts import TEXTS
 from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef
 
@@ -56,7 +56,7 @@ def localised(value: Any, language: str) -> Any:
         case float() | Decimal():
             return _number(value, None, language)
         case dt.date():
-            return formats.date_format(value, "SHORT_DATE_FORMAT", use_l10n=True)
+            return formatting.date(value, language)
         case Money(amount, currency):
             return formatting.money(amount, currency, language)
         case Number(number, places):

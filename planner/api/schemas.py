@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from planner.compute import answer
+
 Money = Annotated[
     str,
     Field(
@@ -62,20 +64,8 @@ class Errors(BaseModel):
 # --- messages and provenance ---------------------------------------------------------------
 
 
-class FieldMessage(BaseModel):
-    """One sentence of the object it sits in, as data: a stable code, typed parameters and
-    the English text, which is the string in the field it names. `field` is the path of
-    that field inside the object ("label", "notes[0]", "money.payback_label",
-    "parts[0].capacity.reasons[1]"); the headline's sentence is several messages, each with
-    field "sentence". Parameters keep their type: {"amount", "currency"} money, {"date"} an
-    ISO date, {"number", "places"} a figure, {"percent", "places"} a share, {"tier", "name"}
-    a catalog tier, {"profile", "version"} a benchmark profile, {"code", "params"} a nested
-    message, or a plain string, integer or list of these."""
-
-    field: str
-    code: str = Field(description="e.g. engine.note_price_stale, capacity.workload_reason")
-    params: dict[str, Any]
-    text: str = Field(description="English, as the field it names says it")
+# One sentence as data: the answer's own model (planner.compute.answer).
+FieldMessage = answer.FieldMessage
 
 
 Messages = Annotated[
@@ -278,18 +268,12 @@ class BaselineCost(Open):
     messages: Messages
 
 
-class Headline(Open):
-    best: str | None
-    label: str | None
-    saving_per_month: Money | None
-    saving_per_year: Money | None
-    payback_label: str | None
-    payback_month: int | None
-    payback_fraction: Decimal | None
-    not_entered: list[str]
-    sentence: str
+class Headline(answer.Headline):
+    """The engine's headline (planner.compute.answer.Headline) with the option its
+    figures come from."""
+
+    model_config = ConfigDict(extra="allow")
     provenance: Provenance
-    messages: Messages
 
 
 class NoNumber(Open):

@@ -191,7 +191,9 @@ class ClassEvidence:
                 msg("capacity.label_estimate", factor=figure(f.factor), unit=f.unit,
                     tier=TierRef(f.relative_to))
             )  # fmt: skip
-        if not record.measured:
+        if estimate := record.estimate_labels():
+            out += estimate
+        elif not record.measured:
             out.append(
                 msg("capacity.label_predicted", fit=record.fit or "scaling", host=record.host)
             )
@@ -226,6 +228,7 @@ def gather_evidence(
         found = get(slug, cls)
         if isinstance(found, BestMeasurement):
             records[i], value[i], threads[i] = found, found.value, found.threads
+            estimate[i] = bool(found.extra.get("estimate"))  # from published scores
             continue
         reasons[i] = _no_measurement_reason(found, cls)
         factor = speed_factors.get(slug)

@@ -40,6 +40,7 @@ import pandas as pd
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds, capacity, defaults, owned, sensitivity, tco
+from planner.compute.answer import Headline
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
 from planner.compute.schema import (
@@ -271,37 +272,6 @@ class OptionResult:
 
 
 @dataclass
-class Headline:
-    best: str | None  # option key
-    label: Message | None
-    saving_per_month: Decimal | None
-    saving_per_year: Decimal | None
-    payback_label: str | None
-    payback_month: int | None
-    payback_fraction: Decimal | None
-    not_entered: list[str]
-    sentences: list[Message]  # the headline, one message a sentence
-    payback: Message | None = None  # payback_label as a message
-
-    @property
-    def sentence(self) -> str:
-        return " ".join(str(m) for m in self.sentences)
-
-    def to_dict(self) -> dict[str, Any]:
-        fields = [
-            "best", "label", "saving_per_month", "saving_per_year", "payback_label",
-            "payback_month", "payback_fraction", "not_entered",
-        ]  # fmt: skip
-        values = {k: getattr(self, k) for k in fields}
-        out = with_messages({k: str(v) if isinstance(v, Decimal) else v for k, v in values.items()})
-        out["sentence"] = self.sentence
-        said = [("sentence", m) for m in self.sentences]
-        said += [("payback_label", self.payback)] if self.payback else []
-        messages = out.pop(MESSAGES) + [{"field": f, **as_api(m)} for f, m in said]
-        return {**out, MESSAGES: messages}
-
-
-@dataclass
 class Comparison:
     plan: Plan
     as_of: dt.date | None
@@ -325,7 +295,7 @@ class Comparison:
             "as_of": _iso(self.as_of),
             "currency": self.currency,
             "baseline": with_messages(self.baseline),
-            "headline": self.headline.to_dict(),
+            "headline": self.headline.model_dump(),
             "options": [o.to_dict() for o in options],
             "options_total": len(self.options),
             "stays_on_gpu": [with_messages(s) for s in self.stays_on_gpu],
@@ -1038,8 +1008,10 @@ def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) ->
     missing = plan.one_time.not_entered()
     later = [_not_entered(missing)] if missing else []
     if not options:
-        return Headline(None, None, None, None, None, None, None, missing,
-                        [msg("engine.headline_none"), *later])  # fmt: skip
+        nothing = dict.fromkeys(("best", "label", "saving_per_month", "saving_per_year",
+                                 "payback_label", "payback_month", "payback_fraction"))  # fmt: skip
+        return Headline(**nothing, not_entered=missing,
+                        sentences=[msg("engine.headline_none"), *later])  # fmt: skip
     best = options[0]
     m = best.money
     if m.saving <= 0:
@@ -1058,7 +1030,14 @@ def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) ->
             fraction = figure(m.payback_fraction, "f")
             sentences = [Message("engine.headline_saves_fraction", {**said, "fraction": fraction})]
     if best.figure == "estimate":
-        sentences.append(msg("engine.headline_estimate"))
+        published = any(
+            "published_estimate" in (w.basis or {})
+            for part in best.parts if part.capacity is not None
+            for w in part.capacity.workloads
+        )  # fmt: skip
+        sentences.append(
+            msg("engine.headline_published_estimate" if published else "engine.headline_estimate")
+        )
     if any(not part.price["confirmed"] for part in best.parts):
         sentences.append(msg("engine.headline_unconfirmed"))
     return Headline(

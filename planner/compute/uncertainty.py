@@ -97,11 +97,32 @@ def bootstrap_medians(repetitions: Sequence[float], seed: int = BOOTSTRAP_SEED) 
     return np.median(reps[picks], axis=1) / float(np.median(reps))
 
 
-def _throughput_inputs(plan: Plan, measurements: Mapping[Any, Any]) -> list[Uncertain]:
-    """One input per workload class: the bootstrap of its leading measurement."""
+def _estimate_band(cls: str, measurements: Mapping[Any, Any], leading: Sequence[str]):
+    """The widest band of the leading tiers' estimates from published scores, if any."""
+    bands = [
+        m.extra["estimate"]["band"]
+        for (slug, c), m in sorted(measurements.items())
+        if c == cls and slug in leading and isinstance(m, BestMeasurement)
+        and m.extra.get("estimate")
+    ]  # fmt: skip
+    return max(bands, key=lambda b: b[1] / b[0]) if bands else None
+
+
+def _throughput_inputs(
+    plan: Plan, measurements: Mapping[Any, Any], leading: Sequence[str] = ()
+) -> list[Uncertain]:
+    """One input per workload class: the band of the leading tiers' estimate where they
+    rest on one, else the bootstrap of its leading measurement."""
     out = []
     classes = sorted({w.kind for w in plan.workloads if w.kind != "deep_learning"})
     for cls in classes:
+        if band := _estimate_band(cls, measurements, leading):
+            label = msg("uncertainty.throughput_estimate", kind=cls)
+            out.append(
+                Uncertain(f"throughput:{cls}", "scale", _q(float(band[0])), Decimal(1),
+                          _q(float(band[1])), "estimate", label)
+            )  # fmt: skip
+            continue
         found = [m for (_s, c), m in sorted(measurements.items()) if c == cls]
         found = [m for m in found if isinstance(m, BestMeasurement) and m.sweep is not None]
         if not found:
@@ -140,7 +161,7 @@ def inputs(
         out.append(_scale("batch_volume", *ranges["volume"], msg("uncertainty.batch_volume")))
     if any(w.kind == "inference" for w in plan.workloads):
         out.append(_scale("requests_per_second", *ranges["volume"], msg("uncertainty.rps")))
-    out += _throughput_inputs(plan, measurements)
+    out += _throughput_inputs(plan, measurements, leading)
     g, r, u = plan.monthly_growth, plan.annual_discount_rate, plan.utilisation_target
     if plan.workloads or plan.baseline.monthly is not None:
         out.append(_absolute("monthly_growth", Decimal(0), g, max(g * 2, Decimal("0.02")), g))

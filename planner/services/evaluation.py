@@ -40,7 +40,6 @@ from planner.compute import bounds, breakeven, engine, message_json, montecarlo,
 from planner.compute import uncertainty as ranges
 from planner.compute.message_fields import MESSAGES, with_messages
 from planner.services import inputs as engine_inputs
-from planner.services import provenance
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
 from planner.services.provenance import with_provenance
 
@@ -194,12 +193,6 @@ def _cached(key: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         found = compute()
         cache.set(key, found, CACHE_SECONDS)
     return found
-
-
-def forget() -> None:
-    """Drop this process's memos of the engine's inputs (the cache is the caller's)."""
-    engine_inputs.forget()
-    provenance.forget()
 
 
 # --- what a share freezes -------------------------------------------------------------------

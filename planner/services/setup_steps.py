@@ -16,7 +16,14 @@ def _benchmark_profiles() -> str:
     return str(load_shipped_profiles())
 
 
+def _reference_runs() -> str:
+    from benchmarks_app.reference import import_reference_runs
+
+    return import_reference_runs()
+
+
 SETUP_STEPS: list[tuple[str, Callable[[], str]]] = [
     ("default catalog", _default_catalog),
     ("benchmark profiles", _benchmark_profiles),
+    ("reference runs", _reference_runs),
 ]

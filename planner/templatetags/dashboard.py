@@ -1,12 +1,13 @@
 """Filters that show figures in the active language: `{{ amount|money:currency }}`."""
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
 from django import template
-from django.utils import translation
+from django.utils import timezone, translation
 
-from common.django import formatting
+from common import formatting
 from planner.web import dashboard, uncertainty
 
 register = template.Library()
@@ -37,6 +38,18 @@ def price(value: Any, currency: str = "USD") -> str:
     if value in (None, ""):
         return formatting.DASH
     return formatting.price(Decimal(str(value)), currency, _language())
+
+
+@register.filter
+def day(value: Any) -> str:
+    """A date as the active language writes it (CLDR): "Dec 2, 2026", "2. Dez. 2026"."""
+    if value in (None, ""):
+        return ""
+    if isinstance(value, str):
+        value = dt.date.fromisoformat(value[:10])
+    if isinstance(value, dt.datetime):
+        value = timezone.localtime(value).date() if timezone.is_aware(value) else value.date()
+    return formatting.date(value, _language())
 
 
 @register.filter

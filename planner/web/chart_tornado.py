@@ -22,15 +22,16 @@ from matplotlib import transforms
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from common import chart_style
-from common.django import formatting
+from common import chart_style, formatting
 
 LOW_COLOUR = "#c2410c"  # the input at its low value
 HIGH_COLOUR = "#1d4ed8"  # at its high value
 BASE_COLOUR = "#333333"
 ZERO_COLOUR = "#888888"
 LABEL_CHARS = 30  # a y label wraps after this many characters
-NARROW_CHARS = 58  # a label above its bar (the narrow layout, for phones)
+NARROW_CHARS = 46  # a label above its bar (the narrow layout, for phones)
+# The narrow chart is shown about 300 px wide (0.78 of its 4 in): 10 pt reads as 10 px.
+NARROW_PT = 10
 WIDE, NARROW = 7.2, 4.0  # inches
 
 
@@ -41,7 +42,7 @@ def width(data: Mapping[str, Any]) -> float:
 def height(data: Mapping[str, Any]) -> float:
     """Inches: each bar's row has room for a two-line label and its range."""
     if data.get("narrow"):
-        return min(12.0, 2.5 + 0.8 * len(data["bars"]))
+        return min(14.0, 3.0 + 0.95 * len(data["bars"]))
     return min(9.0, max(3.0, 1.9 + 0.62 * len(data["bars"])))
 
 
@@ -84,7 +85,7 @@ def draw(figure: Figure, data: Mapping[str, Any], language: str) -> None:
             ax.annotate(formatting.money(value, currency, language, 0), (value, y),
                         xytext=(3 if value > base else -3, 0), textcoords="offset points",
                         ha="left" if value > base else "right", va="center",
-                        fontsize=6.5 if narrow else 7)  # fmt: skip
+                        fontsize=NARROW_PT if narrow else 7)  # fmt: skip
     span = (right - left) or abs(base) or 1.0
     pad = 0.3 if narrow else 0.22
     ax.set_xlim(left - pad * span, right + pad * span)
@@ -98,15 +99,22 @@ def draw(figure: Figure, data: Mapping[str, Any], language: str) -> None:
         FuncFormatter(lambda value, _pos: formatting.money(value, currency, language, 0))
     )
     ax.xaxis.set_major_locator(MaxNLocator(3 if narrow else 5))
+    if narrow:
+        ax.tick_params(axis="x", labelsize=NARROW_PT)
     xlabel = _("NPV of switching (%(currency)s), each input alone at its low and its high") % {
         "currency": currency
     }
-    ax.set_xlabel(textwrap.fill(xlabel, 52 if narrow else 100), fontsize=8 if narrow else 10)
+    ax.set_xlabel(
+        textwrap.fill(xlabel, 42 if narrow else 100), fontsize=NARROW_PT if narrow else 10
+    )
     title = _("Which input moves the NPV most")
     if data.get("option"):
         title = _("Which input moves the NPV of %(option)s most") % {"option": data["option"]}
-    ax.set_title(_text(textwrap.fill(title, 46 if narrow else 80)), fontsize=9 if narrow else 10)
-    figure.legend(loc="outside lower center", ncols=1 if narrow else 2, fontsize=8,
+    ax.set_title(
+        _text(textwrap.fill(title, 40 if narrow else 62)), fontsize=NARROW_PT if narrow else 10
+    )
+    figure.legend(loc="outside lower center", ncols=1 if narrow else 2,
+                  fontsize=NARROW_PT if narrow else 8,
                   **chart_style.LEGEND)  # fmt: skip
 
 
@@ -119,6 +127,6 @@ def _labels_above(ax: Any, bars: list[Mapping[str, Any]]) -> None:
     for y, bar in enumerate(bars):
         said = f"{bar['label']} ({bar['range']})" if bar.get("range") else bar["label"]
         ax.text(0, y + 0.22, _text(textwrap.fill(said, NARROW_CHARS)), transform=place,
-                fontsize=7.5, ha="left", va="bottom", zorder=4,
+                fontsize=NARROW_PT, ha="left", va="bottom", zorder=4,
                 bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.6})  # fmt: skip
     ax.set_ylim(-0.45, len(bars) - 0.05)

@@ -27,12 +27,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from common import chart_style
-from common.django import formatting
+from common import chart_style, formatting
 from planner.web import chart_tornado
 
 # Bump when the drawing code changes, so cached SVGs of the old look are not served.
-CHART_VERSION = "6"
+CHART_VERSION = "8"
 KINDS = ("cumulative", "monthly", "capacity", "compare", "tornado")
 MAX_OPTIONS = 4  # the cumulative chart shows the baseline and the best few options
 

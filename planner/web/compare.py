@@ -17,7 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from common.django import formatting
+from common import formatting
 from common.django.message_render import render
 from planner.web import fields
 from planner.web.dashboard import Results, dec

@@ -85,6 +85,7 @@ class Evidence:
     extrapolation: Message | None = None
     reason: Message | None = None
     factor: dict[str, Any] | None = None
+    published: dict[str, Any] | None = None  # an estimate from published CPU scores
 
 
 @dataclass
@@ -227,6 +228,7 @@ def _evidence(part: Mapping[str, Any], said: Said, at: str) -> list[Evidence]:
                 fit=basis.get("fit"),
                 extrapolation=said.maybe(f"{path}.extrapolation", basis.get("extrapolation")),
                 factor=factor,
+                published=basis.get("published_estimate"),
             )
         )
     return out

@@ -29,6 +29,7 @@ class MissingTier:
     ways: list[Message]
     speed_factor_url: str
     targets: list[Any] = field(default_factory=list)  # linked to the tier
+    reasons: list[Message] = field(default_factory=list)  # why no figure, no estimate either
     ways_heading: Message = field(default_factory=lambda: msg("engine.ways_forward"))
 
     @property
@@ -38,6 +39,20 @@ class MissingTier:
     @property
     def speed_factor_label(self) -> Message:
         return msg("engine.declare_speed_factor", tier=self.title)
+
+    # Declaring a speed factor is the admin's (staff only): a reader who is not staff is
+    # told the way they can take instead of being sent to "not authorized".
+    @property
+    def run_instead(self) -> Message:
+        return msg("engine.speed_factor_run_instead")
+
+    @property
+    def ask_staff(self) -> Message:
+        return msg("engine.speed_factor_ask_staff")
+
+    @property
+    def open_benchmarks(self) -> Message:
+        return msg("engine.open_benchmarks")
 
 
 @dataclass
@@ -138,4 +153,6 @@ def _tier(
     url = reverse("admin:planner_speedfactor_add")
     if tier is not None:
         url += f"?tier={tier.pk}"
-    return MissingTier(entry.tier, title, said, ways, url, targets, msg(heading))
+    return MissingTier(
+        entry.tier, title, said, ways, url, targets, list(entry.reasons), msg(heading)
+    )

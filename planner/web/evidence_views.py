@@ -8,9 +8,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from benchmarks_app import selectors as bench_selectors
+from benchmarks_app.hardware_match import tier_mismatches
 from benchmarks_app.services import RunRefused, link_and_run_suite
 from catalog import selectors as catalog_selectors
 from common.django.message_render import render as say
@@ -37,6 +39,8 @@ def link_target(request: HttpRequest) -> HttpResponse:
         for problem in exc.messages:
             messages.error(request, say(problem))
         return redirect("benchmarks:index")
+    for problem in tier_mismatches(target.name, target.fingerprint, tier):
+        messages.warning(request, capfirst(say(problem)))
     queued = msg("engine.suite_queued", count=len(started.runs), target=target.name, tier=tier.name)
     messages.success(request, say(queued))
     return redirect("benchmarks:suite", suite_id=started.suite.pk)

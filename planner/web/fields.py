@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
-from common.django import formatting
+from common import formatting
 from planner.compute.schema import FieldSpec
 
 # --- labels and help, translatable (the schema's own docs are for the API reference) -----

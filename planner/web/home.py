@@ -28,8 +28,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import time
-from collections import OrderedDict
 from typing import Any
 
 from django.contrib import messages
@@ -42,6 +40,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from benchmarks_app import selectors as bench_selectors
+from changes.memo import kept
 from changes.selectors import Generation
 from common.django import clock
 from common.messages import Message
@@ -71,32 +70,17 @@ def page(request: HttpRequest, generation: Generation) -> str:
     key = (generation.key, user.pk, user.get_username(), user.is_staff,
            translation.get_language(), request.get_full_path(), clock.today().isoformat(),
            services.plan_rows(user, PLAN_FIELDS) if user.is_authenticated else None)  # fmt: skip
-    now = time.monotonic()
-    found = _pages.get(key)
-    if found is None or found[0] <= now:
-        found = (now + PAGE_SECONDS, _render(request, generation, CSRF_PLACEHOLDER))
-        _remember(key, found)
-    return found[1].replace(CSRF_PLACEHOLDER, get_token(request))
+    # Kept in this process: bench/memo_pays.py, 7.0 ms rendered from the shared cache's
+    # fragments vs 0.8 ms kept at 2,018 tiers (12.5 vs 7.1 ms at 20,000).
+    html = kept(generation, "web.home_page", key,
+                lambda: _render(request, generation, CSRF_PLACEHOLDER),
+                most=PAGES_KEPT, seconds=PAGE_SECONDS)  # fmt: skip
+    return html.replace(CSRF_PLACEHOLDER, get_token(request))
 
 
 def _render(request: HttpRequest, generation: Generation, csrf_token: str) -> str:
     context = {"fragments": fragments(request.user, generation), "csrf_token": csrf_token}
     return render_to_string(TEMPLATE, context, request=request)
-
-
-_pages: OrderedDict[tuple, tuple[float, str]] = OrderedDict()
-
-
-def _remember(key: tuple, entry: tuple[float, str]) -> None:
-    _pages[key] = entry
-    _pages.move_to_end(key)
-    while len(_pages) > PAGES_KEPT:
-        _pages.popitem(last=False)
-
-
-def forget() -> None:
-    """Drop this process's kept pages (tests: rolled-back data can repeat a key)."""
-    _pages.clear()
 
 
 def fragments(user: AbstractBaseUser | Any, generation: Generation) -> dict[str, SafeString]:

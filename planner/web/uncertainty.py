@@ -24,7 +24,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from common.django import formatting
+from common import formatting
 from common.django.message_render import render
 from common.messages import Message, Percent, msg
 from planner.compute import tco
@@ -203,4 +203,5 @@ def source_text(source: str) -> str:
         "default": _("planner default"),
         "entered": _("your range"),
         "measured": _("the run's repetitions (bootstrap P5 to P95 of the median)"),
+        "estimate": _("the estimate's band (leave-one-out error of published scores)"),
     }.get(source, source)

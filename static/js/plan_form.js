@@ -86,3 +86,67 @@ document.addEventListener("htmx:configRequest", (event) => {
   }
   event.detail.parameters = { q: input.value };
 });
+
+// The chosen tier by name under its box (the box holds the key, which a narrow column
+// cuts to "inmot"): the label of the datalist option whose key was typed or picked.
+function showTierName(input) {
+  const cell = input.closest("td, .field");
+  if (!cell) {
+    return;
+  }
+  let note = cell.querySelector(".tier-note");
+  const list = document.getElementById("tier-options");
+  const option = list && Array.from(list.options).find((o) => o.value === input.value);
+  if (!option) {
+    if (note && input.value !== input.defaultValue) {
+      note.textContent = "";
+    }
+    return;
+  }
+  if (!note) {
+    note = document.createElement("small");
+    note.className = "tier-note";
+    input.insertAdjacentElement("afterend", note);
+  }
+  note.textContent = option.label || option.textContent;
+}
+for (const type of ["input", "change"]) {
+  document.addEventListener(type, (event) => {
+    if (event.target.matches && event.target.matches("input[data-tier-search]")) {
+      showTierName(event.target);
+    }
+  });
+}
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.target && event.detail.target.id === "tier-options") {
+    for (const input of document.querySelectorAll("input[data-tier-search]")) {
+      if (input === document.activeElement) {
+        showTierName(input);
+      }
+    }
+  }
+});
+
+// Phones (one column): the answer sits above the form, out of view while the reader types
+// further down. A bar at the bottom of the screen repeats the headline's words while a
+// field has focus and the headline is scrolled away; it links back to the full answer.
+const oneColumn = window.matchMedia("(max-width: 1100px)");
+function updateAnswerBar() {
+  const bar = document.getElementById("answer-bar");
+  const form = document.getElementById("plan-form");
+  if (!bar || !form) {
+    return;
+  }
+  const answer = document.querySelector("#results [data-testid=headline]");
+  const headline = document.getElementById("headline");
+  const away = headline ? headline.getBoundingClientRect().bottom < 0 : false;
+  const typing = form.contains(document.activeElement);
+  if (answer) {
+    bar.textContent = answer.textContent.trim().replace(/\s+/g, " ");
+  }
+  bar.hidden = !(oneColumn.matches && answer && typing && away);
+}
+for (const type of ["focusin", "focusout", "htmx:afterSettle"]) {
+  document.addEventListener(type, () => window.requestAnimationFrame(updateAnswerBar));
+}
+window.addEventListener("scroll", updateAnswerBar, { passive: true });

@@ -51,6 +51,11 @@ class Command(BaseCommand):
         refused = [r for r in results if r.status in failed]
         for result in results:
             self._print(result)
+        if refused and all(_offline(r) for r in refused):
+            raise CommandError(
+                f"{len(refused)} of {len(results)} not synced: the network is unreachable; "
+                "nothing changed there"
+            )
         if refused:
             raise CommandError(f"{len(refused)} of {len(results)} refused, nothing changed there")
 
@@ -67,7 +72,8 @@ class Command(BaseCommand):
 
     def _print(self, result: FeedImport) -> None:
         where = f" {result.region}" if result.region else ""
-        head = f"{result.source}{where}: {result.get_status_display()}"
+        status = "network unreachable" if _offline(result) else result.get_status_display()
+        head = f"{result.source}{where}: {status}"
         if result.version:
             head += f" (version {result.version})"
         self.stdout.write(f"{head}, {result.bytes:,} bytes, {result.records:,} records")
@@ -76,3 +82,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  {prefix}{plain(summary(result))}")
         for message in result.messages:
             self.stdout.write(f"  - {plain(Message.from_json(message))}")
+
+
+def _offline(result: FeedImport) -> bool:
+    """Refused because this machine could not reach the source at all (no DNS, no route)."""
+    return any(str(m.get("code", "")).startswith("feeds.offline_") for m in result.messages)

@@ -7,6 +7,12 @@ reaches them all. A child that crashes is restarted after a back-off (1 s, 2 s, 
 within QUICK_S of its start, it is given up on, saying so, and the rest keeps running
 (all but the web server: without it there is nothing to serve, so everything stops).
 
+Quiet unless asked: the terminal shows the banner, restarts, warnings and errors; the
+access log, the workers' banners and each periodic task's INFO lines only with
+`VERBOSE=1` (`--verbose`). Started in the background by a shell that ignores SIGINT, it
+puts Python's default handler back first, so Ctrl-C (or `kill -INT`) stops it and its
+children, which then inherit a working SIGINT too.
+
 The benchmark worker consumes only its target's queue (`bench.NAME`) and the control
 worker only the default queue, where beat sends the periodic checks: a benchmark that
 runs for an hour never delays them.
@@ -31,26 +37,35 @@ BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 ESSENTIAL = frozenset({"web"})
 
 
-def celery(*args: str) -> list[str]:
-    return [sys.executable, "-m", "celery", "-A", "config", *args, "--loglevel", "INFO"]
+def celery(*args: str, verbose: bool = True) -> list[str]:
+    if verbose:
+        return [sys.executable, "-m", "celery", "-A", "config", *args, "--loglevel", "INFO"]
+    # --quiet: no start-up banner; WARNING: no line per task received and succeeded.
+    return [sys.executable, "-m", "celery", "-A", "config", "--quiet", *args,
+            "--loglevel", "WARNING"]  # fmt: skip
 
 
-def stack_commands(name: str, host: str, port: int, var: Path) -> dict[str, list[str]]:
-    """The processes of `make run`, by label."""
+def stack_commands(
+    name: str, host: str, port: int, var: Path, *, verbose: bool = True
+) -> dict[str, list[str]]:
+    """The processes of `make run`, by label; quiet ones unless `verbose`."""
+    web_log = (["--access-logfile", "-", "--log-level", "info"] if verbose
+               else ["--log-level", "warning"])  # fmt: skip
     return {
         "web": [
             sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{host}:{port}",
             # as in production (README; docs/design.md, "Running it"): one request per process
-            "--workers", "2", "--worker-class", "sync", "--access-logfile", "-",
+            "--workers", "2", "--worker-class", "sync", *web_log,
         ],
         # This host's benchmark target: its own queue only, one run at a time.
         "worker": celery("worker", "-n", f"{name}@%h", "-Q", f"bench.{name}",
-                         "--concurrency", "1"),
+                         "--concurrency", "1", verbose=verbose),
         # The periodic checks (beat sends them to the default queue): short tasks, so one
         # process without a pool.
         "control": celery("worker", "-n", f"control-{name}@%h", "-Q", "default",
-                          "--pool", "solo"),
-        "beat": celery("beat", "--schedule", str(var / "celerybeat-schedule")),
+                          "--pool", "solo", verbose=verbose),
+        "beat": celery("beat", "--schedule", str(var / "celerybeat-schedule"),
+                       verbose=verbose),
     }  # fmt: skip
 
 
@@ -155,14 +170,24 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--port", type=int, default=int(os.getenv("PORT", "8000")))
         parser.add_argument("--host", default=os.getenv("HOST", "127.0.0.1"))
+        parser.add_argument(
+            "--verbose",
+            action="store_true",
+            default=os.getenv("VERBOSE", "") not in ("", "0"),
+            help="the access log and every worker's INFO lines too (VERBOSE=1)",
+        )
 
-    def handle(self, *args, port: int, host: str, **options) -> None:
+    def handle(self, *args, port: int, host: str, verbose: bool, **options) -> None:
+        # A shell that starts a job in the background (`make run &`, a script) sets SIGINT
+        # to "ignored", which the children would inherit: Ctrl-C would stop nothing.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         name = settings.BENCH_TARGET_NAME
-        commands = stack_commands(name, host, port, settings.VAR_DIR)
+        commands = stack_commands(name, host, port, settings.VAR_DIR, verbose=verbose)
         supervisor = Supervisor(commands, say=lambda text: self.stderr.write(text))
         # `kill` (SIGTERM) stops the children too, as Ctrl-C does.
         signal.signal(signal.SIGTERM, _interrupt)
         supervisor.start()
+        self._verbose = verbose
         self._banner(host, port, name)
         try:
             while supervisor.tick():
@@ -184,7 +209,13 @@ class Command(BaseCommand):
             + f"Benchmark worker for this host: target '{name}' (queue bench.{name}); "
             + "a control worker runs the periodic checks.\n"
             + login
-            + "\nPress Ctrl-C to stop everything.\n"
+            + "\nPress Ctrl-C to stop everything."
+            + (
+                ""
+                if self._verbose
+                else " Quiet: VERBOSE=1 make run shows the access log and each task."
+            )
+            + "\n"
         )
 
 

@@ -1,0 +1,186 @@
+# ruff: noqa: RUF002  (the multiplication sign in the notes)
+"""Estimates for (tier, class) pairs no run measures: the evidence ladder's lower rungs.
+
+1. measured on this tier (`selectors.best_measurements`: not here);
+2. measured on the same CPU model: a host whose CPU model key is the tier's;
+3. estimated from published scores (`estimates.model`): the nearest measured host's run ×
+   the ratio of single-thread scores × the library's thread-scaling curve, with its band;
+4. none, with the reason (kept as a `NoMeasurement`, its message saying why no estimate).
+
+Reads: every host's winning run per class with its summaries (one query) and, unless the
+caller has them, the asked tiers' provider, name and CPU (one query); the rest is
+`estimates`, pure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from django.db.models import Exists, OuterRef, Q, TextField
+from django.db.models.functions import Cast
+
+from catalog.models import Tier
+from common.messages import Message, TierRef
+from estimates import model
+
+from .evidence import BestMeasurement, NoMeasurement
+from .models import ProfileVersion, Run, Summary
+from .selectors import _NEVER, SIZING_SCALES, _Loaded
+
+Found = BestMeasurement | NoMeasurement
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A measured host's winning run of a class, with the host's scores."""
+
+    loaded: _Loaded
+    side: model.Side | model.Unknown
+
+
+def reference_runs(classes: Iterable[str]) -> dict[str, list[Reference]]:
+    """Each class's winning run on every host that has one (standard or full scale, the
+    profile's current X.Y, the newest finished first), with its summaries: one query."""
+    classes = list(dict.fromkeys(classes))
+    profile = "run__profile_version__profile"
+    newer = ProfileVersion.objects.filter(profile=OuterRef(profile)).filter(
+        Q(major__gt=OuterRef("run__profile_version__major"))
+        | Q(major=OuterRef("run__profile_version__major"),
+            minor__gt=OuterRef("run__profile_version__minor"))
+    )  # fmt: skip
+    summaries = (
+        Summary.objects.filter(
+            Q(**{f"{profile}__workload_class__in": classes})
+            | Q(**{f"{profile}__name__in": classes}),
+            run__status=Run.Status.SUCCEEDED,
+            run__scale__in=SIZING_SCALES,
+            run__retired_at__isnull=True,
+        )
+        .exclude(Exists(newer))
+        .select_related("run__profile_version__profile", "run__target")
+        .defer("extra", "runtime", "outliers", "run__threads", "run__target__fingerprint")
+        .annotate(extra_text=Cast("extra", output_field=TextField()))
+        .order_by("threads")
+    )
+    runs: dict[object, list[Summary]] = {}
+    for summary in summaries:
+        runs.setdefault(summary.run_id, []).append(summary)
+    newest = sorted(
+        runs.values(),
+        key=lambda group: (group[0].run.finished_at or _NEVER, group[0].run.created_at),
+        reverse=True,
+    )
+    winners: dict[tuple[str, str], list[Summary]] = {}
+    for group in newest:
+        run = group[0].run
+        for summary in group:
+            summary.run = run
+        version = run.profile_version.profile
+        for cls in {version.workload_class, version.name} & set(classes):
+            winners.setdefault((run.target.name, cls), group)
+    out: dict[str, list[Reference]] = {}
+    for (host, cls), group in sorted(winners.items()):
+        run = group[0].run
+        own = run.fingerprint.get("speed_scores") or None
+        side = model.host_side(str(run.fingerprint.get("cpu_model") or ""), host, own)
+        out.setdefault(cls, []).append(Reference(_Loaded(run, group, {}), side))
+    return out
+
+
+@dataclass(frozen=True)
+class TierCpu:
+    slug: str
+    provider: str
+    name: str
+    cpu_model: str
+    vcpus: int | None
+
+
+def tier_cpus(slugs: Iterable[str]) -> dict[str, TierCpu]:
+    rows = Tier.objects.filter(slug__in=list(slugs)).values_list(
+        "slug", "provider__name", "name", "cpu_model", "vcpus"
+    )
+    return {r[0]: TierCpu(*r) for r in rows}
+
+
+def tier_side(tier: TierCpu) -> model.Side | model.Unknown:
+    return model.cpu_side(tier.cpu_model, vendor=tier.provider, server=tier.name)
+
+
+def estimates(
+    missing: Mapping[tuple[str, str], NoMeasurement], tiers: Mapping[str, TierCpu] | None = None
+) -> dict[tuple[str, str], Found]:
+    """For each (tier, class) without a measurement: an estimate (a `BestMeasurement` with
+    `measured` False and `extra["estimate"]`), or the reason there is none. `tiers`: the
+    asked tiers' CPUs where the caller has them (else one query)."""
+    if not missing:
+        return {}
+    references = reference_runs({cls for _slug, cls in missing})
+    if tiers is None:
+        tiers = tier_cpus({slug for slug, _cls in missing})
+    sides: dict[str, model.Side | model.Unknown] = {}
+    out: dict[tuple[str, str], Found] = {}
+    for (slug, cls), reason in missing.items():
+        tier = tiers.get(slug)
+        if tier is None or not tier.vcpus:
+            out[slug, cls] = reason
+            continue
+        side = sides.get(slug) or sides.setdefault(slug, tier_side(tier))
+        out[slug, cls] = _estimate(tier, side, references.get(cls, []), reason, cls)
+    return out
+
+
+def _why(reason: NoMeasurement, code: str, **params) -> NoMeasurement:
+    return NoMeasurement(Message(f"estimates.{code}", {"reason": reason.message, **params}))
+
+
+def _estimate(
+    tier: TierCpu, side, references: list[Reference], reason: NoMeasurement, cls: str
+) -> Found:
+    if isinstance(side, model.Unknown):
+        return _why(reason, side.code, cpu=side.cpu, tier=TierRef(tier.slug))
+    usable = [r for r in references if isinstance(r.side, model.Side)]
+    if not references:
+        return _why(reason, "no_reference_run", **{"class": cls})
+    if not usable:
+        return _why(reason, "reference_cpu_unknown", host=references[0].loaded.run.target.name)
+    same = [r for r in usable if r.side.cpu_key == side.cpu_key and side.how != "family"]
+    candidates = []
+    for ref in same or usable:
+        metric = model.common_metric(ref.side, side)
+        if metric is not None:
+            distance = abs(math.log(side.values[metric] / ref.side.values[metric]))
+            candidates.append((distance, -max(ref.loaded.sweep.medians), ref))
+    if not candidates:
+        return _why(reason, "no_score_in_common", cpu=side.cpu)
+    ref = min(candidates, key=lambda c: c[:2])[2]
+    loaded, n = ref.loaded, int(tier.vcpus)
+    below = [k for k in loaded.sweep.medians if k <= n]
+    k = max(below) if below else min(loaded.sweep.medians)
+    fit = loaded.sweep.fit
+    curve = model.curve_for(loaded.run.profile_version.profile.name, fit if fit.enough else None)
+    found = model.estimate(loaded.sweep.medians[k], k, ref.side, side, n, curve)
+    if isinstance(found, model.Unknown):
+        return _why(reason, found.code, cpu=side.cpu)
+    summary = loaded.by_threads[k]
+    base = loaded.evidence(summary, k, summary.median)
+    said = found.to_dict()
+    said["rung"] = "same_cpu_model" if same else "published_scores"
+    said["reference"] = {"run_id": base.run_id, "host": base.host, "threads": k,
+                         "value": base.value}  # fmt: skip
+    extra = {**base.extra, "estimate": said}
+    # An inference request's service time scales with one thread's speed.
+    for key in SERVICE_TIMES:
+        if isinstance(extra.get(key), (int, float)):
+            extra[key] = extra[key] / found.ratio
+    if isinstance(extra.get("service_times_s"), list):
+        extra["service_times_s"] = [t / found.ratio for t in extra["service_times_s"]]
+    return replace(
+        base, value=found.value, threads=n, measured=False, fit=None, extrapolation=None,
+        extra=extra, sweep=None,
+    )  # fmt: skip
+
+
+SERVICE_TIMES = ("mean_s", "p50_s", "p99_s")

@@ -1,0 +1,103 @@
+"""The answer's output models (pydantic v2): what the engine returns and the API documents.
+
+One description of each part of the answer: the engine builds these models, their
+serialisation is the API's JSON (byte for byte what tests/golden/ holds), and
+`planner.api.schemas` takes its response schemas from them (docs/openapi.yaml).
+
+So far the headline (issue 20 started here; docs/design-20.md says what remains: the
+options, baseline, tiers with no figure, ... still leave the engine as dictionaries).
+
+A sentence is a `Message` field: serialised as its English text, and listed beside as
+`{"field", "code", "params", "text"}` in the object's `messages`. Money and exact decimals
+are `Decimal`s serialised as strings. Pure: no Django.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    WithJsonSchema,
+    computed_field,
+)
+
+from common.messages import Message, as_api
+from common.messages import plain as english
+
+MONEY_PATTERN = r"^-?\d+\.\d{2}$"
+
+Sentence = Annotated[
+    Message,
+    PlainSerializer(english, return_type=str),
+    WithJsonSchema({"type": "string", "description": "English; as data in `messages`"}),
+]
+MoneyOut = Annotated[
+    Decimal,
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema({"type": "string", "pattern": MONEY_PATTERN,
+                    "description": "An amount in the plan's currency, rounded half-up to "
+                                   "the cent."}),
+]  # fmt: skip
+DecimalOut = Annotated[
+    Decimal,
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema({"type": "string", "description": "an exact decimal number as a string"}),
+]
+
+
+class FieldMessage(BaseModel):
+    """One sentence of the object it sits in, as data: a stable code, typed parameters and
+    the English text, which is the string in the field it names. `field` is the path of
+    that field inside the object ("label", "notes[0]", "money.payback_label",
+    "parts[0].capacity.reasons[1]"); the headline's sentence is several messages, each with
+    field "sentence". Parameters keep their type: {"amount", "currency"} money, {"date"} an
+    ISO date, {"number", "places"} a figure, {"percent", "places"} a share, {"tier", "name"}
+    a catalog tier, {"profile", "version"} a benchmark profile, {"code", "params"} a nested
+    message, or a plain string, integer or list of these."""
+
+    field: str
+    code: str = Field(description="e.g. engine.note_price_stale, capacity.workload_reason")
+    params: dict[str, Any]
+    text: str = Field(description="English, as the field it names says it")
+
+
+def said(field: str, message: Message) -> dict[str, Any]:
+    """A message as its object's `messages` list holds it."""
+    return {"field": field, **as_api(message)}
+
+
+class Headline(BaseModel):
+    """The answer in a sentence or a few: the best option, what it saves, when it pays."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    best: str | None = Field(description="the best option's key")
+    label: Sentence | None
+    saving_per_month: MoneyOut | None
+    saving_per_year: MoneyOut | None
+    payback_label: str | None
+    payback_month: int | None
+    payback_fraction: DecimalOut | None
+    not_entered: list[str]
+    sentences: list[Message] = Field(exclude=True)  # the headline, one message a sentence
+    payback: Message | None = Field(default=None, exclude=True)  # payback_label as a message
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def sentence(self) -> str:
+        return " ".join(english(m) for m in self.sentences)
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the object's sentences as messages; empty when it has none"
+    )
+    @property
+    def messages(self) -> list[FieldMessage]:
+        out = [("label", self.label)] if self.label is not None else []
+        out += [("sentence", m) for m in self.sentences]
+        out += [("payback_label", self.payback)] if self.payback is not None else []
+        return [FieldMessage(**said(field, message)) for field, message in out]

@@ -1,0 +1,55 @@
+"""Importing a run file asks which catalog tier the host is: suggestions by CPU model and
+vCPUs when none is named, a link and a warning of the differences when one is."""
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from benchmarks_app.models import Target
+from catalog.defaults import load_default_catalog
+from tests.support.catalog import make_tier
+from tests.test_bench_run_files import epyc_run_file
+
+pytestmark = pytest.mark.django_db
+EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
+
+
+def upload(data: dict) -> SimpleUploadedFile:
+    return SimpleUploadedFile("run.json", json.dumps(data).encode(), "application/json")
+
+
+def test_without_a_tier_it_suggests_those_with_the_hosts_cpu(client, staff_user):
+    load_default_catalog()
+    data = epyc_run_file()  # fingerprint: AMD EPYC 4545P, 32 usable CPUs
+    client.force_login(staff_user)
+    response = client.post(reverse("benchmarks:import_run"), {"file": upload(data)}, follow=True)
+    assert "Tiers with this host&#x27;s CPU model: " + EXTREME in response.text
+    assert Target.objects.get().tier is None  # nothing linked without the importer's word
+
+
+def test_a_named_tier_is_linked_and_its_differences_said(client, staff_user):
+    load_default_catalog()
+    make_tier("aws-c5.4xlarge-test", provider="AWS", name="c5.4xlarge", vcpus=16)
+    data = epyc_run_file()
+    client.force_login(staff_user)
+    response = client.post(
+        reverse("benchmarks:import_run"),
+        {"file": upload(data), "tier": "aws-c5.4xlarge-test"},
+        follow=True,
+    )
+    assert "Linked the host to tier aws-c5.4xlarge-test." in response.text
+    assert "Check the link: its CPU model is not the tier&#x27;s (Intel Xeon Platinum 8275CL" in (
+        response.text
+    )
+    assert "its usable CPUs are not the tier&#x27;s vCPUs" in response.text
+    assert Target.objects.get().tier.slug == "aws-c5.4xlarge-test"
+
+
+def test_an_unknown_tier_refuses_the_import_and_changes_nothing(client, staff_user):
+    data = epyc_run_file()
+    client.force_login(staff_user)
+    response = client.post(reverse("benchmarks:import_run"), {"file": upload(data), "tier": "nope"})
+    assert response.status_code == 400 and "No offered tier has the key nope." in response.text
+    assert not Target.objects.exists()
