@@ -59,7 +59,8 @@ format: venv
 
 check-deploy: venv
 	DJANGO_SETTINGS_MODULE=config.settings_production SECRET_KEY=$$(openssl rand -hex 40) \
-	  ALLOWED_HOSTS=planner.example.com $(PY) manage.py check --deploy --fail-level WARNING
+	  ALLOWED_HOSTS=planner.example.com EMAIL_HOST=smtp.example.com \
+	  $(PY) manage.py check --deploy --fail-level WARNING
 
 messages: venv
 	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests

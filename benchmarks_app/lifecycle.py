@@ -312,6 +312,10 @@ def _expire_queued(now: datetime) -> int:
 # Sending and reconciling queued runs --------------------------------------------------
 
 
+SEND_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0,
+                     "interval_max": 0}  # fmt: skip
+
+
 def send_run(run: Run, now: datetime | None = None) -> bool:
     """Count one more send of a queued run, then publish its task on its target's queue.
 
@@ -325,8 +329,17 @@ def send_run(run: Run, now: datetime | None = None) -> bool:
     if not counted:
         return False
     queue = queue_for(Target.objects.values_list("name", flat=True).get(pk=run.target_id))
+    # No result is kept (the run's row is the result): sending one would subscribe to the
+    # result backend, which retries a lost Redis for 20 s. One retry at once, each attempt
+    # bounded by the broker's socket timeouts (settings): a hung or stopped broker is an
+    # error within seconds, with its own words.
     current_app.send_task(
-        EXECUTE_TASK, args=[str(run.pk)], queue=queue, task_id=run.task_id or None
+        EXECUTE_TASK,
+        args=[str(run.pk)],
+        queue=queue,
+        task_id=run.task_id or None,
+        ignore_result=True,
+        retry_policy=SEND_RETRY_POLICY,
     )
     return True
 

@@ -10,8 +10,8 @@ the catalog comes back without a tier and with a message that says so: no rate i
 made up. A spot tier may be keyed without a region (hand-entered: `aws-c5.4xlarge-spot`):
 one with no region counts for every region of its instance.
 
-The engine's commitment options (docs/design-27.md) are built from these; this module
-only reads the frame.
+The engine's commitment options (docs/design.md, "Commitment alternatives") are built from
+these; this module only reads the frame.
 """
 
 from __future__ import annotations

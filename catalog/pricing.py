@@ -217,6 +217,13 @@ def _rates_to(currency: str, as_of: dt.date) -> dict[str, Conversion]:
     return direct
 
 
+def conversions_to(currency: str, as_of: dt.date) -> dict[str, Conversion]:
+    """Each currency's conversion into `currency` on `as_of` (the newest rate on or before
+    it, direct or through EUR), with the ExchangeRate ids behind it: for other apps (the
+    bill importer converts a bill's lines at the rates of their charge dates)."""
+    return _rates_to(currency, as_of)
+
+
 def currencies_with_rates(as_of: dt.date) -> list[str]:
     """The currencies an exchange rate on or before `as_of` names: those a plan or the
     catalog page can be shown in (every other price converts through them)."""

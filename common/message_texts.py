@@ -87,6 +87,9 @@ _SCHEMA: dict[str, Text] = {
     "schema.unknown_tier": N_("unknown tier '%(tier)s'"),
     "schema.tier_key": N_("a tier key: lowercase letters, digits, '.' and '-'"),
     "schema.currency_code": N_("expected a 3-letter ISO 4217 code such as USD"),
+    "schema.unknown_currency": N_(
+        "no exchange rate for %(currency)s: a plan can be shown in %(known)s"
+    ),
     "schema.unknown_value": N_("unknown value %(value)s; one of %(choices)s"),
     "schema.one_of": N_("give exactly one of %(a)s or %(b)s"),
     "schema.migration_pair": N_("needed with the other migration field"),
@@ -151,6 +154,9 @@ _SCHEMA: dict[str, Text] = {
     "schema.form.unknown_tier": N_("This tier is not offered in the catalog."),
     "schema.form.tier_key": N_("Choose a tier from the catalog."),
     "schema.form.currency_code": N_("A 3-letter currency code such as USD."),
+    "schema.form.unknown_currency": N_(
+        "There is no exchange rate for %(currency)s: choose one of %(known)s."
+    ),
     "schema.form.unknown_value": N_("Choose one of the offered values."),
     "schema.form.one_of": N_("Give the monthly amount or a tier, not both."),
     "schema.form.migration_pair": N_("Needed with the other migration field."),
@@ -670,6 +676,10 @@ _CATALOG: dict[str, Text] = {
     "catalog.same_currencies": N_("must differ from rate_from"),
     "catalog.file_too_big": N_("%(size)s bytes is over the limit of %(limit)s bytes"),
     "catalog.file_empty": N_("the file is empty"),
+    "catalog.import_busy": N_(
+        "another import of the catalog was being written: nothing of this file was "
+        "imported; try again in a moment"
+    ),
     "catalog.not_utf8": N_("not UTF-8 text"),
     "catalog.row_short": N_(
         "has %(fields)s fields, the header has %(header)s (no %(first_missing)s onwards)"
@@ -987,6 +997,90 @@ _FINANCE: dict[str, Text] = {
     ),
 }
 
+# The bill importer (bills/): what it refuses, where, and what it says about a bill's data.
+_BILLS = {
+    "bills.file.empty": N_("%(file)s is empty"),
+    "bills.file.no_rows": N_("%(file)s has a header but no rows"),
+    "bills.file.truncated": N_("%(file)s ends part-way through line %(line)s: a truncated file?"),
+    "bills.file.nul": N_("%(file)s holds a NUL byte on line %(line)s"),
+    "bills.file.long_line": N_(
+        "%(file)s line %(line)s is longer than any export writes "
+        "(a cell over %(limit)s characters?)"
+    ),
+    "bills.file.bad_parquet": N_("%(file)s is not a readable Parquet file: %(reason)s"),
+    "bills.file.unreadable": N_("%(file)s could not be read as CSV: %(reason)s"),
+    "bills.file.wrong_kind": N_(
+        "%(file)s is not a cost export (it starts with %(what)s); read here: %(kinds)s"
+    ),
+    "bills.header.unknown_version": N_(
+        "%(file)s looks like a cost export (%(kind)s) of a version not read here: "
+        "no column %(columns)s"
+    ),
+    "bills.cell.too_long": N_(
+        "%(file)s line %(line)s, column %(column)s: a cell over %(limit)s characters"
+    ),
+    "bills.cell.nul": N_("%(file)s line %(line)s, column %(column)s: a NUL byte"),
+    "bills.value.not_number": N_(
+        "%(file)s line %(line)s, column %(column)s: %(value)s is not a number"
+    ),
+    "bills.value.not_date": N_(
+        "%(file)s line %(line)s, column %(column)s: %(value)s is not a date"
+    ),
+    "bills.value.no_date": N_("%(file)s line %(line)s, column %(column)s: no date"),
+    "bills.value.missing": N_("%(file)s line %(line)s: no %(column)s"),
+    "bills.value.negative_quantity": N_(
+        "%(file)s line %(line)s, column %(column)s: a negative quantity"
+    ),
+    "bills.value.bad_currency": N_(
+        "%(file)s line %(line)s: %(value)s is not a currency code (three letters, ISO 4217)"
+    ),
+    "bills.currency.no_rate": N_(
+        "%(file)s line %(line)s: no exchange rate from %(currency)s to %(target)s on or before "
+        "%(date)s; a bill in several currencies needs the rates of its charge dates"
+    ),
+    "bills.period.overlap": N_(
+        "%(file)s overlaps bill %(bill)s (%(provider)s account %(account)s, %(month)s) without "
+        "covering the same period: delete that bill first or import an export of its period"
+    ),
+    "bills.import.same": N_("%(file)s is already imported as bill %(bill)s: nothing changed"),
+    "bills.import.replaced": N_("%(file)s replaces bill %(bill)s, an export of the same period"),
+    "bills.import.done": N_("%(file)s imported as bill %(bill)s: %(rows)s rows in %(lines)s lines"),
+    "bills.upload.missing": N_("no file: send the export as the request body or a form field"),
+    "bills.upload.too_large": N_("the file is larger than %(limit)s bytes"),
+    "bills.flag.effective_zero": N_(
+        "%(rows)s usage rows have a zero effective cost beside a billed cost (first on line "
+        "%(line)s): their billed cost is used"
+    ),
+    "bills.flag.effective_rounded": N_(
+        "%(rows)s usage rows have an effective cost rounded to whole units (first on line "
+        "%(line)s): their billed cost is used"
+    ),
+    "bills.flag.effective_missing": N_(
+        "%(rows)s rows give no effective (amortised) cost (first on line %(line)s): their "
+        "billed cost is used"
+    ),
+    "bills.flag.list_missing": N_(
+        "%(rows)s rows give no list cost (first on line %(line)s): their billed cost stands "
+        "in for it"
+    ),
+    "bills.flag.list_below_billed": N_(
+        "%(rows)s rows have a list cost below the billed cost (first on line %(line)s): kept "
+        "as given"
+    ),
+    "bills.flag.correction": N_(
+        "%(rows)s rows correct an earlier period (first on line %(line)s): kept as given, in "
+        "the day they are charged"
+    ),
+    "bills.flag.converted": N_(
+        "%(currency)s amounts converted to %(target)s at ECB rates of each charge date "
+        "(rate rows %(rates)s)"
+    ),
+    "bills.flag.views_apart": N_(
+        "an %(other)s export of the same account and month is bill %(bill)s: the two are "
+        "never added together"
+    ),
+}
+
 # Estimates from published scores (benchmarks_app.estimate_selectors, .evidence).
 _ESTIMATES: dict[str, Text] = {
     "estimates.no_cpu": N_("%(reason)s; no estimate either: the catalog names no CPU for %(tier)s"),
@@ -1025,7 +1119,7 @@ _ESTIMATES: dict[str, Text] = {
 
 TEXTS: dict[str, Text] = {
     **_COMMON, **_SCHEMA, **_ENGINE, **_CAPACITY, **_BENCHMARKS, **_CATALOG, **_FEEDS,
-    **_SERVICES, **_FINANCE, **_COMMITMENTS, **_ESTIMATES,
+    **_SERVICES, **_FINANCE, **_COMMITMENTS, **_ESTIMATES, **_BILLS,
 }  # fmt: skip
 
 

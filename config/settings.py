@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "changes",
     "catalog",
     "benchmarks_app",
+    "bills",
     "planner",
 ]
 
@@ -113,7 +114,13 @@ TEMPLATES = [
 
 # Database ---------------------------------------------------------------------
 if os.getenv("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    # Kept 60 s, so checked before each request's first query (CONN_HEALTH_CHECKS: a
+    # connection its server dropped is replaced, not a 500); PostgreSQL's engine also
+    # retries a request's first query once on a dropped connection (issue 29, item 3).
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60,
+                                                  conn_health_checks=True)}  # fmt: skip
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "planner.db.postgresql"
 else:
     # The worker writes while the web reads: WAL, IMMEDIATE transactions and a
     # busy timeout keep SQLite from answering "database is locked".
@@ -164,11 +171,15 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": QUEUE_PREFIX} if QUEUE_PREFIX else {}
+    # A hung Redis (paused, its host unreachable) answers no read: bounded, as the cache's
+    # (a worker's BRPOP returns every second, well inside the read timeout).
+    CELERY_BROKER_TRANSPORT_OPTIONS |= {"socket_connect_timeout": 1, "socket_timeout": 1.5}
     CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = CELERY_BROKER_TRANSPORT_OPTIONS
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            # A full disk makes the site run uncached (logged), not answer 500.
+            "BACKEND": "common.django.file_cache.TolerantFileBasedCache",
             "LOCATION": str(VAR_DIR / "cache" / (QUEUE_PREFIX or "app")),
         }
     }

@@ -118,7 +118,7 @@ class Estimate:
             "ratio": round(self.ratio, 4), "scaling": round(self.scaling, 4),
             "curve": self.curve.source, "reference_cpu": self.reference.to_dict(),
             "tier_cpu": self.target.to_dict(), "band": [round(self.band.low, 4),
-            round(self.band.high, 4)], "band_basis": "docs/design-23.md#band",
+            round(self.band.high, 4)], "band_basis": "docs/design.md#the-band",
         }  # fmt: skip
 
 

@@ -42,6 +42,10 @@ class Plan(models.Model):
     inputs = models.JSONField(_("inputs"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
+    # Bumped by every save of the inputs (`services.plans.plan_update`): a save names the
+    # version it started from and is refused if the plan moved on (no lost update). The
+    # API's ETag.
+    version = models.PositiveIntegerField(_("version"), default=1)
     # The figures as its owner last saw them on the plan page, and the data generation they
     # rest on: the home page compares generations and says what changed since.
     seen_generation = models.PositiveBigIntegerField(_("generation last viewed"), null=True,

@@ -95,9 +95,13 @@ def test_every_api_route_is_documented_with_its_methods():
         route = "/" + re.sub(r"<str:(\w+)>", r"{\1}", str(pattern.pattern))
         assert route in paths, route
     assert {path: sorted(ops) for path, ops in paths.items()} == {
+        "/bills": ["get", "post"],
+        "/bills/uploads/{id}": ["get"],
+        "/bills/{id}": ["delete", "get"],
+        "/bills/{id}/baseline": ["get"],
         "/evaluate": ["post"],
         "/plans": ["get", "post"],
-        "/plans/{id}": ["get"],
+        "/plans/{id}": ["get", "patch", "put"],
         "/plans/{id}/shares": ["get", "post"],
         "/plans/{id}/shares/{token}": ["delete"],
         "/plans/{id}/uncertainty": ["get"],

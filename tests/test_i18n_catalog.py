@@ -21,7 +21,7 @@ from django.core.management import call_command
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale" / "de" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
-SOURCES = ("planner", "catalog", "benchmarks_app", "common", "templates", "manage.py")
+SOURCES = ("planner", "catalog", "benchmarks_app", "bills", "common", "templates", "manage.py")
 # Never user-facing: tests, build outputs, the virtualenv.
 IGNORE = [".venv", "tests", "var", "staticfiles", "bench", "node_modules"]
 

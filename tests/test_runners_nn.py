@@ -43,8 +43,16 @@ def test_it_measures_mlp_training_samples_per_second(tmp_path, threads):
 def test_it_is_skipped_with_the_reason_when_torch_is_missing(tmp_path):
     child = run_profile("nn-mlp", 1, tmp_path)
     assert child.returncode == EXIT_SKIPPED
-    assert child.result == {"ok": False, "kind": "skipped",
-                            "error": "torch not installed: profile nn-mlp skipped"}  # fmt: skip
+    # The reason as a message the pages translate, and its English words for logs.
+    assert child.result == {
+        "ok": False,
+        "kind": "skipped",
+        "error": "torch not installed: profile nn-mlp skipped",
+        "message": {
+            "code": "benchmarks.runner_not_installed",
+            "params": {"modules": ["torch"], "profile": "nn-mlp"},
+        },
+    }
 
 
 def test_the_skip_path_writes_no_number_whatever_is_installed(tmp_path):

@@ -58,6 +58,25 @@ def test_every_response_has_a_strict_content_security_policy(pages):
         assert "unsafe" not in text and "nonce" not in text, name
 
 
+# Chromium's policy-controlled features this header may name (its
+# third_party/blink/renderer/core/permissions_policy/permissions_policy_features.json5 and
+# the console's "Unrecognized feature" warning): "bluetooth" is not one.
+KNOWN_FEATURES = frozenset({
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+    "geolocation", "gyroscope", "hid", "idle-detection", "magnetometer", "microphone",
+    "midi", "payment", "publickey-credentials-get", "screen-wake-lock", "serial", "usb",
+    "xr-spatial-tracking",
+})  # fmt: skip
+
+
+def test_the_header_names_only_features_chromium_knows():
+    from planner.middleware import PERMISSIONS_POLICY
+
+    named = {part.strip().split("=", 1)[0] for part in PERMISSIONS_POLICY.split(",")}
+    assert "bluetooth" not in named
+    assert named <= KNOWN_FEATURES, named - KNOWN_FEATURES
+
+
 def test_every_response_denies_powerful_browser_features(pages):
     for name, (client, url) in pages.items():
         allowed = dict(

@@ -1,6 +1,6 @@
 """AWS Savings Plans price list: Compute and EC2 Instance plans as pricing models of EC2 tiers.
 
-Where (docs/design-27.md, "Formats"; the sample's savings-plans/README.md): the region index
+Where (docs/formats.md §8; the sample's savings-plans/README.md): the region index
 `…/savingsPlan/v1.0/aws/AWSComputeSavingsPlan/current/region_index.json` lists
 `regions[] {regionCode, versionUrl}` (relative); each region's file has `products[]` (one
 per plan: `productFamily` ComputeSavingsPlans / EC2InstanceSavingsPlans, `usageType`,

@@ -77,8 +77,8 @@ class AzureRetail(Source):
 
     def url(self, region: str) -> str:
         odata = f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}'"
-        # The preview API version adds each row's `savingsPlan` terms (docs/design-27.md,
-        # "Formats").
+        # The preview API version adds each row's `savingsPlan` terms (docs/formats.md
+        # §9).
         return f"{config.azure_base_url()}?$filter={quote(odata)}&api-version={API_VERSION}"
 
     def fetch(

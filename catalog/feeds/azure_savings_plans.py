@@ -1,6 +1,6 @@
 """Azure savings plan for compute: the Retail Prices API's `savingsPlan` terms.
 
-With `api-version=2023-01-01-preview` (docs/design-27.md, "Formats") a pay-as-you-go row carries
+With `api-version=2023-01-01-preview` (docs/formats.md §9) a pay-as-you-go row carries
 `savingsPlan[] {term "1 Year"/"3 Years", retailPrice, unitPrice}`, each already a price
 per hour. Each term of a Linux on-demand row becomes a price of the tier
 `azure-<size>-<region>-savings-plan-1y` (or `-3y`): model `savings_plan_1y`/`_3y`, the

@@ -1,7 +1,7 @@
 """Plausible bounds for what a price feed may store: prices per unit and currency, rates.
 
 A feed value outside them refuses the whole file, naming the record (line, key) and the
-field (docs/design-28.md, "Plausible bounds"). They are wide on purpose: they catch a
+field (docs/formats.md §11). They are wide on purpose: they catch a
 misplaced decimal point, an exponent or a corrupted digit string, never a real price.
 
 Prices are bounded in US dollars and scaled into each currency by the range of its

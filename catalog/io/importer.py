@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 
 from catalog.io.changes import ChangeSet, chunks, stage_changes
 from catalog.io.formats import parse
+from catalog.io.records import CatalogBusy
 from catalog.models import ExchangeRate, Price, Provider, Tier
 from changes import services as change_log
 
@@ -75,9 +76,42 @@ def _write(result: ChangeSet, user) -> None:
     )
 
 
+# One import of the catalog at a time (PostgreSQL advisory lock, "cata"): the changes are
+# staged and written in the same transaction, under the lock, so a second import stages
+# against what the first wrote instead of colliding with it.
+CATALOG_LOCK = 0x63617461
+LOCK_WAIT = "5s"  # a second import waits this long for the first, then is told to retry
+
+
 def import_catalog(
     data: bytes, fmt: str, *, user=None, dry_run: bool = False, update_tiers: bool = True
 ) -> ChangeSet:
-    """Parse, check against the database and (unless `dry_run`) write. Raises CatalogFileError."""
-    result = stage_changes(parse(data, fmt), update_tiers=update_tiers)
-    return result if dry_run else apply_changes(result, user=user)
+    """Parse, check against the database and (unless `dry_run`) write. Raises
+    CatalogFileError; `CatalogBusy` (one) when another import holds the catalog."""
+    parsed = parse(data, fmt)
+    if dry_run:
+        return stage_changes(parsed, update_tiers=update_tiers)
+    try:
+        with transaction.atomic():
+            _lock_catalog()
+            result = stage_changes(parsed, update_tiers=update_tiers)
+            return apply_changes(result, user=user)
+    except IntegrityError as exc:  # a writer outside the imports got there first
+        raise CatalogBusy() from exc
+    except OperationalError as exc:
+        if getattr(exc.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            raise CatalogBusy() from exc
+        raise
+
+
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's lock_timeout
+
+
+def _lock_catalog() -> None:
+    """Wait (at most LOCK_WAIT) for any other import's transaction to end. SQLite needs
+    none: its transactions are IMMEDIATE (settings), so writers already take turns."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_WAIT}'")
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CATALOG_LOCK])

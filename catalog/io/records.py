@@ -150,6 +150,13 @@ class CatalogFileError(Exception):
         super().__init__("\n".join(str(issue) for issue in issues))
 
 
+class CatalogBusy(CatalogFileError):
+    """Another import was writing the catalog: nothing of this file was written; retry."""
+
+    def __init__(self) -> None:
+        super().__init__([Issue("file", None, msg("catalog.import_busy"))])
+
+
 @dataclass
 class PriceRecord:
     where: str

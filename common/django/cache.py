@@ -48,17 +48,30 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
         return client
 
 
+# After a failure the cache is skipped (a miss, a dropped write) for this long, then tried
+# again: a hung Redis (its reads time out) costs one request a socket timeout per interval,
+# not every cache call of every request (issue 29, item 4).
+BREAKER_SECONDS = 10.0
+
+
 class TolerantRedisCache(RedisCache):
-    """RedisCache whose failures degrade to misses and dropped writes, logged."""
+    """RedisCache whose failures degrade to misses and dropped writes, logged, with a
+    circuit breaker: after one failure, no call reaches Redis for BREAKER_SECONDS."""
 
     _last_warning = 0.0
+    _skip_until = 0.0  # per process: every thread's calls wait on the same Redis
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusedClientRedisCacheClient
 
+    def try_again_now(self) -> None:
+        """Close the breaker: the next call goes to Redis (a readiness probe must ask it)."""
+        TolerantRedisCache._skip_until = 0.0
+
     def _failed(self, operation: str, exc: Exception) -> None:
         now = time.monotonic()
+        TolerantRedisCache._skip_until = now + BREAKER_SECONDS
         if now - TolerantRedisCache._last_warning >= WARN_EVERY_SECONDS:
             TolerantRedisCache._last_warning = now
             logger.warning("cache unavailable, running uncached (%s): %s", operation, exc)
@@ -66,6 +79,8 @@ class TolerantRedisCache(RedisCache):
             logger.debug("cache unavailable (%s): %s", operation, exc)
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        if _skipping():
+            return default
         try:
             return super().get(key, default, version)
         except RedisError as exc:
@@ -73,6 +88,8 @@ class TolerantRedisCache(RedisCache):
             return default
 
     def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        if _skipping():
+            return {}
         try:
             return super().get_many(keys, version)
         except RedisError as exc:
@@ -80,6 +97,8 @@ class TolerantRedisCache(RedisCache):
             return {}
 
     def has_key(self, key: Any, version: int | None = None) -> bool:
+        if _skipping():
+            return False
         try:
             return super().has_key(key, version)
         except RedisError as exc:
@@ -87,6 +106,8 @@ class TolerantRedisCache(RedisCache):
             return False
 
     def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version=None) -> bool:
+        if _skipping():
+            return False
         try:
             return super().add(key, value, timeout, version)
         except RedisError as exc:
@@ -94,12 +115,16 @@ class TolerantRedisCache(RedisCache):
             return False
 
     def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version=None) -> None:
+        if _skipping():
+            return
         try:
             super().set(key, value, timeout, version)
         except RedisError as exc:
             self._failed("set", exc)
 
     def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version=None) -> list:
+        if _skipping():
+            return list(data)
         try:
             return super().set_many(data, timeout, version)
         except RedisError as exc:
@@ -107,6 +132,8 @@ class TolerantRedisCache(RedisCache):
             return list(data)  # Django's contract: the keys that were not stored
 
     def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version=None) -> bool:
+        if _skipping():
+            return False
         try:
             return super().touch(key, timeout, version)
         except RedisError as exc:
@@ -114,6 +141,8 @@ class TolerantRedisCache(RedisCache):
             return False
 
     def delete(self, key: Any, version: int | None = None) -> bool:
+        if _skipping():
+            return False
         try:
             return super().delete(key, version)
         except RedisError as exc:
@@ -121,12 +150,16 @@ class TolerantRedisCache(RedisCache):
             return False
 
     def delete_many(self, keys: Any, version: int | None = None) -> None:
+        if _skipping():
+            return
         try:
             super().delete_many(keys, version)
         except RedisError as exc:
             self._failed("delete_many", exc)
 
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
+        if _skipping():
+            raise CacheUnavailable("cache skipped after a recent failure")
         try:
             return super().incr(key, delta, version)
         except RedisError as exc:
@@ -134,7 +167,14 @@ class TolerantRedisCache(RedisCache):
             raise CacheUnavailable(str(exc)) from exc
 
     def clear(self) -> None:
+        if _skipping():
+            return
         try:
             super().clear()
         except RedisError as exc:
             self._failed("clear", exc)
+
+
+def _skipping() -> bool:
+    """The breaker is open: a call failed less than BREAKER_SECONDS ago."""
+    return time.monotonic() < TolerantRedisCache._skip_until

@@ -65,6 +65,9 @@ REFUSALS = {
     "404": "Not found — or not yours; the two are indistinguishable (`__all__`).",
     "413": "The body exceeds `API_MAX_BODY_BYTES` (`body`); it is not read past the limit.",
     "415": "The body is not `application/json` (`body`).",
+    "412": "The plan was changed since the version `If-Match` names (`If-Match`); the"
+    " `ETag` header gives its version now. Nothing was stored.",
+    "428": "No `If-Match` header (`If-Match`): a change must name the version it is based on.",
     "429": "Too many calls this minute (`rate`).",
 }
 HEADERS = {

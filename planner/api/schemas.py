@@ -93,7 +93,10 @@ class PriceProvenance(Open):
 class RunProvenance(Open):
     """The benchmark measurement a capacity figure rests on."""
 
-    kind: Literal["measured", "predicted"]
+    kind: Literal["measured", "predicted", "estimate"] = Field(
+        description="estimate: scaled from the reference run named here by published "
+        "per-server scores (its published_estimate says how; docs/design.md, Speed estimates)"
+    )
     run_id: Uuid
     host: str = Field(description="the target (worker node) it ran on")
     profile: str = Field(description="name X.Y.Z, e.g. gbm-xgboost 1.0.0")

@@ -15,6 +15,7 @@ from django.urls import reverse
 from ninja import NinjaAPI, Path, Query
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
+from bills.api import router as bills_router
 from common.django import clock
 from planner.api import schemas
 from planner.api.auth import (
@@ -28,10 +29,11 @@ from planner.api.auth import (
 )
 from planner.api.body import PlanBody, StrictJsonParser
 from planner.api.errors import Answered, ApiError, errors_response, not_found, refusal
+from planner.api.merge_patch import merge_patch
 from planner.compute import montecarlo
 from planner.compute.schema import PlanValidationError
 from planner.models import Plan, Share
-from planner.services import evaluation
+from planner.services import evaluation, rate_limits
 from planner.services import plans as services
 
 CALLERS = [BearerKey(), SessionUser()]
@@ -51,6 +53,7 @@ api = NinjaAPI(
     docs_url=None,
     urls_namespace="api",
 )
+api.add_router("/bills", bills_router)  # the bill app's endpoints (bills/api.py)
 
 # The README's example (the field-notes case, on the shipped default catalog): the document
 # shows it, and schemathesis sends it first, so the success answers are checked too.
@@ -62,6 +65,42 @@ EXAMPLE_PLAN = {
                  "retraining": 0},
 }  # fmt: skip
 WITH_EXAMPLE = {"requestBody": {"content": {"application/json": {"example": EXAMPLE_PLAN}}}}
+
+UNCERTAINTY_LIMITED = (
+    "too many uncertainty requests this minute (UNCERTAINTY_RATE_LIMIT_PER_MINUTE a user,"
+    " web and API together): try again after Retry-After seconds"
+)
+MISSING_IF_MATCH = (
+    "send If-Match with the plan's ETag from GET (or * to overwrite whatever is stored)"
+)
+STALE_PLAN = (
+    "the plan was changed since that version: GET it again (its ETag is in this answer's"
+    " ETag header) and apply the change to it, or send If-Match: * to overwrite it"
+)
+IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string", "pattern": r'^\s*(\*|"[0-9]+"(\s*,\s*"[0-9]+")*)\s*$'},
+    "description": "the ETag a GET of the plan gave (its version), or * for any version",
+}
+CONDITIONAL = {
+    "parameters": [IF_MATCH],
+    "responses": {200: {"headers": {"ETag": {"schema": {"type": "string"},
+                                              "description": "the plan's new version"}}},
+                  412: {"headers": {"ETag": {"schema": {"type": "string"},
+                                             "description": "the plan's version now"}}}},
+}  # fmt: skip
+MERGE_PATCH = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {
+            "schema": {"type": "object", "description": "an RFC 7396 JSON merge patch of "
+                       "the plan's inputs: the merged plan must pass the Plan schema"},
+            "example": {"baseline": {"monthly": "520"}},
+        }},
+    }
+}  # fmt: skip
 
 PlanId = Annotated[str, Path(alias="id", description="the plan's id (a UUID)")]
 Seed = Annotated[
@@ -212,15 +251,80 @@ def create_plan(request: HttpRequest, plan: PlanBody) -> HttpResponse:
     operation_id="getPlan",
     summary="Read one of the caller's plans, with its comparison on today's prices",
     response={200: schemas.PlanDetail, 404: Errors, **READ},
-)
+    openapi_extra={"responses": {200: {"headers": {"ETag": {
+        "schema": {"type": "string"}, "description": "the plan's version, for If-Match"}}}}},
+)  # fmt: skip
 def plan_detail(request: HttpRequest, code: PlanId) -> HttpResponse:
-    """Another caller's plan is the same 404 as one that does not exist."""
+    """Another caller's plan is the same 404 as one that does not exist. The ETag is the
+    plan's version: send it back as If-Match to change the plan."""
     plan = _own_plan(request, code)
     body = _plan_summary(request, plan) | {
         "inputs": plan.inputs,
         "comparison": evaluation.comparison(services.stored_plan(plan)),
     }
-    return JsonResponse(body)
+    response = JsonResponse(body)
+    response["ETag"] = services.etag(plan)
+    return response
+
+
+def _expected_version(request: HttpRequest, plan: Plan) -> int | None:
+    """The version an If-Match names, checked before anything is read: 428 without one,
+    412 when it is not the plan's version now (None: "*", whatever version)."""
+    given = request.headers.get("If-Match", "").strip()
+    if not given:
+        raise ApiError(428, "If-Match", MISSING_IF_MATCH)
+    named = {services.version_of_etag(tag) for tag in given.split(",")}
+    if None in named:
+        return None
+    if plan.version not in named:
+        raise _stale(plan)
+    return plan.version
+
+
+def _stale(plan: Plan) -> ApiError:
+    return ApiError(412, "If-Match", STALE_PLAN, ETag=services.etag(plan))
+
+
+def _store(request: HttpRequest, plan: Plan, expected: int | None, parsed: Any) -> HttpResponse:
+    try:
+        stored = services.plan_update(plan, parsed, expected_version=expected)
+    except services.StalePlan as stale:  # saved by someone else since the check above
+        raise _stale(stale.current) from None
+    response = JsonResponse({"id": str(stored.code), "url": _plan_url(request, stored)})
+    response["ETag"] = services.etag(stored)
+    return response
+
+
+@api.put(
+    "/plans/{str:id}",
+    operation_id="replacePlan",
+    summary="Replace a plan's inputs, if nobody changed it since it was read",
+    response={200: schemas.PlanCreated, 404: Errors, 412: Errors, 428: Errors, **WITH_BODY},
+    openapi_extra={**WITH_EXAMPLE, **CONDITIONAL},
+)
+def replace_plan(request: HttpRequest, code: PlanId, plan: PlanBody) -> HttpResponse:
+    """The whole plan, validated as on create. Send `If-Match` with the ETag a GET gave
+    (or `*` to overwrite whatever is stored): a plan changed since is refused with 412."""
+    own = _own_plan(request, code)
+    return _store(request, own, _expected_version(request, own), plan)
+
+
+@api.patch(
+    "/plans/{str:id}",
+    operation_id="updatePlan",
+    summary="Change some of a plan's inputs (a JSON merge patch), if nobody changed it since",
+    response={200: schemas.PlanCreated, 404: Errors, 412: Errors, 428: Errors, **WITH_BODY},
+    openapi_extra={**MERGE_PATCH, **CONDITIONAL},
+)
+def update_plan(request: HttpRequest, code: PlanId) -> HttpResponse:
+    """The body is merged into the stored inputs as RFC 7396 says (a key set to null is
+    removed; a list is replaced whole), and the result validated as a whole plan."""
+    own = _own_plan(request, code)
+    expected = _expected_version(request, own)
+    patch = api.parser.parse_body(request)
+    if not isinstance(patch, dict):
+        raise ApiError(400, "body", "send a JSON object: the inputs to change")
+    return _store(request, own, expected, services.parse(merge_patch(own.inputs, patch)))
 
 
 @api.get(
@@ -239,6 +343,9 @@ def plan_uncertainty(
     three leading options. Cached per plan, data generation, date and seed; another seed
     draws again. Slower than the comparison the first time (seconds): ask for it apart."""
     plan = _own_plan(request, code)
+    if not rate_limits.allow_uncertainty(request.auth.pk):  # type: ignore[attr-defined]
+        raise ApiError(429, "rate", UNCERTAINTY_LIMITED,
+                       Retry_After=str(rate_limits.seconds_to_next_window()))  # fmt: skip
     found = evaluation.uncertainty(services.stored_plan(plan), seed=seed)
     return JsonResponse({"id": str(plan.code), "as_of": clock.today().isoformat(), **found})
 

@@ -4,8 +4,9 @@ One description of each part of the answer: the engine builds these models, thei
 serialisation is the API's JSON (byte for byte what tests/golden/ holds), and
 `planner.api.schemas` takes its response schemas from them (docs/openapi.yaml).
 
-So far the headline (issue 20 started here; docs/design-20.md says what remains: the
-options, baseline, tiers with no figure, ... still leave the engine as dictionaries).
+So far the headline (issue 20 started here; docs/design.md, "The evaluate path", says what
+remains: the options, baseline, tiers with no figure, ... still leave the engine as
+dictionaries).
 
 A sentence is a `Message` field: serialised as its English text, and listed beside as
 `{"field", "code", "params", "text"}` in the object's `messages`. Money and exact decimals

@@ -29,7 +29,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from benchmarks_app.estimate_selectors import TierCpu, estimates
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.selectors import best_measurements as select_measurements
-from catalog.models import Tier
+from catalog.models import ExchangeRate, Price, Tier
 from catalog.pricing import catalog_frame
 from changes.memo import kept
 from changes.selectors import Generation, current_generation
@@ -47,6 +47,27 @@ def plain(value: Any) -> Any:
 
 def generation_or_current(generation: Generation | None) -> Generation:
     return generation if generation is not None else current_generation()
+
+
+def plan_currencies(generation: Generation | None = None) -> frozenset[str]:
+    """The currencies a plan can be shown in, as the editor offers them: the catalog's
+    prices' own and every one a dated exchange rate names (USD for an empty catalog); read
+    once per data generation and day (one query)."""
+    generation = generation_or_current(generation)
+    day = today()
+    compute = lambda: _read_currencies(day)  # noqa: E731
+    return kept(generation, "services.plan_currencies", day.isoformat(), compute, most=4)
+
+
+def _read_currencies(day: dt.date) -> frozenset[str]:
+    """One query: the prices' currencies and both sides of every rate dated by `day`."""
+    rates = ExchangeRate.objects.filter(date__lte=day).order_by()
+    codes = (
+        Price.objects.order_by().values_list("currency")
+        .union(rates.values_list("from_currency"), rates.values_list("to_currency"))
+        .order_by()  # the union's own: the models' default orderings are not allowed in it
+    )  # fmt: skip
+    return frozenset(code for (code,) in codes) or frozenset({"USD"})
 
 
 # --- the offered tiers ----------------------------------------------------------------------

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
 
 from catalog.models import Tier
 from changes.selectors import Generation, generation_with
@@ -33,16 +35,27 @@ def known_tiers(generation: Generation | None = None) -> frozenset[str]:
     return engine_inputs.tier_index(generation).offered
 
 
+def known_currencies(generation: Generation | None = None) -> frozenset[str]:
+    """Currencies a new plan may be in: those it can be shown in (a rate or the catalog's)."""
+    return engine_inputs.plan_currencies(generation)
+
+
 def parse(
     data: Any, *, check_tiers: bool = True, generation: Generation | None = None
 ) -> schema.Plan:
-    """Validate a decoded JSON plan; raises `schema.PlanValidationError`."""
-    known = known_tiers(generation) if check_tiers else None
-    return schema.parse_plan(data, known_tiers=known)
+    """Validate a decoded JSON plan; raises `schema.PlanValidationError`. `check_tiers`:
+    against today's catalog (its offered tiers, and the currencies it can show)."""
+    if not check_tiers:
+        return schema.parse_plan(data)
+    generation = engine_inputs.generation_or_current(generation)  # read once
+    return schema.parse_plan(data, known_tiers=known_tiers(generation),
+                             known_currencies=known_currencies(generation))  # fmt: skip
 
 
 def parse_body(body: bytes, *, generation: Generation | None = None) -> schema.Plan:
-    return schema.parse_plan_json(body, known_tiers=known_tiers(generation))
+    generation = engine_inputs.generation_or_current(generation)  # read once
+    return schema.parse_plan_json(body, known_tiers=known_tiers(generation),
+                                  known_currencies=known_currencies(generation))  # fmt: skip
 
 
 # --- plans -------------------------------------------------------------------------------
@@ -52,6 +65,46 @@ def plan_create(*, owner, plan: schema.Plan) -> Plan:
     """Store a validated plan in its canonical form (defaults filled in, amounts as strings)."""
     stored = schema.plan_to_dict(plan)
     return Plan.objects.create(owner=owner, name=plan.name, inputs=stored)
+
+
+class StalePlan(Exception):
+    """The plan changed since the version a save started from: nothing was written.
+    `current` is the plan as it is now (its `version` the one to name to overwrite it)."""
+
+    def __init__(self, current: Plan) -> None:
+        super().__init__(f"plan {current.code} is at version {current.version}")
+        self.current = current
+
+
+def plan_update(plan: Plan, parsed: schema.Plan, *, expected_version: int | None) -> Plan:
+    """Store edited inputs (canonical form, as `plan_create`), if the plan is still at
+    `expected_version` (None: whatever it is, for a caller that asked to overwrite);
+    else `StalePlan`. The check and the write are one statement, so of two saves from the
+    same version exactly one is stored. Returns the plan as stored (its new version)."""
+    stored = schema.plan_to_dict(parsed)
+    same = Plan.objects.filter(pk=plan.pk)
+    if expected_version is not None:
+        same = same.filter(version=expected_version)
+    written = same.update(inputs=stored, name=parsed.name, updated=timezone.now(),
+                          version=F("version") + 1)  # fmt: skip
+    current = Plan.objects.get(pk=plan.pk)
+    if not written:
+        raise StalePlan(current)
+    return current
+
+
+def etag(plan: Plan) -> str:
+    """The plan's version as an HTTP entity tag (strong: the inputs are the version's)."""
+    return f'"{plan.version}"'
+
+
+def version_of_etag(tag: str) -> int | None:
+    """The version an If-Match names; None for "*" (any); -1 for none of ours."""
+    tag = tag.strip()
+    if tag == "*":
+        return None
+    inner = tag[1:-1] if len(tag) >= 2 and tag[0] == tag[-1] == '"' else ""
+    return int(inner) if inner.isascii() and inner.isdigit() and len(inner) < 12 else -1
 
 
 def plan_viewed(plan: Plan, figures: dict[str, Any], generation: int) -> None:
@@ -92,13 +145,6 @@ def _plan_rows_sql(fields: tuple[str, ...]) -> str:
     )
     table = q(Plan._meta.db_table)
     return f"SELECT {columns} FROM {table} WHERE {q('owner_id')} = %s ORDER BY {q('id')}"
-
-
-def plan_update(plan: Plan, parsed: schema.Plan) -> None:
-    """Store edited inputs in the canonical form `plan_create` uses."""
-    plan.inputs = schema.plan_to_dict(parsed)
-    plan.name = parsed.name
-    plan.save(update_fields=["inputs", "name", "updated"])
 
 
 def plan_delete(plan: Plan) -> None:

@@ -101,4 +101,5 @@ def tier_label(row: Any, language: str, models: dict[str, Any]) -> str:
 def parser(generation: Generation) -> Callable[[Any], schema.Plan]:
     """`services.parse` with the offered tiers read once per data generation."""
     known = services.known_tiers(generation)
-    return lambda data: schema.parse_plan(data, known_tiers=known)
+    currencies = services.known_currencies(generation)
+    return lambda data: schema.parse_plan(data, known_tiers=known, known_currencies=currencies)

@@ -56,6 +56,7 @@ FORM_WORDING: dict[str, str] = {
     "schema.unknown_tier": "schema.form.unknown_tier",
     "schema.tier_key": "schema.form.tier_key",
     "schema.currency_code": "schema.form.currency_code",
+    "schema.unknown_currency": "schema.form.unknown_currency",
     "schema.unknown_value": "schema.form.unknown_value",
     "schema.one_of": "schema.form.one_of",
     "schema.migration_pair": "schema.form.migration_pair",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -34,14 +35,67 @@ from planner.web import fields as f
 
 SPARE_ROWS = 1
 MIN_CANDIDATE_ROWS = 3
-# Rows a posted formset may hold (Django refuses more than absolute_max): the schema's own
-# list limits are far below, so a longer post is refused by path, not by the formset.
-ABSOLUTE_MAX = 200
 
 CANDIDATE_ORDER = ("name", "tier", "mode", "count", "gpu_hours_per_month",
                    "instance_hours_per_month", "min_term_months")  # fmt: skip
 CONTEXTS = {"candidate": "part", "commitment": "commitment", "owned": "owned",
             "workload": "workload"}  # fmt: skip
+
+
+# --- how many rows a post may hold: what a plan can, plus the spare rows --------------------
+
+
+def _max_items(specs: tuple[FieldSpec, ...], name: str) -> int:
+    return int(next(s.max_items for s in specs if s.name == name))
+
+
+# The schema's list limits, as rows. A candidate row is one part of an option: as many
+# parts in all as a plan holds options (100). Every part of every option (500 rows) could
+# not be posted anyway: Django reads at most DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) inputs,
+# about 140 rows of 7, so a plan with more parts in all is one the API edits.
+CANDIDATE_ROWS = _max_items(schema.PLAN_FIELDS, "candidates") + SPARE_ROWS
+COMMITMENT_ROWS = _max_items(schema.BASELINE_FIELDS, "commitments") + SPARE_ROWS
+OWNED_ROWS = _max_items(schema.PLAN_FIELDS, "owned") + SPARE_ROWS
+# Workloads are one list shown as one formset per kind: each may hold all of them, and
+# together they may hold them once (plus each kind's spare row).
+WORKLOAD_ROWS = _max_items(schema.PLAN_FIELDS, "workloads") + SPARE_ROWS
+ALL_WORKLOAD_ROWS = WORKLOAD_ROWS - SPARE_ROWS + SPARE_ROWS * len(schema.WORKLOAD_FIELDS)
+
+
+@dataclass(frozen=True)
+class TooManyRows:
+    """A post holding more rows than any plan can: refused before a form is built."""
+
+    section: str  # "candidate", "commitment", "owned" or "workload"
+    posted: int
+    limit: int
+
+
+def row_limit(section: str) -> int:
+    return {"candidate": CANDIDATE_ROWS, "commitment": COMMITMENT_ROWS,
+            "owned": OWNED_ROWS}.get(section, WORKLOAD_ROWS)  # fmt: skip
+
+
+def too_many_rows(data: Mapping[str, Any]) -> TooManyRows | None:
+    """The first list whose posted row count (its TOTAL_FORMS) is more than a plan can
+    hold, or None. Only a count of plain digits is read here: anything else is Django's
+    management form's to refuse, and no row is built for it either."""
+
+    def posted(name: str) -> int:
+        value = data.get(f"{name}-{TOTAL_FORM_COUNT}")
+        return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() else 0
+
+    workloads = 0
+    for section, kind in (("candidate", ""), ("commitment", ""), ("owned", ""),
+                          *(("workload", k) for k in schema.WORKLOAD_FIELDS)):  # fmt: skip
+        rows = posted(prefix(section, kind))
+        if rows > row_limit(section):
+            return TooManyRows(section, rows, row_limit(section))
+        if section == "workload":
+            workloads += rows
+    if workloads > ALL_WORKLOAD_ROWS:
+        return TooManyRows("workload", workloads, ALL_WORKLOAD_ROWS)
+    return None
 
 
 def _spec(specs: tuple[FieldSpec, ...], name: str) -> FieldSpec:
@@ -244,8 +298,10 @@ def formset_class(section: str, language: str, workload_kind: str = "") -> type[
     form_class.starts_filled = any(
         field.initial not in (None, "", False) for field in form_class.base_fields.values()
     )
+    # Django's own bound, should a post reach a formset past `too_many_rows`.
+    limit = row_limit(section)
     formset = formset_factory(
-        form_class, formset=RowFormSet, extra=0, absolute_max=ABSOLUTE_MAX, max_num=ABSOLUTE_MAX
+        form_class, formset=RowFormSet, extra=0, absolute_max=limit, max_num=limit
     )
     formset.section, formset.workload_kind = section, workload_kind
     return formset

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
+import tempfile
 import uuid
 from collections.abc import Callable
+from concurrent import futures
+from pathlib import Path
 from typing import Any
 
 from celery import current_app
@@ -36,9 +40,9 @@ from common.django import clock
 from common.django.message_render import render as render_message
 from planner.compute import montecarlo, schema
 from planner.models import Plan, Share
-from planner.services import evaluation, health, inputs
+from planner.services import evaluation, health, inputs, rate_limits
 from planner.services import plans as services
-from planner.web import charts, dashboard, evidence, exports, tier_search
+from planner.web import charts, dashboard, evidence, exports, formsets, tier_search
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
 from planner.web import home as home_page
@@ -79,10 +83,25 @@ def readyz(request: HttpRequest) -> JsonResponse:
     A down cache only slows the site (it runs uncached) but is reported all the same,
     so an operator sees it; the details go to the log, not to whoever asks.
     """
-    checks = {"database": _database_ready, "cache": _cache_ready, "broker": _broker_ready}
-    parts = {name: "ok" if check() else "down" for name, check in checks.items()}
+    # Redis may hang (paused, or its host unreachable): its probes run beside the request
+    # and whatever has not answered within READY_TIMEOUT_S is "down" (issue 29, item 4).
+    # Celery's current app is this thread's: handed to the probe's thread as it is.
+    app = current_app._get_current_object()
+    pending = {"cache": _probes.submit(_cache_ready),
+               "broker": _probes.submit(_broker_ready, app)}  # fmt: skip
+    parts = {"database": "ok" if _database_ready() else "down",
+             "disk": "ok" if _disk_ready() else "down"}  # fmt: skip
+    done, _late = futures.wait(pending.values(), timeout=READY_TIMEOUT_S)
+    for name, future in pending.items():
+        parts[name] = "ok" if future in done and future.result() else "down"
     ready = all(state == "ok" for state in parts.values())
     return JsonResponse({"ok": ready, **parts}, status=200 if ready else 503)
+
+
+READY_TIMEOUT_S = 3.0
+# A few threads for the Redis probes: a hung one holds its thread until its own socket
+# timeout, and later probes queue behind it (answered "down" at the deadline all the same).
+_probes = futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="readyz")
 
 
 def _probe(name: str, check: Callable[[], bool]) -> bool:
@@ -100,7 +119,10 @@ def _database_ready() -> bool:
 
 def _cache_ready() -> bool:
     def check() -> bool:
-        # The cache swallows its errors (a miss), so only a round trip tells.
+        # The cache swallows its errors (a miss), so only a round trip tells; a probe asks
+        # Redis itself, not the breaker that skips it after a failure (common.django.cache).
+        if (try_again_now := getattr(cache, "try_again_now", None)) is not None:
+            try_again_now()
         key, value = f"readyz:{uuid.uuid4().hex}", uuid.uuid4().hex
         cache.set(key, value, 10)
         found = cache.get(key)
@@ -112,13 +134,36 @@ def _cache_ready() -> bool:
     return _probe("cache", check)
 
 
-def _broker_ready() -> bool:
+def _broker_ready(app: Any) -> bool:
     def check() -> bool:
-        with current_app.connection_for_write() as conn:
+        with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=3)
         return True
 
     return _probe("broker", check)
+
+
+DISK_PROBE_BYTES = 4096
+
+
+def _disk_ready() -> bool:
+    """var/ and the file cache's folder (without REDIS_URL) take a small write: a full or
+    read-only disk is "down" (the site then runs uncached, but the operator must know)."""
+    folders = {Path(settings.VAR_DIR)}
+    default = settings.CACHES["default"]
+    if default["BACKEND"].endswith("FileBasedCache"):
+        folders.add(Path(default["LOCATION"]))
+
+    def check() -> bool:
+        for folder in folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".readyz-") as probe:
+                probe.write(b"\0" * DISK_PROBE_BYTES)
+                probe.flush()
+                os.fsync(probe.fileno())
+        return True
+
+    return _probe("disk", check)
 
 
 def _language() -> str:
@@ -266,7 +311,27 @@ def chart_urls(data: dict[str, dict[str, Any]]) -> dict[str, str]:
     return urls
 
 
+# The lists of a plan as the refusal names them.
+ROW_SECTIONS = {
+    "candidate": _lazy("the options to compare"),
+    "commitment": _lazy("the reserved terms still running"),
+    "owned": _lazy("the servers bought"),
+    "workload": _lazy("the workloads"),
+}
+
+
+def _too_many_rows(request: HttpRequest) -> HttpResponse | None:
+    """A post with more rows than a plan holds is refused before any form is built (its
+    cost would grow with the rows), with a short page that repeats none of them."""
+    if request.method != "POST" or not (too_many := formsets.too_many_rows(request.POST)):
+        return None
+    context = {"too_many": too_many, "what": ROW_SECTIONS[too_many.section]}
+    return HttpResponse(render_to_string("too_many_rows.html", context), status=400)
+
+
 def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
+    if refused := _too_many_rows(request):
+        return refused
     generation = current_generation()  # read once: the form, its choices and the figures
     form = _form(request, plan.inputs if plan else None, generation)
     context: dict[str, Any] = {"form": form, "plan": plan}
@@ -279,8 +344,13 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
             except schema.PlanValidationError as exc:  # figures past a maximum
                 form.refuse(exc)
         if figures is not None:
-            if request.POST.get("action") == "save" and not request.htmx:
-                return _save(request, plan, form.parsed)
+            if request.POST.get("action") in SAVES and not request.htmx:
+                try:
+                    return _save(request, plan, form.parsed)
+                except services.StalePlan as stale:
+                    # Shown over the form as typed (bound to the post): nothing is lost.
+                    context["conflict"] = stale.current
+                    status = 409
             context.update(results_context(figures))
             context["uncertainty_url"] = uncertainty_url(request, form.parsed, figures)
         else:
@@ -289,6 +359,11 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
         context.update(_stored_results(request, plan, generation))
         if "results" in context:
             services.plan_viewed(plan, seen_figures(context["results"]), generation.number)
+    if plan is not None:
+        # The version this page's save starts from: the one it was opened at, kept through
+        # a refused save (its "overwrite" button names the newer one).
+        posted = request.POST.get("version") if request.method == "POST" else None
+        context["version"] = posted if posted is not None else plan.version
     if (view := context.get("results")) and view.no_number:
         titles = _tier_titles(generation, [view.currency])
         dashboard.name_reasons(view, evidence.reader_names(titles))
@@ -369,6 +444,8 @@ def plan_uncertainty(request: HttpRequest, digest: str) -> HttpResponse:
     if entry is None or entry["user"] != request.user.pk:
         raise Http404
     seed = _seed(request)
+    if refused := _over_uncertainty_limit(request):
+        return refused
     plan = schema.parse_plan(entry["plan"], known_tiers=None)
     generation = current_generation()
     try:
@@ -378,6 +455,18 @@ def plan_uncertainty(request: HttpRequest, digest: str) -> HttpResponse:
         return render(request, "planner/_uncertainty.html", {"uncertainty_failed": True})
     figures = evaluation.comparison(plan, generation=generation)
     return render(request, "planner/_uncertainty.html", uncertainty_context(data, figures))
+
+
+def _over_uncertainty_limit(request: HttpRequest) -> HttpResponse | None:
+    """429 with Retry-After once the user's uncertainty requests this minute are spent."""
+    if rate_limits.allow_uncertainty(request.user.pk):
+        return None
+    wait = rate_limits.seconds_to_next_window()
+    text = _("Too many sensitivity and odds requests this minute: try again in %(seconds)s s.")
+    response = HttpResponse(text % {"seconds": wait}, status=429,
+                            content_type="text/plain; charset=utf-8")  # fmt: skip
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def uncertainty_context(data: dict[str, Any] | None, figures: dict[str, Any]) -> dict[str, Any]:
@@ -393,12 +482,29 @@ def uncertainty_context(data: dict[str, Any] | None, figures: dict[str, Any]) ->
     return {"uncertainty": shown, "tornado_url": wide, "tornado_narrow_url": narrow}
 
 
+# "save" names the version the page was opened at; "overwrite" (offered when someone else
+# saved in between) the version the refusal showed.
+SAVES = ("save", "overwrite")
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    """The version a save starts from: a page without one (an old form) saves as before;
+    one that is not a version matches none."""
+    name = "overwrite_version" if request.POST.get("action") == "overwrite" else "version"
+    given = request.POST.get(name)
+    if given is None:
+        return None
+    return int(given) if given.isascii() and given.isdigit() and len(given) < 12 else -1
+
+
 def _save(request: HttpRequest, plan: Plan | None, parsed: schema.Plan) -> HttpResponse:
+    """Store the plan; `services.StalePlan` when someone else saved it since the page's
+    version (the caller shows that over what was typed)."""
     if plan is None:
         plan = services.plan_create(owner=request.user, plan=parsed)
         messages.success(request, _("Plan saved."))
     else:
-        services.plan_update(plan, parsed)
+        services.plan_update(plan, parsed, expected_version=_posted_version(request))
         messages.success(request, _("Changes saved."))
     return redirect("plan-edit", code=plan.code)
 
@@ -645,7 +751,10 @@ def plan_export(request: HttpRequest, code: Any, what: str) -> HttpResponse:
     parsed = services.stored_plan(plan)
     comparison = evaluation.comparison(parsed)
     if what in exports.UNCERTAINTY_EXPORTS:
-        found = evaluation.uncertainty(parsed, seed=_seed(request))
+        seed = _seed(request)
+        if refused := _over_uncertainty_limit(request):
+            return refused
+        found = evaluation.uncertainty(parsed, seed=seed)
         return _export_uncertainty(found, comparison, what, f"plan-{plan.code}")
     return _export(comparison, what, f"plan-{plan.code}")
 

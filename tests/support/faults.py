@@ -172,7 +172,8 @@ def publish_to(url: str) -> Callable[[], None]:
 def redis_options() -> dict:
     from django.conf import settings
 
-    return {"global_keyprefix": settings.QUEUE_PREFIX} if settings.QUEUE_PREFIX else {}
+    prefix = {"global_keyprefix": settings.QUEUE_PREFIX} if settings.QUEUE_PREFIX else {}
+    return prefix | {"socket_connect_timeout": 1, "socket_timeout": 1.5}  # as the settings
 
 
 def _forget_broker_connections(app) -> None:

@@ -228,6 +228,11 @@ def _text(spec: Spec, value: Any, context: Mapping[str, Any]) -> str:
     # fullmatch, not match: "$" also matches before a final newline, and "USD\n" is no code.
     if spec.type == "currency" and not CURRENCY_RE.fullmatch(value):
         raise refuse("schema.currency_code")
+    known_currencies = context.get("known_currencies") if spec.type == "currency" else None
+    if known_currencies is not None and value not in known_currencies:
+        # No rate: the plan would be accepted and then show no figure at all.
+        known = ", ".join(sorted(known_currencies))
+        raise refuse("schema.unknown_currency", currency=value, known=known)
     if spec.type == "tier":
         if not TIER_RE.fullmatch(value):
             raise refuse("schema.tier_key")

@@ -21,11 +21,17 @@ MAX_PLAN_DEPTH = 32
 _WHOLE_BODY = ("common.json.malformed", "common.json.not_utf8")
 
 
-def parse_plan(data: Any, *, known_tiers: AbstractSet[str] | None = None) -> Plan:
-    """Validate plain data (a decoded JSON object) into a `Plan`, or raise with every problem."""
+def parse_plan(
+    data: Any,
+    *,
+    known_tiers: AbstractSet[str] | None = None,
+    known_currencies: AbstractSet[str] | None = None,
+) -> Plan:
+    """Validate plain data (a decoded JSON object) into a `Plan`, or raise with every problem.
+    `known_currencies`: those a plan may be in (None: any ISO code)."""
     if known_tiers is not None and not isinstance(known_tiers, frozenset):
         known_tiers = frozenset(known_tiers)  # a frozen one is taken as it is, not copied
-    context = {"known_tiers": known_tiers}
+    context = {"known_tiers": known_tiers, "known_currencies": known_currencies}
     try:
         return Plan.model_validate(data, context=context)
     except ValidationError as exc:
@@ -36,6 +42,7 @@ def parse_plan_json(
     body: bytes | str,
     *,
     known_tiers: AbstractSet[str] | None = None,
+    known_currencies: AbstractSet[str] | None = None,
     max_bytes: int = MAX_JSON_BODY_BYTES,
 ) -> Plan:
     """A request body → `Plan`. Too large or malformed JSON is an error under "body"; a
@@ -45,7 +52,8 @@ def parse_plan_json(
         raise PlanValidationError(
             {"body": [msg("schema.body_too_large", limit=max_bytes, size=size)]}
         )
-    return parse_plan(decode_plan_json(body), known_tiers=known_tiers)
+    return parse_plan(decode_plan_json(body), known_tiers=known_tiers,
+                      known_currencies=known_currencies)  # fmt: skip
 
 
 def decode_plan_json(body: bytes | str) -> Any:

@@ -1,0 +1,1 @@
+"""The bill app's writers: importing (all or nothing) and deleting bills."""
