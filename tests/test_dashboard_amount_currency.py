@@ -47,6 +47,7 @@ def test_the_refusal_reaches_a_rows_amount_too(owner):
                          [("USD", "$480", "480.00"), ("EUR", "480 €", "480.00"),
                           ("USD", "USD 1,234.56", "1234.56")])  # fmt: skip
 def test_an_amount_in_the_plans_own_currency_is_taken(owner, currency, typed, stored):
+    add_rate("2026-01-19", "EUR", "USD", "1.1631")  # the editor offers EUR: a rate exists
     response = posted(owner, "en", currency=currency, baseline__monthly=typed)
     assert response.status_code == 302, field_error(response.content.decode(), "baseline__monthly")
     plan = Plan.objects.get()
