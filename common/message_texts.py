@@ -244,6 +244,15 @@ _ENGINE: dict[str, Text] = {
     "engine.payback_month": N_("month %(month)s"),
     "engine.payback_in_month": N_("in month %(month)s"),
     "engine.payback_never": N_("never"),
+    "engine.payback_beyond": N_("not within %(months)s months"),
+    "engine.too_large": N_(
+        "takes this plan's figures past %(value)s a month or in total, the largest amount "
+        "the planner computes"
+    ),
+    "engine.too_many_servers": N_(
+        "takes this plan past %(value)s servers of one tier in a month, the largest count "
+        "the planner computes"
+    ),
     # the headline, one sentence each
     "engine.headline_none": N_("No option could be sized or priced."),
     "engine.headline_stay": N_(
@@ -978,6 +987,7 @@ _FINANCE: dict[str, Text] = {
         "the switch pays back within %(months)s months only if %(input)s is at most %(value)s"
     ),
     "montecarlo.never": N_("never"),
+    "montecarlo.beyond": N_("not within %(months)s months"),
     "montecarlo.month": N_("month %(month)s"),
     "montecarlo.pays_back": N_(
         "pays back within %(months)s months in %(share)s of %(draws)s draws"

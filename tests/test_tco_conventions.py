@@ -41,9 +41,17 @@ def test_an_option_that_only_equals_the_baseline_never_pays_back():
     assert money.saving == Decimal("0.00")
 
 
-def test_an_option_still_behind_at_the_horizon_never_pays_back():
+def test_an_option_still_behind_at_the_horizon_does_not_pay_back_within_it():
+    """Still cheaper a month at the end: "not within the horizon", not "never" (issue 21:
+    one rule for the table, the odds and the API)."""
     _, money = one_option([10000] * 6, [9000] * 6, one_time=6001)  # saves 60.00, owes 60.01
-    assert money.payback_label == "never"
+    assert money.payback_label == "not within the horizon" and money.payback_month is None
+    assert str(money.payback) == "not within 6 months"
+
+
+def test_an_option_no_cheaper_a_month_at_the_horizons_end_never_pays_back():
+    _, money = one_option([10000] * 6, [10000] * 5 + [10001], one_time=0)
+    assert money.payback_label == "never" and str(money.payback) == "never"
 
 
 def test_payback_is_the_month_from_which_the_option_stays_ahead_to_the_end():

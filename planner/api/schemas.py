@@ -218,10 +218,28 @@ class OptionMoney(Open):
     saving_pct: Decimal | None
     saving_per_month: Money
     saving_per_year: Money
-    payback_month: int | None = Field(description="null: never")
+    payback_month: int | None = Field(description="null: no payback within the horizon")
     payback_fraction: Decimal | None = Field(description="interpolated crossing in months")
     payback_label: str = Field(
-        description="immediately | within the first billing period | month N | never"
+        description=(
+            "immediately | within the first billing period | month N | not within the horizon "
+            "(none, but still cheaper a month at the horizon's end) | never"
+        )
+    )
+    steady_monthly: Money | None = Field(
+        None,
+        description=(
+            "the option's monthly cost once the months of running both are over (month "
+            "running_both_months + 1); absent in a share frozen before 2026-12-04"
+        ),
+    )
+    transition_cost: Money | None = Field(
+        None,
+        description=(
+            "what the months of running both cost on top of the option, once (the baseline's "
+            "bill in those months, less the commitments paid anyway); inside `monthly`, "
+            "`cumulative` and `total` as before"
+        ),
     )
 
 
@@ -425,12 +443,22 @@ class MoneyPercentiles(Open):
 
 
 class MonthPercentiles(Open):
-    """Payback months; null ("never") where the percentile falls among draws that never pay
-    back within the horizon."""
+    """Payback months; null where the percentile falls among draws that do not pay back
+    within the horizon (`payback_label` says which kind)."""
 
     p10: int | None
     p50: int | None
     p90: int | None
+
+
+class LabelPercentiles(Open):
+    """The payback percentiles in the words of an option's `payback_label`: month N, then
+    the draws still cheaper a month at the horizon's end ("not within the horizon"),
+    then the rest ("never")."""
+
+    p10: str
+    p50: str
+    p90: str
 
 
 class OddsOption(Open):
@@ -438,6 +466,9 @@ class OddsOption(Open):
     pays_back: Decimal = Field(description="share of draws (0 to 1) paying back in the horizon")
     saving: MoneyPercentiles
     payback_month: MonthPercentiles
+    payback_label: LabelPercentiles | None = Field(
+        None, description="absent in a share frozen before 2026-12-04"
+    )
 
 
 class RangeUsed(Open):

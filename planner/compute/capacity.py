@@ -52,7 +52,7 @@ from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from common.message_texts import TEXTS
 from common.messages import Message, TierRef, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import fitgate, queueing
+from planner.compute import bounds, fitgate, queueing
 from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
@@ -581,7 +581,7 @@ class CapacityTable:
         self.threads_needed = threads
         self.status = self._status(must_fit)
         self.servers = np.where(np.isin(self.status, ["sized", "estimate"])[:, None], servers, 0)
-        self.servers = self.servers.astype(np.int64)
+        self.servers = bounds.servers(self.servers)
 
     def _status(self, too_big: np.ndarray) -> np.ndarray:
         no_number = self.spec_missing.copy()
@@ -637,7 +637,7 @@ class CapacityTable:
                 lam[0], samples, bound, start=int(before[0]), seed=seed, customers=customers
             )
             start = first[0] if first else peak[0]
-            scaled = np.ceil(start * self.growth - EPS).astype(np.int64)
+            scaled = bounds.servers(np.ceil(start * self.growth - EPS))
             c.workers[i] = np.minimum(np.maximum(scaled, start), peak[0])
             c.workers[i, -1] = peak[0]
         first_c = int(c.workers[i, 0])

@@ -23,9 +23,21 @@ from fractions import Fraction
 
 import numpy as np
 
-from planner.compute import tco
+from planner.compute import bounds, tco
 
 EXACT = 2**53  # every whole number below this is exact in float64
+# A draw's figures may pass the plan's own maximum (its inputs at once at their highs),
+# up to ten times it: the sums of 120 months of a few lines stay far inside int64. Past
+# that the draws are refused (`bounds.TooLarge`), never wrapped.
+DRAWN_MAX_CENTS = bounds.AMOUNT_MAX_CENTS * 10
+DRAWN_MAX_SERVERS = bounds.SERVERS_MAX * 10
+
+
+def guard(values: np.ndarray, limit: float = DRAWN_MAX_CENTS) -> None:
+    """`bounds.TooLarge` when a float figure of the draws passes `limit` or is NaN."""
+    month = bounds.first_month_over(np.asarray(values).T, limit) if np.size(values) else 0
+    if month:
+        raise bounds.TooLarge("amount" if limit == DRAWN_MAX_CENTS else "servers", month)
 
 
 @dataclass
@@ -72,6 +84,7 @@ def line_cents(
     quotient: a correctly rounded N ÷ d with N < 2⁵³ cannot reach the next whole number,
     which lies at least 1/d above N/d. Beyond that int64, then Python integers."""
     out = np.empty(qty.shape, dtype=np.int64) if out is None else out
+    guard(qty, DRAWN_MAX_SERVERS)
     p, q = price.as_integer_ratio()
     den = q * factor_den
     top = 2 * int(qty.max(initial=1)) * abs(p) * 100 * int(factor.max(initial=1)) + den
@@ -85,9 +98,12 @@ def line_cents(
     elif top < 2**62:
         num = (p * 100) * factor.astype(np.int64)
         out[...] = (2 * qty.astype(np.int64) * num + den) // (2 * den)
+        guard(out)
     else:
         big = np.array([p * 100 * int(f) for f in factor], dtype=object)
-        out[...] = (2 * qty.astype(np.int64).astype(object) * big + den) // (2 * den)
+        exact = (2 * qty.astype(np.int64).astype(object) * big + den) // (2 * den)
+        guard(exact)
+        out[...] = exact
     return out
 
 
@@ -108,6 +124,7 @@ def usage_cents(
     that close to a half cent can round the other way: those few are priced again in
     exact fractions."""
     cents = np.multiply(growth, (float(amount) * 100 * factor / factor_den)[None, :], out=scratch)
+    guard(cents)
     cents += 0.5
     np.floor(cents, out=out, casting="unsafe")
     # x + ½ − round(x) lies in [0, 1): a half cent away from ½ is at either end
@@ -143,24 +160,28 @@ def outcome(
     exact: np.ndarray | None,
     one_time: np.ndarray,
     w: Work,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """NPV and saving (cents) and payback month (0: never) of one option per draw, as
-    `tco.compute` computes them.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """NPV and saving (cents), payback month (0: none within the horizon) and whether the
+    option is still cheaper a month at the horizon's end (`tco.BEYOND` where it has no
+    payback) of one option per draw, as `tco.compute` computes them.
 
     `saving`: the baseline less the option's bill, cents a month (H × n, int64; summed
     in place); `exact`: the same in float cents where a line is metered, else None;
     `one_time`: cents (n)."""
     h = len(saving)
+    gaining = saving[-1] > 0  # still cheaper a month at the horizon's end (before the sums)
     if exact is None:
         exact = w.scratch
         np.copyto(exact, saving)
-    npv = tco._cents_round(-one_time + np.einsum("hn,hn->n", exact, w.factors))
+    npv = tco._cents_round(
+        -one_time + np.einsum("hn,hn->n", exact, w.factors), bounds.MOVED_MAX_CENTS
+    )
     ahead = running_total(saving)  # + one-time: cumulative(baseline) − cumulative(option)
     # the last month not strictly ahead (0: none); payback is the month after, if any
     np.less_equal(ahead, one_time[None, :], out=w.behind)
     np.multiply(w.behind, np.arange(1, h + 1, dtype=np.int32)[:, None], out=w.month_of)
     last = w.month_of.max(axis=0, initial=0)
-    return npv, ahead[-1] - one_time, np.where(last < h, last + 1, 0)
+    return npv, ahead[-1] - one_time, np.where(last < h, last + 1, 0), gaining
 
 
 def running_total(monthly: np.ndarray) -> np.ndarray:

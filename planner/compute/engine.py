@@ -26,6 +26,7 @@ Decisions the conventions leave open, made here:
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,11 +39,18 @@ import pandas as pd
 
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import capacity, defaults, owned, sensitivity, tco
+from planner.compute import bounds, capacity, defaults, owned, sensitivity, tco
 from planner.compute.answer import Headline
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
-from planner.compute.schema import DeepLearningWorkload, OwnedServer, Part, Plan, plan_to_dict
+from planner.compute.schema import (
+    DeepLearningWorkload,
+    OwnedServer,
+    Part,
+    Plan,
+    PlanValidationError,
+    plan_to_dict,
+)
 
 # Raised when the same inputs can give different figures (a rule or a default changed);
 # a share's frozen snapshot records the version that computed it.
@@ -435,7 +443,7 @@ class Pricer:
                 **committed,
             }
         self._require(b.tier, "baseline.tier")
-        counts = np.ceil(b.count * _growth(g, self.h) - capacity.EPS).astype(np.int64)
+        counts = bounds.servers(np.ceil(b.count * _growth(g, self.h) - capacity.EPS))
         cents = tco.line_cents([self.prices.monthly(b.tier)], counts[None, :])[0]
         info = {"tier": b.tier, "count": b.count, "price": self.prices.provenance(b.tier)}
         return cents, {**info, **committed}
@@ -503,9 +511,7 @@ class Pricer:
 
     def usage_cents(self, part: Part) -> np.ndarray:
         """hours × price × (1+g)^(m−1) for m = 1…H, each month rounded half-up to the cent."""
-        amount = self.usage_amount(part)
-        factor = Fraction(1 + self.plan.monthly_growth)
-        return np.array([tco.to_cents(amount * factor**m) for m in range(self.h)], dtype=np.int64)
+        return tco.growth_cents(self.usage_amount(part), self.plan.monthly_growth, self.h)
 
     def usage_amount(self, part: Part) -> Fraction:
         """A usage part's month-1 bill, exact: hours (spot re-runs included) × the price of
@@ -601,20 +607,76 @@ def compare(
 
     `prices`: `Prices(frame, plan.currency)` built once and kept by a caller that
     evaluates many plans on one unchanged frame (its memos then serve them all).
+    A plan whose figures pass a documented maximum (`bounds`) is refused:
+    `PlanValidationError` naming the field that drives the figure.
     """
+    try:
+        return _compare(plan, frame, measurements, as_of=as_of, speed_factors=speed_factors,
+                        verify_top=verify_top, seed=seed, prices=prices)  # fmt: skip
+    except bounds.TooLarge as exc:
+        raise too_large(exc.at("__all__", plan.monthly_growth)) from None
+
+
+class PlanTooLarge(PlanValidationError):
+    """A plan refused because its figures pass a maximum; `reason`: the `bounds.TooLarge`."""
+
+    def __init__(self, reason: bounds.TooLarge) -> None:
+        self.reason = reason
+        if reason.kind == "servers":
+            said = msg("engine.too_many_servers", value=Number(bounds.SERVERS_MAX, 0))
+        else:
+            said = msg("engine.too_large", value=Number(bounds.AMOUNT_MAX, 0))
+        super().__init__({reason.field or "__all__": [said]})
+
+
+def too_large(exc: bounds.TooLarge) -> PlanTooLarge:
+    """The refusal of a plan whose figures pass a maximum, at the field that drives them."""
+    return PlanTooLarge(exc)
+
+
+@contextlib.contextmanager
+def _named(plan: Plan, field: str):
+    """Names a `TooLarge` raised inside: `field`, or `monthly_growth` when growth took it
+    past the maximum after month 1."""
+    try:
+        yield
+    except bounds.TooLarge as exc:
+        raise exc.at(field, plan.monthly_growth) from None
+
+
+def _compare(
+    plan: Plan,
+    frame: pd.DataFrame,
+    measurements: Lookup,
+    *,
+    as_of: dt.date,
+    speed_factors: Mapping[str, SpeedFactor] | None,
+    verify_top: int,
+    seed: int,
+    prices: Prices | None,
+) -> Comparison:
     if prices is None or prices.currency != plan.currency:
         prices = Prices(frame, plan.currency)
     specs, missing = plan_options(plan, prices)
     sized = sorted({p.tier for o in specs for p in o.parts if p.mode in ("sized", "fixed")})
-    table = size_plan(plan, prices, sized, measurements, speed_factors or {}) if sized else None
+    with _named(plan, "workloads"):
+        table = size_plan(plan, prices, sized, measurements, speed_factors or {}) if sized else None
     priced = [o for o in specs if _has_number(o, table)]
     pricer = Pricer(plan, prices, table)
-    baseline_cents, baseline_info = pricer.baseline()
-    money = pricer.price(priced, baseline_cents)
-    if table is not None and table.inference:
-        money = _verify_inference(table, priced, pricer, baseline_cents, money, verify_top, seed)
-    priced, money = _with_owned(plan, pricer, priced, money, baseline_cents)
+    with _named(
+        plan, "baseline.monthly" if plan.baseline.monthly is not None else "baseline.count"
+    ):
+        baseline_cents, baseline_info = pricer.baseline()
+    with _named(plan, "workloads" if any(p.mode == "sized" for o in priced for p in o.parts)
+                else "candidates"):  # fmt: skip
+        money = pricer.price(priced, baseline_cents)
+        if table is not None and table.inference:
+            money = _verify_inference(table, priced, pricer, baseline_cents, money, verify_top,
+                                      seed)  # fmt: skip
+    with _named(plan, "owned"):
+        priced, money = _with_owned(plan, pricer, priced, money, baseline_cents)
     options = _results(plan, prices, table, priced, money)
+    _transition(plan, options, money.result, baseline_cents - pricer.commitments())
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
@@ -808,6 +870,22 @@ def _results(
             )
         )  # fmt: skip
     return out
+
+
+def _transition(
+    plan: Plan, options: list[OptionResult], result: tco.TcoResult, extra: np.ndarray
+) -> None:
+    """Each option's steady monthly cost and its transition cost (issue 21): in the months
+    of running both, every option also pays the baseline (less the commitments it pays
+    anyway: `extra`); that is a one-off cost of the switch, not a monthly one."""
+    h = result.horizon
+    both = min(plan.one_time.running_both_months or 0, h)
+    transition = int(extra[:both].sum())
+    for option, i in zip(options, result.order(), strict=True):  # `_results`' order
+        monthly = result.monthly_cents[i]
+        steady = monthly[both] if both < h else monthly[-1] - extra[-1]
+        option.money.steady_monthly = tco.money(int(steady))
+        option.money.transition_cost = tco.money(transition)
 
 
 def _break_even_of(

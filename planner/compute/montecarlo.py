@@ -193,10 +193,12 @@ class Model:
     # a chunk's work arrays stay in the processor's cache and are reused chunk after chunk.
 
     def run(self, drawn: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """npv, saving (cents) and payback month (0: never) per draw × leading option."""
+        """npv, saving (cents), payback month (0: none within the horizon) and gaining (1:
+        still cheaper a month at the horizon's end) per draw × leading option."""
         d = len(next(iter(drawn.values())))
         shape = (d, len(self.options))
-        out = {name: np.empty(shape, dtype=np.int64) for name in ("npv", "saving", "payback")}
+        names = ("npv", "saving", "payback", "gaining")
+        out = {name: np.empty(shape, dtype=np.int64) for name in names}
         work = money.Work.of(self.h, min(CHUNK, d))
         simulated = self._simulated(drawn, d)
         for start in range(0, d, CHUNK):
@@ -248,7 +250,7 @@ class Model:
         once = self._shared_one_time(drawn, n)
         out = {
             name: np.empty((n, len(self.options)), dtype=np.int64)
-            for name in ("npv", "saving", "payback")
+            for name in ("npv", "saving", "payback", "gaining")
         }
         for k, option in enumerate(self.options):
             if option.bought is not None:
@@ -260,8 +262,9 @@ class Model:
                 setup = self._catalog(option, drawn, n, w)
                 saving = np.subtract(w.net, w.lines, out=w.lines)
                 exact, one_time = None, setup + once
-            npv, total, month = money.outcome(saving, exact, one_time, w)
+            npv, total, month, gaining = money.outcome(saving, exact, one_time, w)
             out["npv"][:, k], out["saving"][:, k], out["payback"][:, k] = npv, total, month
+            out["gaining"][:, k] = gaining
         return out
 
     def _factor(self, drawn: Mapping[str, np.ndarray], n: int, tier: str, converted: bool):
@@ -318,6 +321,7 @@ class Model:
                 amount = (p / q) * bill / SCALE_DEN
                 cents = np.multiply(amount[None, :], w.growth, out=w.scratch)
                 cents *= 100
+                money.guard(cents)
                 cents += 0.5
                 np.copyto(w.baseline, np.floor(cents, out=cents), casting="unsafe")
             w.baseline[:, ~grows] = fixed[~grows]
@@ -434,7 +438,7 @@ def _getter(drawn: Mapping[str, np.ndarray], n: int):
 
 def percentile_month(months: np.ndarray, q: int, horizon: int) -> int | None:
     """The q-th percentile of payback months, never-paying draws counted as beyond the
-    horizon; None ("never") where the percentile falls among them."""
+    horizon; None where the percentile falls among them."""
     return percentile_months(months, [q], horizon)[0]
 
 
@@ -443,6 +447,21 @@ def percentile_months(months: np.ndarray, qs: Sequence[int], horizon: int) -> li
     ranked = np.where(months > 0, months, horizon + 1)
     values = np.percentile(ranked, qs, method="inverted_cdf")
     return [None if v > horizon else int(v) for v in values]
+
+
+def percentile_labels(
+    months: np.ndarray, gaining: np.ndarray, qs: Sequence[int], horizon: int
+) -> list[str]:
+    """The payback percentiles in the words of the table's `payback_label` (the one rule
+    of docs/design.md, "Payback"): "month m", then the draws with no payback within the
+    horizon that are still gaining at its end ("not within the horizon"), then those that
+    are not ("never")."""
+    ranked = np.where(months > 0, months, np.where(gaining > 0, horizon + 1, horizon + 2))
+    values = np.percentile(ranked, qs, method="inverted_cdf")
+    return [
+        f"month {int(v)}" if v <= horizon else (tco.BEYOND if v == horizon + 1 else "never")
+        for v in values
+    ]
 
 
 def summary(model: Model, draws: int = DRAWS, seed: int = SEED) -> dict[str, Any]:
@@ -465,6 +484,13 @@ def summary(model: Model, draws: int = DRAWS, seed: int = SEED) -> dict[str, Any
                     for q, v in zip(PERCENTILES, saving, strict=True)
                 },
                 "payback_month": dict(zip([f"p{q}" for q in PERCENTILES], month_at, strict=True)),
+                "payback_label": dict(
+                    zip(
+                        [f"p{q}" for q in PERCENTILES],
+                        percentile_labels(months, found["gaining"][:, k], PERCENTILES, h),
+                        strict=True,
+                    )
+                ),
             }
         )
     return {

@@ -9,7 +9,9 @@ Conventions (docs/design.md, "Money conventions"):
   that only equals the baseline never pays back); its fraction is the interpolated
   crossing, which for a constant saving is one-time ÷ monthly saving; labels
   "immediately" (month 1, no one-time cost), "within the first billing period"
-  (month 1 with one), "month m", "never". Payback is undiscounted;
+  (month 1 with one), "month m", "not within the horizon" (none, but the option is
+  cheaper a month at the horizon's end: it would pay back later), "never" (none, and it
+  is not). Payback is undiscounted;
 - NPV of switching = −one-time + Σ saving_m / (1+i)^m, i = (1+annual)^(1/12) − 1,
   so at rate 0 it is the total saving minus the one-time cost; each option's present
   cost (one-time + Σ cost_m / (1+i)^m) is reported too.
@@ -17,7 +19,9 @@ Conventions (docs/design.md, "Money conventions"):
 How amounts stay exact: every bill line (servers, set-up fees, operations, usage…)
 is a quantity times an exact `Decimal` unit price, rounded half-up to the cent per
 month as an invoice would be, in integer arithmetic on the price's exact ratio
-p/q (`line_cents`). From there on all money is int64 cents: sums, cumulative
+p/q (`line_cents`), in Python integers where int64 could overflow, and checked against
+the documented maxima (`bounds`: a plan past them is refused, naming the field, never
+wrapped). From there on all money is int64 cents: sums, cumulative
 curves, savings and the payback comparisons are exact integers. Only the
 discounted figures (NPV, present cost) pass through float64, because (1+i)^−m is
 irrational; they are rounded half-up to the cent at the end (float64 keeps about 15
@@ -38,6 +42,7 @@ import pandas as pd
 
 from common.messages import Message, msg
 from common.units import HOURS_PER_MONTH
+from planner.compute import bounds
 
 CENT = Decimal("0.01")
 _SAFE = 2**62  # int64 headroom for the integer rounding formula
@@ -79,16 +84,24 @@ def line_cents(unit_prices: Sequence[Price], quantities: np.ndarray) -> np.ndarr
     if num and max(num) * max(biggest, 1) * 2 + max(den) < _SAFE:
         n = np.array(num, dtype=np.int64).reshape(shape)
         d = np.array(den, dtype=np.int64).reshape(shape)
-        return (2 * q_arr * n + d) // (2 * d)
+        return bounds.cents((2 * q_arr * n + d) // (2 * d))
     n = np.array(num, dtype=object).reshape(shape)
     d = np.array(den, dtype=object).reshape(shape)
-    return ((2 * q_arr.astype(object) * n + d) // (2 * d)).astype(np.int64)
+    return bounds.cents((2 * q_arr.astype(object) * n + d) // (2 * d))
 
 
-def growth_cents(amount: Decimal, monthly_growth: Decimal, horizon: int) -> np.ndarray:
-    """amount × (1+g)^(m−1) for m = 1…H, each month rounded half-up to the cent."""
-    factor = Decimal(1) + monthly_growth
-    return np.array([to_cents(amount * factor**m) for m in range(horizon)], dtype=np.int64)
+def growth_cents(amount: Price, monthly_growth: Price, horizon: int) -> np.ndarray:
+    """amount × (1+g)^(m−1) for m = 1…H, each month rounded half-up to the cent, exact
+    (Fractions); `bounds.TooLarge` from the first month past the maximum."""
+    base, factor = Fraction(amount), 1 + Fraction(monthly_growth)
+    out, grown = [], base
+    for m in range(1, horizon + 1):
+        c = to_cents(grown)
+        if c > bounds.AMOUNT_MAX_CENTS:
+            raise bounds.TooLarge("amount", m)
+        out.append(c)
+        grown *= factor
+    return np.array(out, dtype=np.int64)
 
 
 def monthly_rate(annual: Decimal | float) -> float:
@@ -110,7 +123,14 @@ def _discount_factors(annual: float, horizon: int) -> np.ndarray:
     return factors
 
 
-def _cents_round(values: np.ndarray) -> np.ndarray:
+def _cents_round(values: np.ndarray, limit: int = bounds.AMOUNT_MAX_CENTS) -> np.ndarray:
+    """Float cents rounded half away from zero; a NaN or an infinity is never cast
+    (`bounds.TooLarge`): a figure past `limit` is refused, not wrapped (the plan's own
+    figures: the maximum; a sensitivity's or a draw's moved ones: `bounds.MOVED_MAX_CENTS`)."""
+    values = np.asarray(values, dtype=float)
+    with np.errstate(invalid="ignore"):
+        if not np.all(np.abs(values) <= limit):
+            raise bounds.TooLarge("amount")
     return (np.sign(values) * np.floor(np.abs(values) + 0.5)).astype(np.int64)
 
 
@@ -202,6 +222,11 @@ class OptionMoney:
     payback_month: int | None
     payback_fraction: Decimal | None
     payback_label: str
+    # Set by the engine (issue 21): the option's own monthly cost once the months of
+    # running both are over, and what those months cost on top, once (docs/design.md,
+    # "Running both"). None / 0 where the engine did not set them.
+    steady_monthly: Decimal | None = None
+    transition_cost: Decimal = Decimal("0.00")
 
     @property
     def saving_per_year(self) -> Decimal:
@@ -210,7 +235,9 @@ class OptionMoney:
     @property
     def payback(self) -> Message:
         """`payback_label` as a message: the same words, said in the reader's language."""
-        return payback_message(self.payback_month, self.one_time)
+        return payback_message(
+            self.payback_month, self.one_time, self.payback_label, len(self.monthly)
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -229,7 +256,10 @@ class OptionMoney:
             if self.payback_fraction is None
             else str(self.payback_fraction),
             "payback_label": self.payback_label,
-        }
+            "steady_monthly": str(self.steady_monthly if self.steady_monthly is not None
+                                  else self.monthly[0] if self.monthly else money(0)),
+            "transition_cost": str(self.transition_cost),
+        }  # fmt: skip
 
 
 def compute(
@@ -247,15 +277,23 @@ def compute(
     rather than invoiced to the cent (an owned server's power); the discounted figures
     (present cost, NPV) are computed from them, then rounded. Default: `monthly_cents`.
     """
-    monthly = np.asarray(monthly_cents, dtype=np.int64)
+    monthly = bounds.cents(np.asarray(monthly_cents))
     one_time = np.asarray(one_time_cents, dtype=np.int64)
-    baseline = np.asarray(baseline_cents, dtype=np.int64)
+    baseline = bounds.cents(np.asarray(baseline_cents))
+    if bounds.first_month_over(one_time, bounds.AMOUNT_MAX_CENTS):
+        raise bounds.TooLarge("amount")
     n, h = monthly.shape
     cumulative = np.empty((n, h + 1), dtype=np.int64)
     cumulative[:, 0] = one_time
     np.cumsum(monthly, axis=1, out=cumulative[:, 1:])
     cumulative[:, 1:] += one_time[:, None]
     base_cum = np.concatenate(([0], np.cumsum(baseline)))
+    # Each month is below the maximum, so these sums are exact in int64; the totals
+    # themselves are figures too.
+    if (n and np.abs(cumulative).max() > bounds.AMOUNT_MAX_CENTS) or (
+        base_cum[-1] > bounds.AMOUNT_MAX_CENTS
+    ):
+        raise bounds.TooLarge("amount")
     lead = base_cum[None, :] - cumulative  # > 0: the option is strictly cheaper so far
     month, fraction = _payback(lead)
     factors = discount_factors(annual_rate, h)
@@ -264,9 +302,13 @@ def compute(
     base_present = int(_cents_round(np.array([baseline @ factors]))[0])
     saving_m = baseline[None, :] - exact
     npv = _cents_round(-one_time + saving_m @ factors)
+    # No payback within the horizon: "not within the horizon" while the option is still
+    # cheaper a month at the horizon's end (it catches up later), else "never" (the one
+    # rule of docs/design.md, "Payback": the odds' percentiles say the same).
+    gaining = baseline[-1] > monthly[:, -1] if h else np.zeros(n, dtype=bool)
     labels = np.where(
         month == 0,
-        "never",
+        np.where(gaining, BEYOND, "never"),
         np.where(
             month == 1,
             np.where(one_time == 0, "immediately", "within the first billing period"),
@@ -291,9 +333,16 @@ def compute(
     )
 
 
-def payback_message(month: int | None, one_time: Decimal | int) -> Message:
+BEYOND = "not within the horizon"  # the label of an option still gaining at the horizon's end
+
+
+def payback_message(
+    month: int | None, one_time: Decimal | int, label: str | None = None, horizon: int = 0
+) -> Message:
     """The payback label's message (the labels `compute` writes: the same rule)."""
     if not month:
+        if label == BEYOND:
+            return msg("engine.payback_beyond", months=horizon)
         return msg("engine.payback_never")
     if month == 1:
         return msg("engine.payback_immediately" if one_time == 0 else "engine.payback_first_period")
@@ -311,7 +360,8 @@ def headline(
     base_cum, cumulative = _cumulative(baseline, one_time_cents, monthly)
     month = int(_payback_month((base_cum - cumulative)[None, :])[0])
     factors = discount_factors(annual_rate, len(monthly))
-    npv = int(_cents_round(np.array([-one_time_cents + (baseline - monthly) @ factors]))[0])
+    npv = -one_time_cents + (baseline - monthly) @ factors
+    npv = int(_cents_round(np.array([npv]), bounds.MOVED_MAX_CENTS)[0])
     return npv, int(base_cum[-1] - cumulative[-1]), month
 
 

@@ -50,6 +50,13 @@ DEFAULT_RANGES: dict[str, tuple[str, str]] = {
     "one_time": ("0.5", "2"),
 }
 DISCOUNT_RATE_HIGH = Decimal("0.14")  # the discount rate's high: twice the plan's, at least this
+# The schema's own bounds of the inputs given as the rate itself: a default range never
+# leaves them (the growth range runs to twice the plan's growth, at most 0.5).
+ABSOLUTE_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
+    "monthly_growth": (Decimal(0), Decimal("0.5")),
+    "annual_discount_rate": (Decimal(0), Decimal(1)),
+    "utilisation_target": (Decimal("0.05"), Decimal(1)),
+}
 
 
 @dataclass(frozen=True)
@@ -172,7 +179,58 @@ def _scale(name: str, low: str, high: str, label: Message) -> Uncertain:
 
 def _absolute(name: str, low: Decimal, base: Decimal, high: Decimal, _v: Decimal) -> Uncertain:
     label = msg(f"uncertainty.{name}")
+    least, most = ABSOLUTE_BOUNDS[name]
+    low, high = max(min(low, base), least), min(max(high, base), most)
     return Uncertain(name, "absolute", _q(low, RATE), base, _q(high, RATE), "default", label)
+
+
+def within_bounds(
+    items: Sequence[Uncertain], evaluate: Evaluate, entered: Mapping[str, int]
+) -> list[Uncertain]:
+    """The inputs with every end the engine can price (docs/design.md, "Bounds").
+
+    `evaluate` raises `bounds.TooLarge` where a figure passes the maximum. A default
+    range whose end does is narrowed to the last value (to the input's places) that
+    stays within it; an entered range is the manager's own: refused, naming
+    `ranges[i].low` or `ranges[i].high` (`entered`: input name → its index in `ranges`).
+    """
+    from planner.compute import bounds
+
+    out = []
+    for item in items:
+        for end in ("low", "high"):
+            value = getattr(item, end)
+            if value == item.base:
+                continue
+            try:
+                evaluate({item.name: value})
+            except bounds.TooLarge as exc:
+                where = entered.get(item.name.split(":")[0])
+                if item.source == "entered" and where is not None:
+                    raise bounds.TooLarge(exc.kind, exc.month, f"ranges[{where}].{end}") from None
+                item = dataclasses.replace(item, **{end: _last_within(item, value, evaluate)})
+        out.append(item)
+    return out
+
+
+def _last_within(item: Uncertain, bad: Decimal, evaluate: Evaluate) -> Decimal:
+    """Bisection between the base (priced) and `bad` (past the maximum)."""
+    from planner.compute import bounds
+
+    step = FACTOR if item.kind == "scale" else RATE
+    good = item.base
+    for _ in range(60):
+        if abs(bad - good) <= step:
+            break
+        mid = ((good + bad) / 2).quantize(step)
+        if mid in (good, bad):
+            break
+        try:
+            evaluate({item.name: mid})
+            good = mid
+        except bounds.TooLarge:
+            bad = mid
+    return good
 
 
 def _entered(item: Uncertain, given: Any) -> Uncertain:

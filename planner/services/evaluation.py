@@ -36,7 +36,7 @@ from changes.selectors import Generation
 from common.django import clock
 from common.messages import as_api, msg
 from common.messages import plain as plain_text
-from planner.compute import breakeven, engine, message_json, montecarlo, schema, tco
+from planner.compute import bounds, breakeven, engine, message_json, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
 from planner.compute.message_fields import MESSAGES, with_messages
 from planner.services import inputs as engine_inputs
@@ -49,7 +49,7 @@ OPTIONS_LIMIT = 50
 # Raised when the shape of a cached answer changes, so a deploy never serves the old one.
 CACHE_VERSION = 3  # 3: a comparison kept as its encoded JSON
 CACHE_SECONDS = 24 * 3600  # the key holds the date: a day is as long as an answer can live
-UNCERTAINTY_VERSION = 2  # raised when the shape of `uncertainty_of` changes
+UNCERTAINTY_VERSION = 3  # raised when the shape of `uncertainty_of` changes
 
 
 @dataclass
@@ -285,17 +285,34 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
     )
     best = comparison_.options[0]
 
+    seen: dict[tuple, tuple[int, int, int] | None] = {}
+
     def outcome(values: Any) -> tuple[int, int, int] | None:
+        key = tuple(sorted(values.items()))
+        if key not in seen:
+            seen[key] = _outcome(values)
+        return seen[key]
+
+    def _outcome(values: Any) -> tuple[int, int, int] | None:
         values = ranges.bill_for_tier_baseline(plan, values)
         moved, frame, found = ranges.apply(plan, inputs.frame, inputs.measurements, values)
-        result = engine.compare(moved, frame, found, inputs.speed_factors, as_of=inputs.as_of)
+        try:
+            result = engine.compare(moved, frame, found, inputs.speed_factors, as_of=inputs.as_of)
+        except engine.PlanTooLarge as exc:  # this end passes a maximum: `within_bounds`
+            raise exc.reason from None
         for option in result.options:
             if option.key == best.key:
                 m = option.money
                 return (tco.to_cents(m.npv), tco.to_cents(m.saving), m.payback_month or 0)
         return None
 
-    rows = ranges.one_way(model.items, outcome, plan.horizon_months)
+    entered = {r.input: i for i, r in enumerate(plan.ranges)}
+    try:
+        model.items = ranges.within_bounds(model.items, outcome, entered)
+        rows = ranges.one_way(model.items, outcome, plan.horizon_months)
+        odds = montecarlo.summary(model, seed=seed)
+    except bounds.TooLarge as exc:  # an entered range, or the draws at once: refused
+        raise engine.too_large(exc.at("ranges")) from None
     rows = breakeven.in_money(
         rows, model.items, _amounts(evaluation, model.items), outcome,
         currency=plan.currency, horizon=plan.horizon_months,
@@ -320,7 +337,7 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
         },
         "one_way": rows,
         "tornado": ranges.tornado(rows, base_npv),
-        "montecarlo": montecarlo.summary(model, seed=seed),
+        "montecarlo": odds,
     }
 
 

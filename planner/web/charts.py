@@ -45,7 +45,8 @@ BAR_LABEL_CHARS = 36  # a bar's label (10 pt) wraps at this width, between its p
 LEGEND_LINE_IN = 8 * 1.2 / 72  # one line of 8 pt legend text
 LEGEND_ROW_IN = 8 * 0.5 / 72  # the space between legend entries (labelspacing 0.5 em)
 LEGEND_PAD_IN = 0.15  # the legend's border padding and its gap to the axes
-PART_COLOURS = {"servers": "#1f77b4", "operations": "#ff7f0e", "one_time": "#bbbbbb"}
+PART_COLOURS = {"servers": "#1f77b4", "operations": "#ff7f0e", "one_time": "#bbbbbb",
+                "transition": "#8c564b"}  # fmt: skip
 
 _renders = 0
 
@@ -150,9 +151,12 @@ def _monthly(figure: Figure, data: Mapping[str, Any], language: str) -> None:
         ("servers", _("Servers")),
         ("operations", _("Other monthly costs (operations, usage, egress, commitments)")),
         ("one_time", _("One-time, spread over the horizon")),
+        ("transition", _("Running both systems, once, spread over the horizon")),
     )
     for key, name in parts:
         values = [float(bar.get(key) or 0) for bar in bars]
+        if key == "transition" and not any(values):
+            continue  # no months of running both: no legend entry for them
         ax.barh(positions, values, left=left, color=PART_COLOURS[key], label=name, height=0.6)
         left = [a + b for a, b in zip(left, values, strict=True)]
     for y, total in enumerate(left):

@@ -96,7 +96,7 @@ class Row:
     figure: str  # measured | estimate | entered
     servers: list[tuple[int, Message]]  # (count in month 1, the tier's title) per part
     usage: list[Message]
-    monthly: Decimal  # month 1
+    monthly: Decimal  # the steady month after the months of running both (issue 21)
     one_time: Decimal
     one_time_items: dict[str, Decimal]
     total: Decimal
@@ -112,6 +112,7 @@ class Row:
     best: bool = False
     npv: Decimal | None = None  # of switching; None in a share frozen before it was kept
     changed: bool = False  # the shared page: differs from the frozen figures
+    transition: Decimal = Decimal(0)  # the months of running both, once (issue 21)
     retired: bool = False  # the shared page: a tier it names is no longer offered
 
     @property
@@ -264,7 +265,8 @@ def _row(option: Mapping[str, Any]) -> Row:
             for j, p in enumerate(parts)
             if p.get("usage_hours")
         ],
-        monthly=dec(monthly[0]),
+        monthly=dec(money.get("steady_monthly") or monthly[0]),
+        transition=dec(money.get("transition_cost") or "0"),
         one_time=dec(money["one_time"]),
         one_time_items={k: dec(v) for k, v in (option.get("one_time_items") or {}).items()},
         total=dec(money["total"]),
@@ -285,7 +287,8 @@ def _payback(said: Said, money: Mapping[str, Any]) -> Message:
     """When the option pays back; a share frozen before messages rebuilds it from the figures."""
     if "money.payback_label" in said.messages:
         return said("money.payback_label", "")
-    return payback_message(money.get("payback_month"), dec(money.get("one_time")))
+    return payback_message(money.get("payback_month"), dec(money.get("one_time")),
+                           money.get("payback_label"), len(money.get("monthly") or ()))  # fmt: skip
 
 
 def _no_number(entry: Mapping[str, Any]) -> NoNumber:
@@ -475,14 +478,17 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
          "one_time": 0.0}
     ]  # fmt: skip
     for o, title in zip(ordered[:CHART_OPTIONS], titles, strict=False):
-        monthly = dec((o["money"].get("monthly") or ["0"])[0])
+        # The steady month after running both (issue 21); those months apart, once.
+        money = o["money"]
+        monthly = dec(money.get("steady_monthly") or (money.get("monthly") or ["0"])[0])
         servers = min(_servers_cost(o), monthly)
         bars.append(
             {
                 "label": title,
                 "servers": _cents(servers),
                 "operations": _cents(monthly - servers),
-                "one_time": _cents(dec(o["money"]["one_time"]) / horizon),
+                "one_time": _cents(dec(money["one_time"]) / horizon),
+                "transition": _cents(dec(money.get("transition_cost") or "0") / horizon),
             }
         )
     out["monthly"] = {"currency": currency, "bars": bars, "more": _more(len(rows))}

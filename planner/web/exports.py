@@ -30,8 +30,9 @@ COMPARISON_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("figure", _("measured, estimate (declared speed factor) or entered (fixed count)")),
     ("servers", _("servers in month 1, all parts together")),
     ("currency", _("ISO 4217 code of every amount in the row")),
-    ("monthly", _("cost in month 1")),
+    ("monthly", _("steady monthly cost: the first month after the months of running both")),
     ("one_time", _("one-time cost at month 0 (migration, retraining, set-up fees, other)")),
+    ("transition_cost", _("what the months of running both cost, once (inside the total)")),
     ("total", _("one-time + every monthly cost over the horizon")),
     ("saving", _("baseline total minus this total (negative: dearer)")),
     ("saving_pct", _("saving as a percentage of the baseline total")),
@@ -158,14 +159,16 @@ def comparison_csv(results: Results) -> str:
     common = [str(results.horizon), results.as_of.isoformat() if results.as_of else ""]
     rows: list[list[str]] = [
         ["baseline", "baseline", "", "entered", "", results.currency,
-         _money(results.baseline_monthly), "0.00", _money(results.baseline_total), "0.00", "0.00",
+         _money(results.baseline_monthly), "0.00", "0.00", _money(results.baseline_total), "0.00",
+         "0.00",
          "", "", "", *common, ""],
     ]  # fmt: skip
     for rank, row in enumerate(results.rows, start=1):
         sources = ";".join(f"{p.tier}@{p.effective_from or ''}" for p in row.prices)
         rows.append(
             [row.key, row.label, str(rank), row.figure, str(row.server_count), results.currency,
-             _money(row.monthly), _money(row.one_time), _money(row.total), _money(row.saving),
+             _money(row.monthly), _money(row.one_time), _money(row.transition), _money(row.total),
+             _money(row.saving),
              _money(row.saving_pct), "" if row.payback_month is None else str(row.payback_month),
              row.payback_label, _bool(row.fits_in_ram), *common, sources]
         )  # fmt: skip

@@ -198,6 +198,9 @@ def is_percent(spec: FieldSpec) -> bool:
 
 # Currency signs and codes a reader may type with an amount ("$480", "480 €", "480 EUR").
 _CURRENCY = re.compile(r"[$€£¥]|\b(?:USD|EUR|GBP|CHF|JPY)\b", re.IGNORECASE)
+_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+# A "$" is the sign of every dollar: it is the plan's own wherever the plan is in one.
+DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD"})
 _SPACES = re.compile(r"[\s\u00a0\u202f']")
 _PLAIN = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 
@@ -232,6 +235,30 @@ def read_number(text: str, language: str) -> Decimal | None:
         return None
 
 
+def typed_currency(text: str) -> str | None:
+    """The currency a reader typed with an amount ("1.234,56 €" → EUR, "EUR 480" → EUR,
+    "$480" → USD), or None when the text names none."""
+    found = _CURRENCY.search(text)
+    if found is None:
+        return None
+    sign = found.group(0)
+    return _SIGNS.get(sign, sign.upper())
+
+
+class TypedAmount(Decimal):
+    """An amount read from text that named its currency (`currency`): the form checks it
+    against the plan's own (issue 21: never taken silently in another currency)."""
+
+    currency: str
+    sign: str
+
+
+def in_plan_currency(amount: TypedAmount, plan_currency: str) -> bool:
+    if amount.currency == plan_currency:
+        return True
+    return amount.sign == "$" and plan_currency in DOLLARS
+
+
 class NumberField(forms.CharField):
     """Text in the reader's number format → Decimal; text it cannot read passes through
     unchanged for the schema to refuse; a percentage field divides by 100."""
@@ -248,7 +275,14 @@ class NumberField(forms.CharField):
         number = read_number(text, self.language)
         if number is None:
             return text
-        return number / 100 if self.percent else number
+        if self.percent:
+            return number / 100
+        currency = typed_currency(text)
+        if currency is not None:
+            typed = TypedAmount(number)
+            typed.currency, typed.sign = currency, _CURRENCY.search(text).group(0)  # type: ignore[union-attr]
+            return typed
+        return number
 
     def prepare_value(self, value: Any) -> Any:
         """A stored number in the reader's format (German "349,99"); typed text as typed."""

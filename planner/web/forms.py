@@ -136,6 +136,9 @@ def _scalar_fields(language: str, currencies: tuple[str, ...]) -> dict[str, form
     return fields
 
 
+LOCALE_CURRENCY = {"en": "USD", "de": "EUR"}  # the currency a reader's language starts in
+
+
 class PlanForm(forms.Form):
     """The whole plan: scalar fields here, lists in formsets; `parsed` once valid."""
 
@@ -152,6 +155,9 @@ class PlanForm(forms.Form):
     ) -> None:
         plan = plan or {}
         self.language = language
+        # A new plan starts in the reader's own currency where a rate exists (German: EUR).
+        own = LOCALE_CURRENCY.get(language.split("-")[0], "USD")
+        self.locale_currency = own if own in set(currencies) else "USD"
         self.parse = parse or schema.parse_plan
         self.parsed: schema.Plan | None = None
         self.plan_data: dict[str, Any] = {}
@@ -187,7 +193,7 @@ class PlanForm(forms.Form):
         for name in TOP:
             spec = _spec(schema.PLAN_FIELDS, name)
             values[name] = formsets.initial_value(spec, plan.get(name, spec.default))
-        values["currency"] = plan.get("currency") or "USD"
+        values["currency"] = plan.get("currency") or self.locale_currency
         for section, specs in SECTIONS:
             given = plan.get(section) or {}
             for spec in specs:
@@ -274,6 +280,8 @@ class PlanForm(forms.Form):
                 for error in formset.non_form_errors():
                     self.add_error(None, error)
             return
+        if self._other_currency():
+            return
         self.plan_data = self.assemble()
         try:
             self.parsed = self.parse(self.plan_data)
@@ -284,6 +292,31 @@ class PlanForm(forms.Form):
 
     def is_valid(self) -> bool:
         return self.is_bound and not self.errors and self.parsed is not None
+
+    def _other_currency(self) -> bool:
+        """Refuse, beside its field, an amount typed in another currency than the plan's
+        ("1.234,56 €" or "EUR 480" in a USD plan): refused, never converted (docs/design.md,
+        "Money conventions"). True when one was."""
+        plan_currency = str(self.cleaned_data.get("currency") or "USD")
+        refused = False
+        for form in (self, *(fm for fs in self.all_formsets for fm in fs.forms)):
+            for name, value in list((getattr(form, "cleaned_data", None) or {}).items()):
+                if isinstance(value, f.TypedAmount) and not f.in_plan_currency(
+                    value, plan_currency
+                ):
+                    form.add_error(name, _(
+                        "This amount is in %(typed)s, but the plan is in %(plan)s: enter it in "
+                        "%(plan)s, or change the plan's currency to %(typed)s."
+                    ) % {"typed": value.currency, "plan": plan_currency})  # fmt: skip
+                    refused = True
+        return refused
+
+    def refuse(self, exc: schema.PlanValidationError) -> None:
+        """A plan the schema took but the engine refused (its figures pass a maximum:
+        docs/design.md, "Bounds"): said beside the field that drives them."""
+        self.parsed = None
+        for path, messages in _refusals(exc.details, self.plan_data).items():
+            self._place(path, messages)
 
     def _place(self, path: str, messages: list[Message]) -> None:
         form, name = self.field_for(path)

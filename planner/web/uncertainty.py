@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from common import formatting
 from common.django.message_render import render
 from common.messages import Message, Percent, msg
+from planner.compute import tco
 from planner.compute.message_fields import by_field
 from planner.web.dashboard import dec
 
@@ -130,7 +131,7 @@ def view(data: Mapping[str, Any], titles: Mapping[str, Message]) -> Uncertainty 
         option=titles.get(best),
         base_npv=dec((data.get("tornado") or {}).get("base_npv")),
         rows=[_input_row(r, currency, language) for r in data["one_way"]],
-        odds=[_odds(o, titles, best) for o in mc.get("options") or []],
+        odds=[_odds(o, titles, best, horizon) for o in mc.get("options") or []],
     )
     if mc:
         out.draws = int(mc.get("draws") or 0)
@@ -144,7 +145,9 @@ def view(data: Mapping[str, Any], titles: Mapping[str, Message]) -> Uncertainty 
     return out
 
 
-def _odds(option: Mapping[str, Any], titles: Mapping[str, Message], best: str) -> OddsRow:
+def _odds(
+    option: Mapping[str, Any], titles: Mapping[str, Message], best: str, horizon: int = 0
+) -> OddsRow:
     key = str(option["option"])
     return OddsRow(
         key=key,
@@ -152,8 +155,19 @@ def _odds(option: Mapping[str, Any], titles: Mapping[str, Message], best: str) -
         best=key == best,
         pays_back=dec(option.get("pays_back")),
         saving={q: dec(v) for q, v in (option.get("saving") or {}).items()},
-        payback={q: _month(v) for q, v in (option.get("payback_month") or {}).items()},
+        payback={
+            q: _labelled(v, (option.get("payback_label") or {}).get(q), horizon)
+            for q, v in (option.get("payback_month") or {}).items()
+        },
     )
+
+
+def _labelled(month: int | None, label: str | None, horizon: int) -> Message:
+    """A payback percentile in the table's words (`payback_label`; a share frozen before
+    the labels reads as it did)."""
+    if month is None and label == tco.BEYOND:
+        return msg("montecarlo.beyond", months=horizon)
+    return _month(month)
 
 
 def tornado_data(data: Mapping[str, Any], shown: Uncertainty) -> dict[str, Any] | None:

@@ -229,9 +229,10 @@ def plan_figures(request: HttpRequest, code: Any) -> HttpResponse:
     context: dict[str, Any] = {"plan": plan, "was": home_page.shown_figures(plan.seen_figures)}
     try:
         parsed = services.stored_plan(plan)
-    except schema.PlanValidationError:
+        found = evaluation.comparison(parsed, generation=generation)
+    except schema.PlanValidationError:  # refused by the schema, or figures past a maximum
         return render(request, "planner/_plan_figures.html", {**context, "invalid": True})
-    view = dashboard.results(evaluation.comparison(parsed, generation=generation))
+    view = dashboard.results(found)
     context["figures"] = home_page.shown_figures(seen_figures(view))
     if context["was"] and _figure_text(context["was"]) == _figure_text(context["figures"]):
         # The data changed, but no figure the page shows did (a price the plan does not
@@ -336,7 +337,13 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
     context: dict[str, Any] = {"form": form, "plan": plan}
     status = 200
     if request.method == "POST":
+        figures = None
         if form.is_valid():
+            try:
+                figures = evaluation.comparison(form.parsed, generation=generation)
+            except schema.PlanValidationError as exc:  # figures past a maximum
+                form.refuse(exc)
+        if figures is not None:
             if request.POST.get("action") in SAVES and not request.htmx:
                 try:
                     return _save(request, plan, form.parsed)
@@ -344,7 +351,6 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
                     # Shown over the form as typed (bound to the post): nothing is lost.
                     context["conflict"] = stale.current
                     status = 409
-            figures = evaluation.comparison(form.parsed, generation=generation)
             context.update(results_context(figures))
             context["uncertainty_url"] = uncertainty_url(request, form.parsed, figures)
         else:
@@ -393,9 +399,9 @@ def _compared_with(request: HttpRequest, plan: Plan) -> Plan | None:
 def _stored_results(request: HttpRequest, plan: Plan, generation: Generation) -> dict[str, Any]:
     try:
         parsed = services.stored_plan(plan)
-    except schema.PlanValidationError:
+        figures = evaluation.comparison(parsed, generation=generation)
+    except schema.PlanValidationError:  # refused by the schema, or figures past a maximum
         return {"stored_invalid": True}
-    figures = evaluation.comparison(parsed, generation=generation)
     return {
         **results_context(figures),
         "uncertainty_url": uncertainty_url(request, parsed, figures),

@@ -31,7 +31,7 @@ from pydantic import (
 )
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
-from common.messages import Message, msg
+from common.messages import Message, Number, msg
 from planner.compute import defaults
 from planner.compute.schema.errors import Loc, Problem, fail, problems
 from planner.compute.schema.fields import Items, Section, Spec, got
@@ -621,6 +621,30 @@ class InputRange(SchemaObject):
                  "monthly_growth, annual_discount_rate and utilisation_target"),
     ]  # fmt: skip
     high: Annotated[Decimal, Spec("decimal", min=0, max=100, places=6, doc="as low")]
+
+    # An input given as the rate or share itself keeps the plan field's own bounds: a
+    # growth range of 0…100 would price a plan the schema refuses (docs/design.md, "Bounds").
+    ABSOLUTE: ClassVar[dict[str, tuple[Decimal, Decimal, str]]] = {
+        "monthly_growth": (Decimal(0), Decimal("0.5"), "per month"),
+        "annual_discount_rate": (Decimal(0), Decimal(1), "per year"),
+        "utilisation_target": (Decimal("0.05"), Decimal(1), "share of threads"),
+    }
+
+    @classmethod
+    def _checks(
+        cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
+    ) -> list[Problem]:
+        if model is None or model.input not in cls.ABSOLUTE:
+            return []
+        least, most, unit = cls.ABSOLUTE[model.input]
+        out: list[Problem] = []
+        for end in ("low", "high"):
+            value = getattr(model, end)
+            if value > most:
+                out.append(((end,), msg("schema.at_most", value=Number(most), unit=unit), value))
+            elif value < least:
+                out.append(((end,), msg("schema.at_least", value=Number(least), unit=unit), value))
+        return out
 
 
 class Plan(SchemaObject):

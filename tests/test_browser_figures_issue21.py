@@ -1,0 +1,107 @@
+"""Issue 21 on the page, at 1366x768 and 390x844, in English and German: the months of
+running both apart from the steady Monthly column (item 1), the payback said one way in
+the table and the odds (item 7), a plan past the maximum refused beside its
+growth field (item 6), an amount typed in another currency refused naming both (item 4).
+Screenshots (SCREENSHOTS=1) go to test-artifacts/issue21/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.browser import launched, shot
+from tests.support.pages import PASSWORDS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "issue21"
+SIZES = [(1366, 768), (390, 844)]
+OPEN = "el => { const d = el.closest('details'); if (d) d.open = true; }"
+EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
+ADVANCED = "inmotion-hosting-advanced-dedicated-fixed-monthly"
+PLAN = {
+    "currency": "USD", "name": "field notes, one month of both",
+    "baseline": {"monthly": "480"},
+    "candidates": [{"tier": EXTREME, "count": 1}, {"tier": ADVANCED, "count": 1}],
+    "one_time": {"migration_hours": "52.35", "migration_rate": "99.99", "running_both_months": 1},
+}  # fmt: skip
+WORDS = {
+    "en": {"beyond": "not within 36 months", "both": "+ $480.00 running both, once",
+           "growth": "the largest amount the planner computes",
+           "currency": "This amount is in EUR, but the plan is in USD"},
+    "de": {"beyond": "nicht innerhalb von 36 Monaten",
+           "both": "+ 480,00 $ Parallelbetrieb, einmalig",
+           "growth": "den größten Betrag, den der Planer rechnet",
+           "currency": "Dieser Betrag ist in EUR, der Plan aber in USD"},
+}  # fmt: skip
+
+
+def save(page) -> None:
+    """Save by the keyboard: on a phone the sticky answer bar may lie over the button."""
+    page.focus("button[name=action][value=save]")
+    page.keyboard.press("Enter")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield from launched()
+
+
+def test_issue_21_on_the_page_at_both_sizes_in_both_languages(browser, live_server, owner):
+    from catalog.defaults import load_default_catalog
+    from planner.services import plans as services
+
+    load_default_catalog()
+    plan = services.plan_create(owner=owner, plan=services.parse(PLAN))
+    username, password = PASSWORDS["manager"]
+    for language in ("en", "de"):
+        words = WORDS[language]
+        for width, height in SIZES:
+            where = (language, width)
+            context = browser.new_context(viewport={"width": width, "height": height})
+            context.set_default_timeout(20_000)
+            context.add_cookies([{"name": "django_language", "value": language,
+                                  "url": live_server.url}])  # fmt: skip
+            page = context.new_page()
+            page.goto(f"{live_server.url}/accounts/login/")
+            page.fill("#id_username", username)
+            page.fill("#id_password", password)
+            page.click("main form button[type=submit]")
+            page.wait_for_url(f"{live_server.url}/")
+            # Item 7: the table and the odds say the same words.
+            page.goto(f"{live_server.url}/plans/{plan.code}/")
+            table = page.locator("#comparison").inner_text().replace("\u00a0", " ")
+            assert words["beyond"] in table, where
+            # Item 1: the steady month in the Monthly column, running both apart, once.
+            assert table.count(words["both"]) == 2, where  # once per option: both run both
+            assert "829" not in table and "629" not in table, where  # 349.99 or 149.99 + 480
+            overflow = "() => document.documentElement.scrollWidth - window.innerWidth"
+            assert page.evaluate(overflow) <= 0, where  # the extra line never widens the page
+            shot(page, path=str(ARTIFACTS / f"payback-{width}-{language}.png"))
+            odds = page.locator("[data-testid=odds-table]")
+            odds.wait_for()
+            assert words["beyond"] in odds.inner_text(), where
+            odds.scroll_into_view_if_needed()
+            shot(page, path=str(ARTIFACTS / f"odds-{width}-{language}.png"))
+            # Item 6: growth of 50 % a month over 120 months, refused beside the field.
+            for field, value in (("#id_horizon_months", "120"), ("#id_monthly_growth", "50")):
+                page.eval_on_selector(field, OPEN)  # the assumptions fold away
+                page.fill(field, value)
+            save(page)
+            error = page.locator("#id_monthly_growth_error")
+            error.wait_for()
+            assert words["growth"] in error.inner_text(), where
+            error.scroll_into_view_if_needed()
+            shot(page, path=str(ARTIFACTS / f"growth-{width}-{language}.png"))
+            # Item 4: a euro amount in a dollar plan, refused naming both.
+            page.goto(f"{live_server.url}/plans/{plan.code}/")
+            page.fill("#id_baseline__monthly", "1.234,56 €" if language == "de" else "EUR 480")
+            save(page)
+            error = page.locator("#id_baseline__monthly_error")
+            error.wait_for()
+            assert words["currency"] in error.inner_text(), where
+            error.scroll_into_view_if_needed()
+            shot(page, path=str(ARTIFACTS / f"currency-{width}-{language}.png"))
+            context.close()
