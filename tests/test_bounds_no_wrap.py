@@ -31,7 +31,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def api(default_catalog_api, own_cache):
+def api(default_catalog_api, own_cache, settings):
+    # The property examples ask for many odds a minute: a limit no test here reaches.
+    settings.UNCERTAINTY_RATE_LIMIT_PER_MINUTE = 100_000
     return default_catalog_api
 
 

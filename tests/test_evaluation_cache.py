@@ -11,7 +11,7 @@ from common.django import clock
 from planner.services import evaluation
 from planner.services import plans as services
 from tests.support.api import post_json, token_client
-from tests.support.catalog import add_price
+from tests.support.catalog import add_price, add_rate
 from tests.support.dashboard import CLOUD, DEDICATED, days_ago
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
@@ -68,6 +68,8 @@ def test_a_price_dated_tomorrow_counts_from_tomorrow_without_another_write(monke
 
 def test_two_spellings_of_one_plan_share_one_answer_and_other_plans_do_not():
     today = clock.today()
+    # A plan in EUR needs a rate to be valid.
+    add_rate(days_ago(30).isoformat(), "EUR", "USD", "1.08")
     generation = evaluation.engine_inputs.generation_or_current(None)
 
     def key(data: dict) -> str:
