@@ -123,3 +123,14 @@ def test_an_upload_over_the_limit_is_a_413_and_leaves_no_file(owner, settings) -
 
 def test_without_a_caller_the_bills_are_a_401(client) -> None:
     assert client.get("/api/v1/bills").status_code == 401
+
+
+def test_a_file_name_with_a_nul_or_line_breaks_is_kept_without_them(owner) -> None:
+    """As schemathesis sent it: a NUL in `name` gave PostgreSQL's DataError, a 500."""
+    client = token_client(owner)[0]
+    answer = client.post(
+        "/api/v1/bills?name=%3D%2C%00bill%0A.csv", data=b"\x11\xc8",
+        content_type="application/octet-stream",
+    )  # fmt: skip
+    assert answer.status_code < 500, answer.content[:300]
+    assert list(BillUpload.objects.values_list("name", flat=True)) == ["=,bill.csv"]

@@ -95,7 +95,7 @@ def import_bill(
             replaced_id = replaced.pk
             replaced.delete()
         bill = Bill.objects.create(
-            owner=owner, name=name[:255], sha256=digest, size=read.size, kind=read.kind,
+            owner=owner, name=shown_name(name), sha256=digest, size=read.size, kind=read.kind,
             version=read.version, container=read.container, view=read.view, currency=currency,
             period_start=read.first_day.replace(day=1), period_end=_month_after(read.last_day),
             first_day=read.first_day, last_day=read.last_day, rows=read.rows, scope=scope,
@@ -174,3 +174,10 @@ def _write_lines(bill: Bill, read: ReadBill, per_line: list[Decimal]) -> None:
 def delete_bill(bill: Bill) -> None:
     """Delete a bill and its lines (the owner's call: views check ownership)."""
     bill.delete()
+
+
+def shown_name(name: str) -> str:
+    """The file's name as kept: control characters (a NUL, which PostgreSQL text refuses,
+    line breaks) left out, at most 255 characters, "upload" when nothing is left."""
+    kept = "".join(ch for ch in name if ch >= " " and ch != "\x7f").strip()
+    return kept[:255] or "upload"

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from bills.models import BillUpload
 from bills.readers.errors import BillRefused
-from bills.services.importing import import_bill
+from bills.services.importing import import_bill, shown_name
 
 DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024**3  # a month's CUR of a large organisation, gzipped
 
@@ -52,7 +52,7 @@ def receive(owner, name: str, chunks: Iterable[bytes]) -> BillUpload:
                     raise TooLarge(limit)
                 handle.write(chunk)
         with transaction.atomic():
-            upload = BillUpload.objects.create(owner=owner, name=(name or "upload")[:255])
+            upload = BillUpload.objects.create(owner=owner, name=shown_name(name))
             staging.rename(_path(upload))
             transaction.on_commit(lambda: _queue(upload.pk))
     except BaseException:
