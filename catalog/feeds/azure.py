@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import hashlib
-import json
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import cache
@@ -48,6 +46,7 @@ from catalog.feeds.base import (
     Source,
 )
 from catalog.feeds.download import Downloaded, download
+from catalog.feeds.paged import fetch_pages
 from catalog.feeds.plausible import SLUG_MAX, price_messages
 from catalog.models import CURRENCIES, slug_validator
 from common.django import clock
@@ -89,35 +88,11 @@ class AzureRetail(Source):
         download: Callable = download,
     ) -> Downloaded:
         """Every page from `url` on, one line each, into `dest`; any page refused refuses all."""
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        page_file = dest.with_name(dest.name + ".page")
-        seen: set[str] = set()
-        total = 0
-        digest = hashlib.sha256()
-        content_type = ""
-        try:
-            with dest.open("wb") as out:
-                link: str | None = url
-                while link:
-                    if link in seen or len(seen) >= config.azure_max_pages():
-                        raise FeedRefused([msg("feeds.too_many_pages", count=len(seen), url=link)])
-                    seen.add(link)
-                    got = download(link, page_file, content_types=self.content_types)
-                    content_type = got.content_type
-                    page = _page(json_document(page_file), f"page {len(seen)}")
-                    line = json.dumps(page, separators=(",", ":")).encode() + b"\n"
-                    out.write(line)
-                    digest.update(line)
-                    total += len(line)
-                    if progress:
-                        progress(total)
-                    link = page["NextPageLink"]
-        except FeedRefused:
-            dest.unlink(missing_ok=True)
-            raise
-        finally:
-            page_file.unlink(missing_ok=True)
-        return Downloaded(dest, url, total, digest.hexdigest(), content_type)
+        return fetch_pages(
+            url, dest, progress, max_pages=config.azure_max_pages(),
+            get=lambda link, file: download(link, file, content_types=self.content_types),
+            check=_page, next_link=lambda page: page["NextPageLink"],
+        )  # fmt: skip
 
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         return _Pages(path, region, progress).reading()
@@ -131,14 +106,6 @@ def _kind(document: Any) -> str:
     if isinstance(document, dict):
         return "a JSON object with the keys " + ", ".join(sorted(map(str, document))[:10])
     return f"a JSON {type(document).__name__}"
-
-
-def json_document(path: Path) -> Any:
-    try:
-        return json.loads(path.read_bytes())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise FeedRefused([msg("feeds.malformed_json", offset=getattr(exc, "pos", 0),
-                               error=str(exc)[:200])]) from None  # fmt: skip
 
 
 def _page(page: Any, where: str) -> dict[str, Any]:

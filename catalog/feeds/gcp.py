@@ -35,7 +35,6 @@ is refused, naming each, and nothing is written.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import re
 from collections.abc import Callable
@@ -58,6 +57,7 @@ from catalog.feeds.base import (
     Source,
 )
 from catalog.feeds.download import Downloaded, download
+from catalog.feeds.paged import fetch_pages
 from catalog.models import CURRENCIES, ExchangeRate, slug_validator
 from common.messages import Message, msg
 
@@ -107,41 +107,20 @@ class GcpComputeEngine(Source):
         download: Callable = download,
     ) -> Downloaded:
         """Every page from `url` on, one line each, into `dest`; any page refused refuses all."""
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        page_file = dest.with_name(dest.name + ".page")
-        seen: set[str] = set()
-        total, digest, content_type = 0, hashlib.sha256(), ""
-        try:
-            with dest.open("wb") as out:
-                link: str | None = url
-                while link:
-                    if link in seen or len(seen) >= MAX_PAGES:
-                        raise FeedRefused([msg("feeds.too_many_pages", count=len(seen), url=link)])
-                    seen.add(link)
-                    try:
-                        got = download(_keyed(link), page_file, content_types=self.content_types)
-                    except FeedRefused as exc:  # its reasons name the URL: never with the key
-                        raise FeedRefused([_unkeyed(m, link) for m in exc.reasons]) from None
-                    content_type = got.content_type
-                    page = _page(_document(page_file), f"page {len(seen)}")
-                    line = json.dumps(page, separators=(",", ":")).encode() + b"\n"
-                    out.write(line)
-                    digest.update(line)
-                    total += len(line)
-                    if progress:
-                        progress(total)
-                    token = page.get("nextPageToken")
-                    link = (
-                        f"{url}{'&' if '?' in url else '?'}pageToken={quote(token)}"
-                        if token
-                        else None
-                    )
-        except FeedRefused:
-            dest.unlink(missing_ok=True)
-            raise
-        finally:
-            page_file.unlink(missing_ok=True)
-        return Downloaded(dest, url, total, digest.hexdigest(), content_type)
+
+        def get(link: str, file: Path) -> Downloaded:
+            try:
+                return download(_keyed(link), file, content_types=self.content_types)
+            except FeedRefused as exc:  # its reasons name the URL: never with the key
+                raise FeedRefused([_unkeyed(m, link) for m in exc.reasons]) from None
+
+        def next_link(page: dict[str, Any]) -> str | None:
+            token = page.get("nextPageToken")
+            return f"{url}{'&' if '?' in url else '?'}pageToken={quote(token)}" if token else None
+
+        return fetch_pages(
+            url, dest, progress, max_pages=MAX_PAGES, get=get, check=_page, next_link=next_link
+        )
 
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         return _Catalog(path, region, progress).reading()
@@ -160,14 +139,6 @@ def _unkeyed(message: Message, url: str) -> Message:
     params = {k: v.replace(keyed, url) if isinstance(v, str) else v
               for k, v in message.params.items()}  # fmt: skip
     return Message(message.code, params)
-
-
-def _document(path: Path) -> Any:
-    try:
-        return json.loads(path.read_bytes())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise FeedRefused([msg("feeds.malformed_json", offset=getattr(exc, "pos", 0),
-                               error=str(exc)[:200])]) from None  # fmt: skip
 
 
 def _page(page: Any, where: str) -> dict[str, Any]:
