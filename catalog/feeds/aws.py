@@ -48,6 +48,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    regions_in_index,
 )
 from catalog.feeds.config import aws_base_url, aws_regions, operating_systems
 from catalog.feeds.plausible import SLUG_MAX, price_messages
@@ -130,12 +131,7 @@ class AwsEc2(Source):
     def resolve_urls(self, regions: list[str], fetch: Callable[[str], Path]) -> dict[str, str]:
         """Each region's current file, as the region index names it."""
         index = region_index(fetch(aws_base_url() + INDEX_PATH))
-        unknown = [region for region in regions if region not in index]
-        if unknown:
-            raise FeedRefused(
-                [msg("feeds.unknown_region", region=region, source=self.name) for region in unknown]
-            )
-        return {region: index[region] for region in regions}
+        return regions_in_index(index, regions, self.name)
 
     def refuse_region(self, region: str, zones: bool) -> None:
         """A Local or Wavelength Zone is not a Region: imported only when asked for."""

@@ -54,6 +54,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    regions_in_index,
 )
 from catalog.feeds.config import aws_base_url, aws_regions
 from catalog.models import CURRENCIES, Tier, slug_validator
@@ -95,12 +96,7 @@ class AwsSavingsPlans(Source):
 
     def resolve_urls(self, regions: list[str], fetch: Callable[[str], Path]) -> dict[str, str]:
         index = region_index(fetch(aws_base_url() + INDEX_PATH))
-        unknown = [region for region in regions if region not in index]
-        if unknown:
-            raise FeedRefused(
-                [msg("feeds.unknown_region", region=region, source=self.name) for region in unknown]
-            )
-        return {region: index[region] for region in regions}
+        return regions_in_index(index, regions, self.name)
 
     def read(self, path: Path, region: str, progress: Progress | None = None) -> Reading:
         return _PlanFile(path, region, progress, ec2_tiers(region)).reading()

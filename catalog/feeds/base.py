@@ -161,3 +161,13 @@ class CountingFile(io.RawIOBase):
     def close(self) -> None:
         self._file.close()
         super().close()
+
+
+def regions_in_index(index: dict[str, str], regions: list[str], source: str) -> dict[str, str]:
+    """{region: its file's URL} from a region index, refusing every region it lacks."""
+    unknown = [region for region in regions if region not in index]
+    if unknown:
+        raise FeedRefused(
+            [msg("feeds.unknown_region", region=region, source=source) for region in unknown]
+        )
+    return {region: index[region] for region in regions}
