@@ -31,7 +31,7 @@ import json
 import operator
 import re
 from collections.abc import Callable, Iterator
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    non_negative_decimal,
     regions_in_index,
 )
 from catalog.feeds.config import aws_base_url, aws_regions, operating_systems
@@ -402,14 +403,6 @@ def _gib(value: str | None) -> Decimal | None:
     return Decimal(match.group(1).replace(",", "")) if match else None
 
 
-def _decimal(value: str) -> Decimal | None:
-    try:
-        number = Decimal(value)
-    except (InvalidOperation, TypeError):
-        return None
-    return number if number.is_finite() and number >= 0 else None
-
-
 def _chain(first: FeedPrice | None, rest: Iterator[FeedPrice]) -> Iterator[FeedPrice]:
     if first is not None:
         yield first
@@ -527,7 +520,7 @@ class _JsonOffer(_Offer):
                 return None
             ((currency, text),) = prices.items()
             # AWS writes plain decimals ("0.0420000000"): "1e3" or "abc" is no price of its.
-            amount = _decimal(str(text)) if _PRICE.match(str(text)) else None
+            amount = non_negative_decimal(str(text)) if _PRICE.match(str(text)) else None
             if amount is None or currency not in CURRENCIES:
                 self.problems.add(msg("feeds.json_value", where=f"{where}.{rate_code}",
                                       key="pricePerUnit", value=f"{text} {currency}"))  # fmt: skip

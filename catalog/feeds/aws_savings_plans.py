@@ -39,7 +39,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Iterator
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    non_negative_decimal,
     regions_in_index,
 )
 from catalog.feeds.config import aws_base_url, aws_regions
@@ -251,7 +252,7 @@ class _PlanFile:
             self.problems.add(msg("feeds.json_missing", where=where, key=", ".join(RATE_KEYS)))
             return None
         price = rate["discountedRate"]
-        amount = _decimal(price.get("price")) if isinstance(price, dict) else None
+        amount = non_negative_decimal(price.get("price")) if isinstance(price, dict) else None
         if amount is None:
             return self._bad(where, "discountedRate.price", json.dumps(price, default=str))
         currency = price.get("currency", "USD")
@@ -309,13 +310,3 @@ def _day(text: str) -> dt.date | None:
         return dt.date.fromisoformat(text[:10]) if len(text) >= 10 else None
     except ValueError:
         return None
-
-
-def _decimal(value: Any) -> Decimal | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() and number >= 0 else None

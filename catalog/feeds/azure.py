@@ -26,7 +26,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    non_negative_decimal,
 )
 from catalog.feeds.download import Downloaded, download
 from catalog.feeds.paged import fetch_pages
@@ -246,7 +247,7 @@ class _Pages:
 
     def _price(self, item: dict[str, Any], where: str) -> FeedPrice | None:
         day = _day(str(item["effectiveStartDate"]))
-        amount = _decimal(item["retailPrice"])
+        amount = non_negative_decimal(item["retailPrice"])
         currency = item["currencyCode"]
         if day is None:
             return self._bad(where, "effectiveStartDate", item["effectiveStartDate"])
@@ -342,13 +343,3 @@ def _day(text: str) -> dt.date | None:
         return dt.date.fromisoformat(text[:10]) if len(text) >= 10 else None
     except ValueError:
         return None
-
-
-def _decimal(value: Any) -> Decimal | None:
-    if isinstance(value, bool):
-        return None
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() and number >= 0 else None

@@ -15,10 +15,10 @@ unknown term, refuses the file like any other malformed row (the caller's `Probl
 from __future__ import annotations
 
 import dataclasses
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from catalog.feeds.base import FeedPrice, Problems
+from catalog.feeds.base import FeedPrice, Problems, non_negative_decimal
 from common.messages import msg
 
 YEARS = {"1 Year": 1, "3 Years": 3}
@@ -42,7 +42,7 @@ def savings_plan_prices(
             problems.add(msg("feeds.json_missing", where=at, key="term, retailPrice"))
             continue
         years = YEARS.get(str(term["term"]))
-        amount = _decimal(term["retailPrice"])
+        amount = non_negative_decimal(term["retailPrice"])
         if years is None:
             problems.add(msg("feeds.json_value", where=at, key="term", value=str(term["term"])))
             continue
@@ -61,13 +61,3 @@ def savings_plan_prices(
             )
         )
     return prices
-
-
-def _decimal(value: Any) -> Decimal | None:
-    if isinstance(value, bool):
-        return None
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() and number >= 0 else None

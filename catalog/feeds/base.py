@@ -13,7 +13,7 @@ import datetime as dt
 import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -171,3 +171,15 @@ def regions_in_index(index: dict[str, str], regions: list[str], source: str) -> 
             [msg("feeds.unknown_region", region=region, source=source) for region in unknown]
         )
     return {region: index[region] for region in regions}
+
+
+def non_negative_decimal(value: Any) -> Decimal | None:
+    """A feed's number as a Decimal, exactly as written; None for what is not a finite
+    number of at least zero (a bool, null, text, NaN, infinity, a negative)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        number = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() and number >= 0 else None

@@ -25,14 +25,22 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
 from django.utils import timezone
 
 from catalog.feeds import config
-from catalog.feeds.base import FeedPrice, FeedRefused, Problems, Progress, Reading, Source
+from catalog.feeds.base import (
+    FeedPrice,
+    FeedRefused,
+    Problems,
+    Progress,
+    Reading,
+    Source,
+    non_negative_decimal,
+)
 from catalog.feeds.plausible import price_messages
 from common.django import clock
 from common.messages import msg
@@ -172,7 +180,7 @@ class _Servers:
         site = str(datacenter).split("-")[0].strip().lower()
         if not re.fullmatch(r"[a-z]{3}\d", site):
             return self._bad(where, "datacenter", datacenter)
-        amount, fee = _decimal(monthly), _decimal(setup)
+        amount, fee = non_negative_decimal(monthly), non_negative_decimal(setup)
         if amount is None:
             return self._bad(where, "price", monthly)
         if fee is None:
@@ -183,14 +191,14 @@ class _Servers:
             return None
         hourly_amount = None
         if hourly is not None:
-            hourly_amount = _decimal(hourly)
+            hourly_amount = non_negative_decimal(hourly)
             if hourly_amount is None:
                 return self._bad(where, "hourly_price", hourly)
             if problems := price_messages(where, hourly_amount, "hour", "EUR"):
                 for problem in problems:
                     self.problems.add(problem)
                 return None
-        ram_gib = _decimal(ram)
+        ram_gib = non_negative_decimal(ram)
         storage_gib, storage_text = _storage(disks)
         cpu = str(cpu).strip()
         name = f"#{server_id} {cpu}"
@@ -226,16 +234,6 @@ class _Servers:
     def _bad(self, where: str, key: str, value: Any) -> None:
         self.problems.add(msg("feeds.json_value", where=where, key=key, value=str(value)))
         return None
-
-
-def _decimal(value: Any) -> Decimal | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() and number >= 0 else None
 
 
 def _flag(value: Any) -> bool | None:
