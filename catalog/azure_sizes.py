@@ -1,6 +1,6 @@
 """Azure VM sizes (vCPUs, memory) read from Microsoft's published size documentation.
 
-The Retail Prices API carries no vCPU or memory figures (FORMATS.md §2). Microsoft
+The Retail Prices API carries no vCPU or memory figures (docs/formats.md §2). Microsoft
 publishes them per size series on Microsoft Learn, written in the public repository
 MicrosoftDocs/azure-compute-docs under `articles/virtual-machines/sizes/<family>/
 <series>-series.md`: each page has a front matter with its `ms.date` and, under "Sizes in

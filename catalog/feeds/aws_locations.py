@@ -1,6 +1,6 @@
 """AWS Region codes by the `location` name the EC2 price list gives them.
 
-Files before 2021 have no `regionCode` attribute (FORMATS.md §1): a product's region is
+Files before 2021 have no `regionCode` attribute (docs/formats.md §1): a product's region is
 its `location` ("US East (N. Virginia)"), as AWS's price list names it. From the Price
 List's `location` values and AWS's "Regions and Zones" documentation
 (https://docs.aws.amazon.com/global-infrastructure/latest/regions/aws-regions.html),
