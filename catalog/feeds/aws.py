@@ -48,6 +48,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    malformed_json,
     non_negative_decimal,
     regions_in_index,
 )
@@ -419,10 +420,7 @@ class _JsonOffer(_Offer):
                 self._header(file)
                 yield from self._passes(file)
             except ijson.JSONError as exc:
-                error = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "?"
-                raise FeedRefused(
-                    [msg("feeds.malformed_json", offset=file.read_bytes, error=error)]
-                ) from None
+                raise malformed_json(exc, file) from None
         self.problems.refuse_if_any()
 
     def _header(self, file: CountingFile) -> None:

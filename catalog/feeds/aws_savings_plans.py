@@ -54,6 +54,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    malformed_json,
     non_negative_decimal,
     regions_in_index,
 )
@@ -178,10 +179,7 @@ class _PlanFile:
                             chosen[price.slug] = (named, price)
                         file.records += 1
             except ijson.JSONError as exc:
-                error = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "?"
-                raise FeedRefused(
-                    [msg("feeds.malformed_json", offset=file.read_bytes, error=error)]
-                ) from None
+                raise malformed_json(exc, file) from None
         for sku in sorted(set(self.plans) - self.termed):
             self.problems.add(msg("feeds.json_missing", where=f"product {sku}",
                                   key="terms.savingsPlan"))  # fmt: skip

@@ -44,6 +44,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    malformed_json,
     non_negative_decimal,
 )
 from catalog.feeds.download import Downloaded, download
@@ -165,10 +166,7 @@ class _Pages:
             try:
                 self._pages(file)
             except ijson.JSONError as exc:
-                error = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "?"
-                raise FeedRefused(
-                    [msg("feeds.malformed_json", offset=file.read_bytes, error=error)]
-                ) from None
+                raise malformed_json(exc, file) from None
         self.problems.refuse_if_any()
         records = [price for _, price in self.chosen.values()]
         records += [rival for rivals in self.rivals.values() for rival in rivals]

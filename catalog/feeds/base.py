@@ -183,3 +183,9 @@ def non_negative_decimal(value: Any) -> Decimal | None:
     except InvalidOperation:
         return None
     return number if number.is_finite() and number >= 0 else None
+
+
+def malformed_json(exc: Exception, file: CountingFile) -> FeedRefused:
+    """ijson's error while streaming `file`, as the refusal naming where it stopped."""
+    error = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "?"
+    return FeedRefused([msg("feeds.malformed_json", offset=file.read_bytes, error=error)])

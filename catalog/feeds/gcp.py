@@ -55,6 +55,7 @@ from catalog.feeds.base import (
     Progress,
     Reading,
     Source,
+    malformed_json,
 )
 from catalog.feeds.download import Downloaded, download
 from catalog.feeds.paged import fetch_pages
@@ -163,10 +164,7 @@ class _Catalog:
             try:
                 self._pages(file)
             except ijson.JSONError as exc:
-                error = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "?"
-                raise FeedRefused(
-                    [msg("feeds.malformed_json", offset=file.read_bytes, error=error)]
-                ) from None
+                raise malformed_json(exc, file) from None
         self.problems.refuse_if_any()
         notes: list = []
         records = self._machine_types(notes)
