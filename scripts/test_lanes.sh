@@ -39,5 +39,5 @@ for name in $LANES; do
     *) echo "unknown lane: $name" >&2; rc=2 ;;
   esac
 done
-"$PY" scripts/lane_totals.py "$RESULTS"/*.xml || rc=${rc:-1}
+"$PY" scripts/lane_totals.py "$RESULTS"/*.xml || { [ $rc -ne 0 ] || rc=1; }
 exit $rc
