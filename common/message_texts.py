@@ -80,6 +80,9 @@ _SCHEMA: dict[str, Text] = {
     "schema.above": N_("must be above %(value)s %(unit)s"),
     "schema.at_most": N_("must be at most %(value)s %(unit)s"),
     "schema.max_places": N_("at most %(n)s decimal places"),
+    "schema.plain_decimal": N_(
+        "write %(value)s as a plain decimal (like 0.25), without an exponent"
+    ),
     "schema.max_length": N_("at most %(n)s characters"),
     "schema.max_items": N_("at most %(n)s items"),
     "schema.nul": N_("must not contain a NUL character"),

@@ -283,7 +283,11 @@ class NoNumber(Open):
     """A tier that got no figure, with the reason."""
 
     tier: str
-    status: Literal["no_number", "ruled_out"]
+    status: Literal["no_number", "ruled_out"] = Field(
+        default="no_number",
+        description="a tier the model was asked to size; absent where `reason` says why a "
+        "tier could not be priced",
+    )
     reason: str = Field(default="", description="a candidate the engine could not price")
     reasons: list[str] = Field(default=[], description="why the model could not size it")
     messages: Messages

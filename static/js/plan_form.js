@@ -145,6 +145,10 @@ function updateAnswerBar() {
     bar.textContent = answer.textContent.trim().replace(/\s+/g, " ");
   }
   bar.hidden = !(oneColumn.matches && answer && typing && away);
+  // The page keeps room below its last button for the bar, and scrolls a focused field
+  // above it (app.css reads --answer-bar), so the bar never covers Save or Overwrite.
+  const room = bar.hidden ? "0px" : `${bar.offsetHeight}px`;
+  document.documentElement.style.setProperty("--answer-bar", room);
 }
 for (const type of ["focusin", "focusout", "htmx:afterSettle"]) {
   document.addEventListener(type, () => window.requestAnimationFrame(updateAnswerBar));

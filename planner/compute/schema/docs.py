@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import PydanticUndefined, core_schema
 
+from planner.compute.schema import rules
 from planner.compute.schema.fields import Items, Section, Spec
 from planner.compute.schema.models import (
     WORKLOAD_CLASSES,
@@ -150,9 +151,14 @@ class _Documented(GenerateJsonSchema):
         return _nullable(self.generate_inner(schema["schema"]))
 
 
+_NULLABLE_REF = "x-planner-nullable"  # marks a reference to resolve as nullable (_inline)
+
+
 def _nullable(schema: JsonSchemaValue) -> JsonSchemaValue:
     out = dict(schema)
-    if "enum" in out and None not in out["enum"]:
+    if "$ref" in out:  # an object section with a default (one_time, monthly)
+        out[_NULLABLE_REF] = True
+    elif "enum" in out and None not in out["enum"]:
         out["enum"] = [*out["enum"], None]
     elif isinstance(out.get("type"), list) and "null" not in out["type"]:
         out["type"] = [*out["type"], "null"]
@@ -165,7 +171,7 @@ def json_schema() -> dict[str, Any]:
     """A JSON Schema (draft 2020-12) of the plan, from the models, for OpenAPI."""
     generated = Plan.model_json_schema(schema_generator=_Documented, mode="validation")
     definitions = generated.pop("$defs", {})
-    schema = _inline(generated, definitions)
+    schema = rules.attach(_inline(generated, definitions))
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema
 
@@ -179,7 +185,9 @@ def _inline(node: Any, definitions: dict[str, Any]) -> Any:
         return node
     if "$ref" in node:
         target = copy.deepcopy(definitions[node["$ref"].rsplit("/", 1)[-1]])
-        return _inline({**target, **{k: v for k, v in node.items() if k != "$ref"}}, definitions)
+        given = {k: v for k, v in node.items() if k not in ("$ref", _NULLABLE_REF)}
+        out = _inline({**target, **given}, definitions)
+        return _nullable(out) if node.get(_NULLABLE_REF) else out
     out = {key: _inline(value, definitions) for key, value in node.items()}
     if out.get("type") == "object":
         out.pop("title", None)

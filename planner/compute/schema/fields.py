@@ -20,6 +20,7 @@ the message in its context; `errors.problems` reads it back.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from typing import Any
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic_core import PydanticCustomError, core_schema
 
+from common.decimal_range_regex import decimal_range_pattern
 from common.message_texts import TEXTS
 from common.messages import Message, Number, msg
 
@@ -39,6 +41,9 @@ CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 # underscores, NaN, Infinity, non-ASCII digits, exponents past what it can hold), so that
 # the documented pattern and the parser take exactly the same strings ("" is refused).
 DECIMAL_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,4})?$")
+
+# Every string of the request is refused with a NUL in it (common/safejson.py).
+NO_NUL = r"^[^\x00]*$"
 
 SCALAR_TYPES = ("int", "number", "decimal", "money", "bool", "str", "enum", "tier", "currency")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -128,12 +133,14 @@ class Spec:
             "decimal": {"type": ["number", "string"], "pattern": DECIMAL_RE.pattern},
             "money": {"type": ["number", "string"], "pattern": DECIMAL_RE.pattern},
             "bool": {"type": "boolean"},
-            "str": {"type": "string"},
+            "str": {"type": "string", "pattern": NO_NUL},
             "tier": {"type": "string", "pattern": TIER_RE.pattern},
             "currency": {"type": "string", "pattern": CURRENCY_RE.pattern},
             "enum": {"enum": list(self.choices)},
         }
         out = dict(kinds[self.type])
+        if self.type in ("decimal", "money"):
+            out.update(self._decimal_forms())
         if self.min is not None:
             out["exclusiveMinimum" if self.min_exclusive else "minimum"] = self.min
         if self.max is not None:
@@ -142,6 +149,25 @@ class Spec:
         if description:
             out["description"] = description
         return out
+
+    def _decimal_forms(self) -> dict[str, Any]:
+        """`minimum`/`maximum` bind only the number form: the string form's bounds and
+        places are in its `pattern` (the strings the parser takes, exactly), the number
+        form's places in `multipleOf`."""
+        places = 2 if self.type == "money" else self.places
+        out: dict[str, Any] = {}
+        if self.min is not None and self.max is not None and not self.min_exclusive:
+            out["pattern"] = self.string_pattern().pattern
+        if places is not None:
+            out["multipleOf"] = float(Decimal(1).scaleb(-places))
+        return out
+
+    def string_pattern(self) -> re.Pattern[str]:
+        """The decimal strings this field takes (docs/design.md, "Bounds")."""
+        if self.min is None or self.max is None or self.min_exclusive:
+            return DECIMAL_RE
+        places = 2 if self.type == "money" else self.places
+        return _range_pattern(exact(self.min), exact(self.max), places)
 
     # bounds -------------------------------------------------------------------------------
 
@@ -190,11 +216,29 @@ def _decimal(spec: Spec, value: Any, context: Mapping[str, Any]) -> Decimal:
     if places is not None:
         step = Decimal(1).scaleb(-places)
         rounded = number.quantize(step)
-        if number != rounded:
+        if number != rounded and not _float_noise(value, number, rounded):
             raise refuse("schema.max_places", n=places)
-        if spec.type == "money":
+        if spec.type == "money" or number != rounded:
             number = rounded  # "480" is kept as 480.00: cents, always
+    if isinstance(value, str) and not spec.string_pattern().fullmatch(value):
+        # In range and places, but written as the pattern does not take it: an exponent.
+        raise refuse("schema.plain_decimal", value=repr(value[:40]))
+    if number.is_zero() and (number.is_signed() or "E" in str(number)):
+        number = Decimal(0)  # "-0.00000000000000000" is echoed as "0", not "-0E-17"
     return number
+
+
+def _float_noise(value: Any, number: Decimal, rounded: Decimal) -> bool:
+    """A JSON number that is the binary neighbour of an amount with the allowed places
+    (57 * 0.01 is 0.5700000000000001 in binary floating point): it means that amount."""
+    if not isinstance(value, float):
+        return False
+    return abs(number - rounded) <= abs(rounded) * Decimal("1e-12") + Decimal("1e-15")
+
+
+@functools.cache
+def _range_pattern(low: Decimal, high: Decimal, places: int | None) -> re.Pattern[str]:
+    return re.compile(decimal_range_pattern(low, high, places))
 
 
 def _int(spec: Spec, value: Any, context: Mapping[str, Any]) -> int:
@@ -269,6 +313,7 @@ class Items:
 
     max_items: int
     doc: str = ""
+    min_items: int = 0  # documented here; the object's own check refuses fewer, by name
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
@@ -279,6 +324,8 @@ class Items:
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> dict[str, Any]:
         out = handler(schema)
+        if self.min_items:
+            out["minItems"] = self.min_items
         out["maxItems"] = self.max_items
         if self.doc:
             out["description"] = self.doc

@@ -289,7 +289,9 @@ class Part(SchemaObject):
 
 class Candidate(SchemaObject):
     name: Annotated[str, Spec("str", max=200)] = ""
-    parts: Annotated[tuple[Part, ...], Items(5, doc="one option may mix CPU and GPU parts")]
+    parts: Annotated[
+        tuple[Part, ...], Items(5, doc="one option may mix CPU and GPU parts", min_items=1)
+    ]
 
     @classmethod
     def _checks(
