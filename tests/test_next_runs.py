@@ -22,8 +22,15 @@ def measured(value: float, host: str, band=None) -> BestMeasurement:
     reps = [value * f for f in (0.99, 1.0, 1.01)]
     sweep = Sweep(f"run-{host}", host, {8: value}, {8: reps})
     cpu = {"cpu": "Test CPU", "cpu_key": "test", "how": "model", "row": "test"}
-    said = {"band": list(band or ()), "tier_cpu": cpu, "reference_cpu": cpu, "ratio": 0.9,
-            "scaling": 1.0, "dataset": "test scores", "rung": "published_scores"}
+    said = {
+        "band": list(band or ()),
+        "tier_cpu": cpu,
+        "reference_cpu": cpu,
+        "ratio": 0.9,
+        "scaling": 1.0,
+        "dataset": "test scores",
+        "rung": "published_scores",
+    }
     extra = {"estimate": said} if band else {}
     return BestMeasurement(
         "gbm", "cell_trees_per_s", "cell-trees/s", value, 8, band is None, f"run-{host}", host,
@@ -42,7 +49,7 @@ def plan():
 
 MEASUREMENTS = {
     ("aws-best", "gbm"): measured(2e8, "best"),
-    # a little slower than the measured tier: its band (×0.5…×2) straddles the best option
+    # a little slower than the measured tier: its band (x0.5...x2) straddles the best option
     ("aws-close", "gbm"): measured(1.8e8, "close", band=(0.5, 2.0)),
     # ten times the price: even twice as fast it never wins
     ("aws-far", "gbm"): measured(2e8, "far", band=(0.5, 2.0)),
@@ -57,7 +64,11 @@ def test_the_straddling_estimate_ranks_first_and_the_hopeless_one_is_not_listed(
     assert "aws-far" not in tiers
     first = found.runs[0]
     assert 0.05 < first.changes < 0.95 and first.value_cents > 0
-    assert (first.option, first.best, first.against) == ("candidate:1", "candidate:0", "candidate:1")
+    assert (first.option, first.best, first.against) == (
+        "candidate:1",
+        "candidate:0",
+        "candidate:1",
+    )
     assert "candidate:2" not in found.contending  # the far tier
     assert first.profile == "gbm-xgboost"
 

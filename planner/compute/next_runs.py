@@ -113,15 +113,15 @@ def rank(
     seed: int = montecarlo.SEED,
     max_tiers: int = MAX_TIERS,
 ) -> Ranking:
-    prices = prices or engine.Prices(frame, plan.currency)
     found = estimated(measurements)
+    if not found:  # every figure measured (or none): nothing to rank, and no draws made
+        return Ranking([], [], draws, seed, None)
+    prices = prices or engine.Prices(frame, plan.currency)
     base = engine.compare(plan, frame, measurements, speed_factors or {}, prices=prices)
-    if not base.options or not found:
-        return Ranking([], [], draws, seed, base.options[0].key if base.options else None)
+    if not base.options:
+        return Ranking([], [], draws, seed, None)
     leading = max(1, _leading(base, max_tiers))
-    model = SpeedModel(
-        plan, frame, measurements, speed_factors, leading=leading, prices=prices
-    )
+    model = SpeedModel(plan, frame, measurements, speed_factors, leading=leading, prices=prices)
     # the class's shared estimate band gives way to each tier's own (measured bootstraps stay)
     model.items = [
         i for i in model.items if not (i.name.startswith("throughput:") and i.source == "estimate")
@@ -149,9 +149,16 @@ def rank(
         m = found[tier, cls]
         runs.append(
             NextRun(
-                tier, cls, m.profile_name, tuple(m.extra["estimate"]["band"]),
-                model.keys[affected[0]], model.keys[best], model.keys[against], changes, value,
-            )  # fmt: skip
+                tier,
+                cls,
+                m.profile_name,
+                tuple(m.extra["estimate"]["band"]),
+                model.keys[affected[0]],
+                model.keys[best],
+                model.keys[against],
+                changes,
+                value,
+            )
         )
     runs.sort(key=lambda r: (-r.changes, -r.value_cents, r.tier, r.workload_class))
     return Ranking(runs, [model.keys[k] for k in contending], draws, seed, model.keys[best])
@@ -194,7 +201,10 @@ def _contending(saving: np.ndarray, best: int) -> list[int]:
 
 
 def _score(
-    saving: np.ndarray, speed: np.ndarray, affected: Sequence[int], contending: Sequence[int],
+    saving: np.ndarray,
+    speed: np.ndarray,
+    affected: Sequence[int],
+    contending: Sequence[int],
     best: int,
 ) -> tuple[float, int, int] | None:
     """(share of draws whose decision changes, expected value of the information in cents,
