@@ -9,8 +9,8 @@ from benchmarks_app.reference import import_reference_runs
 from catalog.defaults import load_default_catalog
 from tests.support.api import post_json, token_client
 from tests.support.catalog import add_price, make_tier
-from tests.test_api_openapi_document import Answers
 from tests.support.runs import GBM_RUN, RUNS
+from tests.test_api_openapi_document import Answers
 
 pytestmark = pytest.mark.django_db
 # 2-vCPU tiers, as the 2-core VM the run file in tests/fixtures/runs was measured on
