@@ -26,7 +26,7 @@ A candidate whose `changes` is 0 cannot change the answer and is left out. Pure:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -71,6 +71,7 @@ class Ranking:
     draws: int
     seed: int
     best: str | None
+    titles: Mapping[str, Any] = field(default_factory=dict)  # option key → its title (Message)
 
 
 class SpeedModel(montecarlo.Model):
@@ -117,11 +118,14 @@ def rank(
     if not found:  # every figure measured (or none): nothing to rank, and no draws made
         return Ranking([], [], draws, seed, None)
     prices = prices or engine.Prices(frame, plan.currency)
-    base = engine.compare(plan, frame, measurements, speed_factors or {}, prices=prices)
-    if not base.options:
+    # the leading options (the model's one comparison ranks them), then as many as hold at
+    # most `max_tiers` tiers
+    model = SpeedModel(plan, frame, measurements, speed_factors, leading=max_tiers, prices=prices)
+    if not model.options:
         return Ranking([], [], draws, seed, None)
-    leading = max(1, _leading(base, max_tiers))
-    model = SpeedModel(plan, frame, measurements, speed_factors, leading=leading, prices=prices)
+    keep = max(1, _leading(model.base, max_tiers))
+    model.options, model.keys = model.options[:keep], model.keys[:keep]
+    titles = {o.key: o.title or o.label for o in model.base.options[:keep]}
     # the class's shared estimate band gives way to each tier's own (measured bootstraps stay)
     model.items = [
         i for i in model.items if not (i.name.startswith("throughput:") and i.source == "estimate")
@@ -161,7 +165,8 @@ def rank(
             )
         )
     runs.sort(key=lambda r: (-r.changes, -r.value_cents, r.tier, r.workload_class))
-    return Ranking(runs, [model.keys[k] for k in contending], draws, seed, model.keys[best])
+    contenders = [model.keys[k] for k in contending]
+    return Ranking(runs, contenders, draws, seed, model.keys[best], titles)
 
 
 def _candidates(

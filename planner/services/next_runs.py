@@ -35,28 +35,29 @@ def next_runs(
     generation: Generation | None = None,
     seed: int = montecarlo.SEED,
 ) -> dict[str, Any]:
-    """`next_runs_of(evaluate(plan))`, cached per plan, data generation, date and seed."""
+    """`next_runs_of(gather(plan))`, cached per plan, data generation, date and seed."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
     key = evaluation.cache_key(f"next-runs-v{VERSION}-{seed}", plan, as_of, generation)
     return evaluation._cached(
         key,
         lambda: next_runs_of(
-            evaluation.evaluate(plan, as_of=as_of, generation=generation), seed=seed
+            engine_inputs.gather(plan, as_of=as_of, generation=generation), seed=seed
         ),
     )
 
 
-def next_runs_of(found: evaluation.Evaluation, *, seed: int = montecarlo.SEED) -> dict[str, Any]:
+def next_runs_of(
+    inputs: engine_inputs.EngineInputs, *, seed: int = montecarlo.SEED
+) -> dict[str, Any]:
     """The ranking with each run's cost, settle sentence, command and import command; the
     sentences as `Message`s (`api_answer` gives them as the API's texts and messages)."""
-    inputs, comparison = found.inputs, found.comparison
     plan = inputs.plan
     ranked = ranking.rank(
         plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices,
         seed=seed,
     )  # fmt: skip
-    titles = {o.key: o.title or o.label for o in comparison.options}
+    titles = ranked.titles
     budgets = _budgets()
     runs = []
     for place, run in enumerate(ranked.runs, start=1):
