@@ -1,4 +1,4 @@
-# ruff: noqa: RUF002, RUF003  (× and ÷ in the notes)
+# ruff: noqa: RUF001, RUF002, RUF003  (× and ÷ in the notes)
 """The cost of ranking the next runs worth making, as a multiple of one Monte Carlo summary.
 
 Input: an in-memory catalog frame of 20 on-demand tiers (8 to 64 vCPUs, hourly prices
@@ -116,7 +116,7 @@ def main() -> None:
             "cpus": os.cpu_count(),
             "load_before": load_before,
             "load_after": load_after,
-        },  # fmt: skip
+        },
         "rounds": args.rounds,
         "tiers": TIERS,
         "ranking_draws": next_runs.DRAWS,
@@ -133,7 +133,7 @@ def main() -> None:
             "ratio_at_most": TARGET,
             "applies_to": "ratio_median",
             "met": statistics.median(ratios) <= TARGET,
-        },  # fmt: skip
+        },
     }
     print(f"summary (model + 10,000 draws): {out['summary_s_median'] * 1000:.0f} ms median")
     print(f"ranking ({TIERS} tiers, {next_runs.DRAWS:,} draws): "
