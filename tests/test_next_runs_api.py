@@ -5,34 +5,19 @@ with cost, what it settles and the two commands; after the run is imported namin
 import pytest
 from django.core.management import call_command
 
-from benchmarks_app.reference import import_reference_runs
-from catalog.defaults import load_default_catalog
 from tests.support.api import post_json, token_client
-from tests.support.catalog import add_price, make_tier
+from tests.support.next_runs import PLAN, fresh_install_with_estimates
 from tests.support.runs import GBM_RUN, RUNS
 from tests.test_api_openapi_document import Answers
 
 pytestmark = pytest.mark.django_db
-# 2-vCPU tiers, as the 2-core VM the run file in tests/fixtures/runs was measured on
-C5, C6I, C7A = "aws-c5.large", "aws-c6i.large", "aws-c7a.large"
-PRICES = {C5: "0.085", C6I: "0.085", C7A: "0.10264"}  # a test fixture's hourly prices
-PLAN = {
-    "currency": "USD", "baseline": {"monthly": "4000"},
-    "candidates": [{"tier": C5}, {"tier": C7A}, {"tier": C6I}],
-    "workloads": [{"kind": "gbm", "trainings_per_month": 300, "rows": 5_000_000,
-                   "features": 50, "trees": 200}],
-}  # fmt: skip
 
 
 @pytest.fixture
 def fresh(owner, settings, own_cache):
     settings.API_RATE_LIMIT_PER_MINUTE = 10_000
     settings.UNCERTAINTY_RATE_LIMIT_PER_MINUTE = 10_000
-    load_default_catalog()
-    for slug, price in PRICES.items():
-        name = slug.removeprefix("aws-")
-        add_price(make_tier(slug, name=name, vcpus=2, cores=1, ram_gib=4), price, "2026-01-01")
-    import_reference_runs()  # as `bootstrap` does on a fresh install
+    fresh_install_with_estimates()
     api = token_client(owner)[0]
     response = post_json(api, "/api/v1/plans", PLAN)
     assert response.status_code == 201, response.content[:300]
