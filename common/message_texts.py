@@ -341,8 +341,8 @@ _ENGINE: dict[str, Text] = {
         "Your own server (today's): no rent; the run takes about %(hours)s hours."
     ),
     "next_runs.bring_back": N_(
-        'Copy the file home and import it naming the tier: %(command)s, or "Import a run '
-        'file" on the benchmarks page.'
+        'Copy the file home and import it naming the tier (or "Import a run file" on the '
+        "benchmarks page, naming the tier):"
     ),
     # a workload the plan left unnamed, as the reasons name it: "CPU inference #2"
     "engine.workload_numbered": N_("%(kind)s #%(n)s"),

@@ -91,9 +91,7 @@ def next_runs_of(
                     share=Percent(Decimal(str(run.changes)), 0),
                 ),
                 "cost_said": _cost_said(basis, cost, hours, hourly, plan.currency),
-                "bring_back_said": msg(
-                    "next_runs.bring_back", command=bring_back(run.profile, run.tier)
-                ),
+                "bring_back_said": msg("next_runs.bring_back"),
             }
         )
     return {
