@@ -355,7 +355,7 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
                     status = 409
             context.update(results_context(figures))
             context["uncertainty_url"] = uncertainty_url(request, form.parsed, figures)
-            context["next_runs_url"] = next_runs_url(context["uncertainty_url"])
+            context["next_runs_url"] = next_runs_url(context["uncertainty_url"], figures)
         else:
             status = 400 if not request.htmx else 200
     elif plan is not None:
@@ -406,7 +406,11 @@ def _stored_results(request: HttpRequest, plan: Plan, generation: Generation) ->
     except schema.PlanValidationError:  # refused by the schema, or figures past a maximum
         return {"stored_invalid": True}
     at = uncertainty_url(request, parsed, figures)
-    return {**results_context(figures), "uncertainty_url": at, "next_runs_url": next_runs_url(at)}
+    return {
+        **results_context(figures),
+        "uncertainty_url": at,
+        "next_runs_url": next_runs_url(at, figures),
+    }
 
 
 # --- sensitivity and the odds of paying back: deferred beside the recompute ---------------
@@ -426,9 +430,11 @@ def uncertainty_url(request: HttpRequest, plan: schema.Plan, figures: dict[str, 
     return reverse("plan-uncertainty", args=[digest])
 
 
-def next_runs_url(uncertainty_at: str) -> str:
-    """The next runs' address beside the uncertainty's: the same kept plan (its digest)."""
-    if not uncertainty_at:
+def next_runs_url(uncertainty_at: str, figures: dict[str, Any]) -> str:
+    """The next runs' address beside the uncertainty's: the same kept plan (its digest);
+    none where no option's figure rests on an estimate (nothing to rank)."""
+    estimated = any(o.get("figure") == "estimate" for o in figures.get("options") or [])
+    if not uncertainty_at or not estimated:
         return ""
     return reverse("plan-next-runs", args=[uncertainty_at.rstrip("/").rsplit("/", 1)[-1]])
 
