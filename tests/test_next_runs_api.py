@@ -68,3 +68,14 @@ def test_another_owners_plan_is_not_found(fresh, django_user_model):
     _api, plan_id = fresh
     other = django_user_model.objects.create_user("other", password="pw-other-123")
     assert token_client(other)[0].get(f"/api/v1/plans/{plan_id}/next-runs").status_code == 404
+
+
+def test_an_import_naming_an_unknown_tier_is_refused_and_imports_nothing(fresh):
+    from django.core.management.base import CommandError
+
+    from benchmarks_app.models import Run
+
+    before = Run.objects.count()
+    with pytest.raises(CommandError, match="no offered tier has the key aws-nope"):
+        call_command("import_run", str(RUNS / f"{GBM_RUN}.json"), "--tier", "aws-nope")
+    assert Run.objects.count() == before

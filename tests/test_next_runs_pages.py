@@ -53,3 +53,11 @@ def test_a_shared_page_shows_the_frozen_runs_without_commands(owner, plan, clien
     page = html.unescape(client.get(f"/s/{share.token}/").content.decode())
     assert "The next run worth making" in page and "Decides between " in page
     assert COMMAND not in page and "import_run" not in page
+
+
+def test_a_plan_whose_figures_are_all_measured_asks_for_no_runs(owner, own_cache, two_tier_catalog):
+    from tests.support.dashboard import saved_plan
+
+    plan = saved_plan(owner)  # a fixed count on one server: no estimate anywhere
+    page = login(owner).get(f"/plans/{plan.code}/").content.decode()
+    assert "/plans/next-runs/" not in page and "next-runs" not in page
