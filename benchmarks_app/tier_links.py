@@ -36,3 +36,8 @@ def link(run: Run, slug: str) -> None:
     target = Target.objects.get(pk=run.target_id)
     target.tier = Tier.objects.get(slug=slug)
     target.save()
+
+
+def offered(slug: str) -> bool:
+    """Whether an offered (not retired) tier has this key."""
+    return Tier.objects.filter(retired=False, slug=slug).exists()

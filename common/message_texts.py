@@ -331,6 +331,22 @@ _ENGINE: dict[str, Text] = {
         "A fixed count of servers for the candidate: no benchmark needed, but the count is "
         "then the owner's own figure, not sized to the workload."
     ),
+    # the next run worth making (docs/design.md, "The next run worth making")
+    "next_runs.settles": N_("Decides between %(best)s and %(other)s in %(share)s of the draws."),
+    "next_runs.cost_hourly": N_(
+        "About %(hours)s hours of the profile's time budget at %(hourly)s an hour: %(cost)s."
+    ),
+    "next_runs.cost_monthly": N_(
+        "Billed by the month: at least one month's rent, %(cost)s (the run itself takes about "
+        "%(hours)s hours)."
+    ),
+    "next_runs.cost_own": N_(
+        "Your own server (today's): no rent; the run takes about %(hours)s hours."
+    ),
+    "next_runs.bring_back": N_(
+        'Copy the file home and import it naming the tier (or "Import a run file" on the '
+        "benchmarks page, naming the tier):"
+    ),
     # a workload the plan left unnamed, as the reasons name it: "CPU inference #2"
     "engine.workload_numbered": N_("%(kind)s #%(n)s"),
     "engine.declare_speed_factor": N_("Declare a speed factor for %(tier)s"),

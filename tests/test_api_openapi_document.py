@@ -105,6 +105,7 @@ def test_every_api_route_is_documented_with_its_methods():
         "/plans/{id}/shares": ["get", "post"],
         "/plans/{id}/shares/{token}": ["delete"],
         "/plans/{id}/uncertainty": ["get"],
+        "/plans/{id}/next-runs": ["get"],
         "/shared/{token}": ["get"],
     }
 
@@ -214,6 +215,9 @@ def test_real_answers_of_every_endpoint_match_the_document(owner, other_user, me
     odds = answers.check("/plans/{id}/uncertainty", "get",
                          api.get(f"/api/v1/plans/{plan_id}/uncertainty?seed=7"))  # fmt: skip
     assert odds["one_way"] and odds["montecarlo"]["seed"] == 7
+    runs = answers.check("/plans/{id}/next-runs", "get",
+                         api.get(f"/api/v1/plans/{plan_id}/next-runs"))  # fmt: skip
+    assert runs["runs"] == []  # every figure measured: no run to make
     share = answers.check("/plans/{id}/shares", "post", api.post(f"/api/v1/plans/{plan_id}/shares"))
     answers.check("/plans/{id}/shares", "get", api.get(f"/api/v1/plans/{plan_id}/shares"))
     shared_url = f"/api/v1/shared/{share['token']}"

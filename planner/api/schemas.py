@@ -522,6 +522,59 @@ class PlanUncertainty(Uncertainty):
     as_of: Date
 
 
+class NextRunCost(Open):
+    amount: Money | None = Field(description="null where the profile has no standard budget")
+    basis: Literal["hourly", "monthly", "own"] = Field(
+        description="hourly: the profile's standard time budget times the tier's hourly price; "
+        "monthly: a tier billed by the month costs at least a month's rent; own: the tier "
+        "the plan runs today (no rent)"
+    )
+    hours: Decimal | None = Field(description="the profile's standard time budget, hours")
+    hourly: Decimal | None
+    said: str = Field(description="in English; as a message in the run's `messages`")
+
+
+class NextRun(Open):
+    """One run worth making: measuring `profile` on `tier`, whose figure is an estimate."""
+
+    rank: int
+    tier: str
+    tier_title: str
+    workload_class: str
+    profile: str
+    band: list[Number] = Field(description="the estimate's band [low, high], factors on it")
+    option: str = Field(description="the option whose figure rests on this estimate")
+    best: str = Field(description="today's answer (the cheapest option's key)")
+    against: str = Field(description="the option the measured speed most often picks instead")
+    changes: Number = Field(
+        description="share of the draws whose decision knowing the tier's speed changes"
+    )
+    value: Money = Field(description="expected value of that information (docs/design.md)")
+    cost: NextRunCost
+    command: str = Field(description="the stand-alone runner's command that makes the run")
+    bring_back: str = Field(description="the command that imports the file, naming the tier")
+    settles: str
+    bring_back_said: str
+    messages: Messages
+
+
+class NextRuns(Open):
+    """The runs that would most likely change the answer, ranked (docs/design.md, "The next
+    run worth making"); empty when no estimate could change it."""
+
+    currency: str
+    best: str | None
+    contending: list[str] = Field(description="the options whose odds or band overlap the best's")
+    draws: int
+    seed: int
+    runs: list[NextRun]
+
+
+class PlanNextRuns(NextRuns):
+    id: Uuid
+    as_of: Date
+
+
 # --- plans and shares --------------------------------------------------------------------
 
 

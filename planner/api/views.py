@@ -33,7 +33,7 @@ from planner.api.merge_patch import merge_patch
 from planner.compute import montecarlo
 from planner.compute.schema import PlanValidationError
 from planner.models import Plan, Share
-from planner.services import evaluation, rate_limits
+from planner.services import evaluation, next_runs, rate_limits
 from planner.services import plans as services
 
 CALLERS = [BearerKey(), SessionUser()]
@@ -348,6 +348,30 @@ def plan_uncertainty(
                        Retry_After=str(rate_limits.seconds_to_next_window()))  # fmt: skip
     found = evaluation.uncertainty(services.stored_plan(plan), seed=seed)
     return JsonResponse({"id": str(plan.code), "as_of": clock.today().isoformat(), **found})
+
+
+@api.get(
+    "/plans/{str:id}/next-runs",
+    url_name="plan-next-runs",
+    operation_id="getPlanNextRuns",
+    summary="The benchmark runs that would most likely change the answer, with cost and command",
+    response={200: schemas.PlanNextRuns, 400: Errors, 404: Errors, **READ},
+)
+def plan_next_runs(
+    request: HttpRequest, code: PlanId, seed: Seed = montecarlo.SEED
+) -> HttpResponse:
+    """The tiers whose figure is an estimate, ranked by how often knowing their speed would
+    change the answer (one Monte Carlo of the leading options, at most 20 tiers; each tier's
+    speed drawn over its band), each with what the run costs, what it would settle, the
+    stand-alone runner's command and the import that brings the file back. Shares the
+    uncertainty's per-user limit."""
+    plan = _own_plan(request, code)
+    if not rate_limits.allow_uncertainty(request.auth.pk):  # type: ignore[attr-defined]
+        raise ApiError(429, "rate", UNCERTAINTY_LIMITED,
+                       Retry_After=str(rate_limits.seconds_to_next_window()))  # fmt: skip
+    found = next_runs.next_runs(services.stored_plan(plan), seed=seed)
+    answer = next_runs.api_answer(found)
+    return JsonResponse({"id": str(plan.code), "as_of": clock.today().isoformat(), **answer})
 
 
 @api.get(

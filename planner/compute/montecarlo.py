@@ -358,7 +358,7 @@ class Model:
         hours = np.zeros(n)
         floor = np.ones(n)
         for c in t.batch:
-            tp = drawn.get(f"throughput:{c.workload.kind}", np.full(n, SCALE_DEN)) / SCALE_DEN
+            tp = self._throughput(drawn, n, c.workload.kind, part.tier)
             per = np.nan_to_num(c.seconds_per_unit[r] / 3600 * c.threads[r])
             hours = hours + c.workload.per_month * volume * per / tp
             if c.deadline_forced is not None:
@@ -387,6 +387,11 @@ class Model:
         if any(c.workload.n_plus_one for c in t.inference):
             servers += 1
         return servers
+
+    def _throughput(self, drawn, n: int, kind: str, tier: str) -> np.ndarray:
+        """The drawn throughput factor of a workload class on a tier: the class's one input
+        here (`next_runs` draws each estimated tier's own)."""
+        return drawn.get(f"throughput:{kind}", np.full(n, SCALE_DEN)) / SCALE_DEN
 
     def _catalog(self, option: Option, drawn, n: int, w: money.Work) -> np.ndarray:
         """An option's own lines into w.lines; returns its set-up fees (cents per draw)."""

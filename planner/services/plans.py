@@ -24,7 +24,7 @@ from changes.selectors import Generation, generation_with
 from common.values import same_value
 from planner.compute import schema
 from planner.models import Plan, Share
-from planner.services import evaluation
+from planner.services import evaluation, next_runs
 from planner.services import inputs as engine_inputs
 
 # --- validation --------------------------------------------------------------------------
@@ -190,6 +190,9 @@ def share_create(*, plan: Plan, user, as_of: dt.date | None = None) -> Share:
     frozen = evaluation.snapshot(parsed, as_of=as_of, generation=generation)
     day = dt.date.fromisoformat(frozen["as_of"])
     frozen["uncertainty"] = evaluation.uncertainty(parsed, as_of=day, generation=generation)
+    runs = next_runs.next_runs(parsed, as_of=day, generation=generation)
+    if runs["runs"]:  # kept only where a run could change the answer (docs/design.md)
+        frozen["next_runs"] = next_runs.api_answer(runs)
     with transaction.atomic():
         return Share.objects.create(plan=plan, snapshot=frozen, created_by=user)
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("plans/tiers", views.tier_options, name="plan-tier-options"),
     path("plans/compare", views.compare, name="plan-compare"),
     path("plans/uncertainty/<str:digest>", views.plan_uncertainty, name="plan-uncertainty"),
+    path("plans/next-runs/<str:digest>", views.plan_next_runs, name="plan-next-runs"),
     path("plans/<uuid:code>/", views.plan_edit, name="plan-edit"),
     path("plans/<uuid:code>/figures", views.plan_figures, name="plan-figures"),
     path("plans/<uuid:code>/duplicate", views.plan_duplicate, name="plan-duplicate"),

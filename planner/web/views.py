@@ -41,11 +41,13 @@ from common.django.message_render import render as render_message
 from planner.compute import montecarlo, schema
 from planner.models import Plan, Share
 from planner.services import evaluation, health, inputs, rate_limits
+from planner.services import next_runs as next_runs_service
 from planner.services import plans as services
 from planner.web import charts, dashboard, evidence, exports, formsets, tier_search
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
 from planner.web import home as home_page
+from planner.web import next_runs as next_runs_view
 from planner.web import uncertainty as uncertainty_view
 from planner.web.forms import PlanForm
 
@@ -353,6 +355,7 @@ def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
                     status = 409
             context.update(results_context(figures))
             context["uncertainty_url"] = uncertainty_url(request, form.parsed, figures)
+            context["next_runs_url"] = next_runs_url(context["uncertainty_url"], figures)
         else:
             status = 400 if not request.htmx else 200
     elif plan is not None:
@@ -402,9 +405,11 @@ def _stored_results(request: HttpRequest, plan: Plan, generation: Generation) ->
         figures = evaluation.comparison(parsed, generation=generation)
     except schema.PlanValidationError:  # refused by the schema, or figures past a maximum
         return {"stored_invalid": True}
+    at = uncertainty_url(request, parsed, figures)
     return {
         **results_context(figures),
-        "uncertainty_url": uncertainty_url(request, parsed, figures),
+        "uncertainty_url": at,
+        "next_runs_url": next_runs_url(at, figures),
     }
 
 
@@ -423,6 +428,15 @@ def uncertainty_url(request: HttpRequest, plan: schema.Plan, figures: dict[str, 
     cache.add(f"uncertainty-plan:{request.user.pk}:{digest}",
               {"user": request.user.pk, "plan": stored}, UNCERTAINTY_PLAN_SECONDS)  # fmt: skip
     return reverse("plan-uncertainty", args=[digest])
+
+
+def next_runs_url(uncertainty_at: str, figures: dict[str, Any]) -> str:
+    """The next runs' address beside the uncertainty's: the same kept plan (its digest);
+    none where no option's figure rests on an estimate (nothing to rank)."""
+    estimated = any(o.get("figure") == "estimate" for o in figures.get("options") or [])
+    if not uncertainty_at or not estimated:
+        return ""
+    return reverse("plan-next-runs", args=[uncertainty_at.rstrip("/").rsplit("/", 1)[-1]])
 
 
 def _seed(request: HttpRequest) -> int:
@@ -455,6 +469,26 @@ def plan_uncertainty(request: HttpRequest, digest: str) -> HttpResponse:
         return render(request, "planner/_uncertainty.html", {"uncertainty_failed": True})
     figures = evaluation.comparison(plan, generation=generation)
     return render(request, "planner/_uncertainty.html", uncertainty_context(data, figures))
+
+
+@login_required
+@require_GET
+def plan_next_runs(request: HttpRequest, digest: str) -> HttpResponse:
+    """The section "The next run worth making" of the plan the reader was just shown (the
+    plan kept for the uncertainty; the same per-user limit), from the cache of
+    `planner.services.next_runs`."""
+    entry = cache.get(f"uncertainty-plan:{request.user.pk}:{digest}")
+    if entry is None or entry["user"] != request.user.pk:
+        raise Http404
+    if refused := _over_uncertainty_limit(request):
+        return refused
+    plan = schema.parse_plan(entry["plan"], known_tiers=None)
+    try:
+        answer = next_runs_service.api_answer(next_runs_service.next_runs(plan))
+    except Exception:  # the page keeps its answer; this section says it could not be worked out
+        logger.exception("next runs of plan %s failed", digest)
+        return render(request, "planner/_next_runs.html", {"next_runs_failed": True})
+    return render(request, "planner/_next_runs.html", {"next_runs": next_runs_view.view(answer)})
 
 
 def _over_uncertainty_limit(request: HttpRequest) -> HttpResponse | None:
@@ -685,6 +719,7 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
         "today_as_of": _date(today["as_of"]),
         "export_columns": EXPORT_COLUMNS,
         **_frozen_uncertainty(frozen),
+        "next_runs": next_runs_view.view(frozen.get("next_runs"), read_only=True),
     }
 
 

@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmarks_app import tier_links
 from benchmarks_app.run_files import ImportRefused, import_run
 from common import safejson
 
@@ -11,13 +12,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("file")
+        parser.add_argument("--tier", help="the catalog tier the run was made on (its key)")
 
-    def handle(self, *args, file: str, **options) -> None:
+    def handle(self, *args, file: str, tier: str | None = None, **options) -> None:
         try:
             # Floats, not decimals: the run is stored as JSON again.
             data = safejson.loads(Path(file).read_bytes(), decimals=False)
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read {file}: {exc}") from None
+        if tier and not tier_links.offered(tier):
+            raise CommandError(f"refused: no offered tier has the key {tier}")
         try:
             run = import_run(data)
         except ImportRefused as exc:
@@ -26,3 +30,10 @@ class Command(BaseCommand):
             f"imported run {run.pk}: {run.profile_version} {run.scale} measured on "
             f"{run.source_host} (target {run.target.name})"
         )
+        if tier:
+            match = tier_links.check(run, tier)
+            tier_links.link(run, tier)
+            self.stdout.write(f"linked target {run.target.name} to tier {tier}")
+            if match is not None and match.differences:
+                said = ", ".join(match.differences)
+                self.stdout.write(f"warning: check the link ({said}; tier CPU {match.tier_cpu})")
