@@ -41,6 +41,7 @@ from .models import (
     Target,
     WorkloadClass,
 )
+from .visibility import viewer
 
 SIZING_SCALES = (Scale.STANDARD, Scale.FULL)
 Found = BestMeasurement | NoMeasurement
@@ -76,7 +77,7 @@ def best_measurements(
     counts = dict(vcpus or {})
     if missing := [slug for slug in slugs if slug not in counts]:
         counts.update(Tier.objects.filter(slug__in=missing).values_list("slug", "vcpus"))
-    linked = Q(target__tier__isnull=False)
+    linked = Q(target__tier__isnull=False) & counted(viewer())
     selection = _Selection(classes, linked, {s for s in slugs if counts.get(s)}, by_tier=True)
     for slug in slugs:
         tier = TierRef(slug)
@@ -89,6 +90,21 @@ def best_measurements(
         for cls in classes:
             found[slug, cls] = selection.answer(slug, cls, int(counts[slug]), where)
     return found
+
+
+def counted(user_id: int | None, run: str = "") -> Q:
+    """The runs that size `user_id`'s plans (None: everyone's): confirmed runs on a confirmed
+    tier link, and the user's own imports whatever their link's state. `run`: the path to
+    the run from the queried model ("run__" from a summary)."""
+    shared = Q(**{f"{run}confirmed": True, f"{run}target__tier_confirmed": True})
+    return shared | Q(**{f"{run}created_by_id": user_id}) if user_id is not None else shared
+
+
+def pending_importers() -> frozenset[int]:
+    """The users with imported runs that count only for them so far (one query)."""
+    found = Run.objects.filter(Q(confirmed=False) | Q(target__tier_confirmed=False),
+                               created_by__isnull=False)  # fmt: skip
+    return frozenset(found.values_list("created_by_id", flat=True).distinct())
 
 
 def measurements_on(target_or_tier) -> list[BestMeasurement]:

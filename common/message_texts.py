@@ -621,6 +621,11 @@ _BENCHMARKS: dict[str, Text] = {
         "and no fit is possible: %(reason)s"
     ),
     "benchmarks.on_target": N_("target %(name)s"),
+    # benchmarks_app.tier_links: a user who is not staff names a tier for a confirmed host.
+    "benchmarks.link_kept": N_(
+        "the host stays linked to tier %(tier)s, as staff confirmed (you named %(asked)s): "
+        "ask staff to change the link"
+    ),
     "benchmarks.on_tier": N_("tier %(tier)s"),
     # Queued runs reconciled and runs cancelled from the command line (lifecycle, cancel_run).
     "benchmarks.run_not_picked_up": N_(
