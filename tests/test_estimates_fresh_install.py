@@ -17,7 +17,7 @@ from planner.services import inputs
 from tests.support.api import post_json, token_client
 
 pytestmark = pytest.mark.django_db
-# 200,000,000 rows × 50 float32 features = 40 GB
+# 200,000,000 rows x 50 float32 features = 40 GB
 PLAN = {
     "currency": "USD",
     "baseline": {"monthly": "5000"},
