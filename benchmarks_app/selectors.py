@@ -431,6 +431,26 @@ def targets_with_tiers() -> list[Target]:
     return list(Target.objects.select_related("tier").order_by("name"))
 
 
+def standard_run_seconds(target_ids: Iterable[int]) -> dict[int, dict[str, float]]:
+    """{target id: {profile name: seconds of its newest succeeded standard run there}}: the
+    host's own measured time, for the suite's range (one query)."""
+    runs = (
+        Run.objects.filter(
+            target_id__in=list(target_ids),
+            scale=Scale.STANDARD,
+            status=Run.Status.SUCCEEDED,
+            started_at__isnull=False,
+            finished_at__isnull=False,
+        )
+        .order_by("finished_at")
+        .values_list("target_id", "profile_version__profile__name", "started_at", "finished_at")
+    )
+    out: dict[int, dict[str, float]] = {}
+    for target_id, name, started, finished in runs:  # the newest last, so it stays
+        out.setdefault(target_id, {})[name] = (finished - started).total_seconds()
+    return out
+
+
 def all_targets() -> QuerySet[Target]:
     """Every target, for a choice field."""
     return Target.objects.all()

@@ -293,11 +293,15 @@ _ENGINE: dict[str, Text] = {
     "engine.ways_forward": N_("Ways forward, and what each costs:"),
     "engine.way_suite": N_(
         "Run the standard benchmark suite on %(target)s, the server linked to this tier: "
-        "about %(minutes)s minutes of its time."
+        "%(low)s to %(high)s minutes of its time%(dropped)s."
     ),
     "engine.way_suite_unlinked": N_(
         "Run the standard benchmark suite on a server of this tier: no benchmark target "
-        "is linked to it yet; the suite takes about %(minutes)s minutes."
+        "is linked to it yet; the suite takes %(low)s to %(high)s minutes%(dropped)s."
+    ),
+    # inside the suite's way forward, after its minutes (benchmarks_app.estimate.suite_range)
+    "engine.suite_threads_dropped": N_(
+        " (thread counts above its %(cpus)s CPUs are left out: %(threads)s)"
     ),
     "engine.way_speed_factor": N_(
         "Declare a speed factor against a measured tier, naming its source (a published "
@@ -313,11 +317,11 @@ _ENGINE: dict[str, Text] = {
     ),
     "engine.way_suite_shared": N_(
         "The standard benchmark suite run on %(target)s, the server linked to this tier: "
-        "about %(minutes)s minutes of its time."
+        "%(low)s to %(high)s minutes of its time%(dropped)s."
     ),
     "engine.way_suite_unlinked_shared": N_(
         "The standard benchmark suite run on a server of this tier (none is linked to it "
-        "yet): about %(minutes)s minutes."
+        "yet): %(low)s to %(high)s minutes%(dropped)s."
     ),
     "engine.way_speed_factor_shared": N_(
         "A speed factor against a measured tier, declared with its source (a published "
