@@ -122,6 +122,9 @@ def test_the_fresh_install_plan_shows_estimate_markers_with_their_band(browser, 
             marker.click()
             body = rows.nth(0).locator("details.prov[open] .prov-body").first
             text = body.inner_text()
+            box = body.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (where, box)
+            assert body.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), where
             assert basis in text and band in text and "reference-vm-xeon-2cpu" in text, text
             shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}-marker.png"))
             context.close()
