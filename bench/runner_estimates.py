@@ -148,7 +148,7 @@ def report(folder: Path) -> dict:
                 run = document["run"]
                 seconds = _seconds(run)
                 row |= {"measured_s": round(seconds, 1), "status": run["status"],
-                        "inside": low <= seconds <= high and run["status"] == "succeeded",
+                        "inside": low <= seconds <= high if run["status"] == "succeeded" else None,
                         "host": document["target"]["hostname"]}  # fmt: skip
                 out["host"] = out["host"] or {
                     "hostname": document["target"]["hostname"],
