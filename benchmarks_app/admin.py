@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from common.django.message_render import render
 
+from . import tier_links
 from .hardware_match import tier_mismatches
 from .models import Profile, ProfileVersion, Run, Summary, Target
 from .profiles_loader import EditRefused, bump, content_problems, edit_profile
@@ -127,12 +128,25 @@ class ProfileVersionAdmin(admin.ModelAdmin):
 
 @admin.register(Target)
 class TargetAdmin(admin.ModelAdmin):
-    list_display = ["name", "hostname", "cpu", "online", "last_seen", "tier", "imported"]
-    list_filter = ["online", "imported"]
+    list_display = ["name", "hostname", "cpu", "online", "last_seen", "tier", "tier_confirmed",
+                    "imported"]  # fmt: skip
+    list_filter = ["online", "imported", "tier_confirmed"]
     search_fields = ["name", "hostname"]
     autocomplete_fields = ["tier"]
-    fields = ["name", "hostname", "tier", "online", "last_seen", "imported", "fingerprint"]
-    readonly_fields = ["name", "hostname", "online", "last_seen", "imported", "fingerprint"]
+    fields = ["name", "hostname", "tier", "tier_confirmed", "tier_confirmed_by",
+              "tier_confirmed_at", "online", "last_seen", "imported", "fingerprint"]  # fmt: skip
+    readonly_fields = [*(f for f in fields if f != "tier")]
+    actions = ["confirm_tier_links"]
+
+    @admin.action(
+        description=_("Confirm the tier link: its runs size everyone's plans"),
+        permissions=["change"],
+    )
+    def confirm_tier_links(self, request: HttpRequest, queryset) -> None:
+        linked = [t for t in queryset if t.tier_id is not None]
+        runs = sum(tier_links.confirm(target, request.user) for target in linked)
+        self.message_user(request, _("Confirmed %(targets)s tier links (%(runs)s runs).")
+                          % {"targets": len(linked), "runs": runs})  # fmt: skip
 
     @admin.display(description=_("CPU"))
     def cpu(self, obj: Target) -> str:
@@ -144,6 +158,8 @@ class TargetAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Target, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
+        if "tier" in form.changed_data and obj.tier is not None:
+            tier_links.confirm(obj, request.user)  # a staff link counts for everyone
         if "tier" in form.changed_data and obj.tier is not None:
             for problem in tier_mismatches(obj.name, obj.fingerprint, obj.tier):
                 messages.warning(request, render(problem))

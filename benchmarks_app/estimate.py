@@ -111,3 +111,59 @@ def estimate(content: dict, scale: str, threads: list[int], *, hostname: str = "
     # On top of the budget, each measurement starts its child, generates its data and warms
     # up: each about as long again as the start (smoke runs here: 2-4x the start).
     return Estimate(starts, budget + 4 * starts, "budget")
+
+
+# A measurement's child start when the host has not been timed: the stand-alone runner's
+# dry run timed 0.3-4.5 s a profile here (a busy 2-CPU VM, 2026-12-03; bench/runner_estimates.py),
+# the upper figure taken.
+START_S = 4.5
+
+
+@dataclass(frozen=True)
+class SuiteRange:
+    """How long a suite takes on one host, as a range, and what it leaves out."""
+
+    low_s: float
+    high_s: float
+    cpus: int | None  # the host's CPUs (None: unknown, nothing dropped)
+    dropped: tuple[int, ...]  # thread counts above them, left out of some profile's sweep
+    timed: int  # profiles whose range is their own earlier run's time on this host
+
+    @property
+    def minutes(self) -> tuple[int, int]:
+        low = max(1, int(self.low_s // 60))
+        return low, max(low, math.ceil(self.high_s / 60))
+
+
+def kept_threads(content: dict, scale: str, cpus: int | None) -> tuple[list[int], list[int]]:
+    """The scale's thread counts this host runs (at most its CPUs; the smallest if none fits)
+    and those it drops, as the runner plans them."""
+    wanted = [int(k) for k in content["scales"][scale].get("threads") or [1]]
+    if not cpus:
+        return wanted, []
+    kept = [k for k in wanted if k <= cpus] or [min(wanted)]
+    return kept, [k for k in wanted if k not in kept]
+
+
+def suite_range(contents: Iterable[dict], scale: str, cpus: int | None,
+                measured: dict[str, float] | None = None,
+                start_s: float = START_S) -> SuiteRange:  # fmt: skip
+    """The suite's time on a host with `cpus` CPUs: each profile's earlier run there
+    (`measured`: {profile name: seconds}) from 0.8x to 1.25x, else its budget's range
+    (`estimate`), over the thread counts the host keeps."""
+    low = high = 0.0
+    dropped: set[int] = set()
+    timed = 0
+    for content in contents:
+        if scale not in content.get("scales", {}):
+            continue
+        kept, left_out = kept_threads(content, scale, cpus)
+        dropped.update(left_out)
+        seconds = (measured or {}).get(content["name"])
+        if seconds is not None:
+            timed += 1
+            low, high = low + seconds * SAME_RUN_RANGE[0], high + seconds * SAME_RUN_RANGE[1]
+            continue
+        guess = estimate(content, scale, kept, start_s=start_s)
+        low, high = low + guess.low_s, high + guess.high_s
+    return SuiteRange(low, high, cpus, tuple(sorted(dropped)), timed)

@@ -28,6 +28,7 @@ from estimates import model
 from .evidence import BestMeasurement, NoMeasurement
 from .models import ProfileVersion, Run, Summary
 from .selectors import _NEVER, SIZING_SCALES, _Loaded
+from .visibility import viewer
 
 Found = BestMeasurement | NoMeasurement
 
@@ -57,6 +58,13 @@ def reference_runs(classes: Iterable[str]) -> dict[str, list[Reference]]:
             run__status=Run.Status.SUCCEEDED,
             run__scale__in=SIZING_SCALES,
             run__retired_at__isnull=True,
+        )
+        # An unconfirmed import is a reference for its importer's plans only (the tier
+        # link does not matter here: any measured host is a reference).
+        .filter(
+            Q(run__confirmed=True) | Q(run__created_by_id=viewer())
+            if viewer()
+            else Q(run__confirmed=True)
         )
         .exclude(Exists(newer))
         .select_related("run__profile_version__profile", "run__target")

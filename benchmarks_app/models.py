@@ -136,6 +136,18 @@ class Target(models.Model):
     imported = models.BooleanField(
         _("imported"), default=False, help_text=_("Known only from imported run files.")
     )
+    # A link made by a user who is not staff (on import) sizes only that user's plans until
+    # a staff member confirms it (benchmarks_app.tier_links.confirm; docs/design.md,
+    # "Whose runs count").
+    tier_confirmed = models.BooleanField(
+        _("tier link confirmed"), default=True,
+        help_text=_("Unconfirmed: the link sizes only the plans of the user who made it."),
+    )  # fmt: skip
+    tier_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("tier link confirmed by"),
+    )  # fmt: skip
+    tier_confirmed_at = models.DateTimeField(_("tier link confirmed at"), null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -266,6 +278,12 @@ class Run(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     imported = models.BooleanField(default=False)
+    # False: imported by a user who is not staff; it sizes only `created_by`'s plans until a
+    # staff member confirms its target's tier link (which confirms the target's runs).
+    confirmed = models.BooleanField(
+        _("counts for everyone"), default=True,
+        help_text=_("Unconfirmed: sizes only the plans of the user who imported it."),
+    )  # fmt: skip
     source_host = models.CharField(
         _("measured on host"), max_length=255, blank=True, help_text=_("Host of an imported run.")
     )

@@ -219,19 +219,22 @@ def _row_problems(summaries: list, measurements: list) -> list[Message]:
 
 
 @transaction.atomic
-def import_run(data: dict) -> Run:
+def import_run(data: dict, *, by=None) -> Run:
+    """Import a run file. `by`: the user importing it on the page (None: a command or
+    bootstrap). A user who is not staff imports a run that sizes only their own plans until
+    staff confirm its host's tier link (`tier_links.confirm`)."""
     if problems := run_file_problems(data):
         raise ImportRefused(problems)
     run_data = data["run"]
     if Run.objects.filter(pk=run_data["id"]).exists():
         raise ImportRefused([msg("benchmarks.runfile_already_here", run=str(run_data["id"]))])
     with quiet():  # its version, target and run are one change, recorded below
-        run = _import(data, run_data)
+        run = _import(data, run_data, by)
     record("run.imported", run, label=f"run {run.pk}")
     return run
 
 
-def _import(data: dict, run_data: dict) -> Run:
+def _import(data: dict, run_data: dict, by=None) -> Run:
     version = _profile_version(data["profile"])
     target = _target(data["target"])
     run = Run.objects.create(
@@ -252,6 +255,8 @@ def _import(data: dict, run_data: dict) -> Run:
         started_at=_when(run_data.get("started_at")),
         finished_at=_when(run_data.get("finished_at")),
         imported=True,
+        created_by=by,
+        confirmed=by is None or bool(by.is_staff),
         source_host=target.hostname,
     )
     Summary.objects.bulk_create(

@@ -41,6 +41,7 @@ from .models import (
     Target,
     WorkloadClass,
 )
+from .visibility import viewer
 
 SIZING_SCALES = (Scale.STANDARD, Scale.FULL)
 Found = BestMeasurement | NoMeasurement
@@ -76,7 +77,7 @@ def best_measurements(
     counts = dict(vcpus or {})
     if missing := [slug for slug in slugs if slug not in counts]:
         counts.update(Tier.objects.filter(slug__in=missing).values_list("slug", "vcpus"))
-    linked = Q(target__tier__isnull=False)
+    linked = Q(target__tier__isnull=False) & counted(viewer())
     selection = _Selection(classes, linked, {s for s in slugs if counts.get(s)}, by_tier=True)
     for slug in slugs:
         tier = TierRef(slug)
@@ -89,6 +90,21 @@ def best_measurements(
         for cls in classes:
             found[slug, cls] = selection.answer(slug, cls, int(counts[slug]), where)
     return found
+
+
+def counted(user_id: int | None, run: str = "") -> Q:
+    """The runs that size `user_id`'s plans (None: everyone's): confirmed runs on a confirmed
+    tier link, and the user's own imports whatever their link's state. `run`: the path to
+    the run from the queried model ("run__" from a summary)."""
+    shared = Q(**{f"{run}confirmed": True, f"{run}target__tier_confirmed": True})
+    return shared | Q(**{f"{run}created_by_id": user_id}) if user_id is not None else shared
+
+
+def pending_importers() -> frozenset[int]:
+    """The users with imported runs that count only for them so far (one query)."""
+    found = Run.objects.filter(Q(confirmed=False) | Q(target__tier_confirmed=False),
+                               created_by__isnull=False)  # fmt: skip
+    return frozenset(found.values_list("created_by_id", flat=True).distinct())
 
 
 def measurements_on(target_or_tier) -> list[BestMeasurement]:
@@ -413,6 +429,26 @@ def targets_with_last_run() -> list[dict]:
 def targets_with_tiers() -> list[Target]:
     """Every target with its linked tier, by name (the staff action's choices)."""
     return list(Target.objects.select_related("tier").order_by("name"))
+
+
+def standard_run_seconds(target_ids: Iterable[int]) -> dict[int, dict[str, float]]:
+    """{target id: {profile name: seconds of its newest succeeded standard run there}}: the
+    host's own measured time, for the suite's range (one query)."""
+    runs = (
+        Run.objects.filter(
+            target_id__in=list(target_ids),
+            scale=Scale.STANDARD,
+            status=Run.Status.SUCCEEDED,
+            started_at__isnull=False,
+            finished_at__isnull=False,
+        )
+        .order_by("finished_at")
+        .values_list("target_id", "profile_version__profile__name", "started_at", "finished_at")
+    )
+    out: dict[int, dict[str, float]] = {}
+    for target_id, name, started, finished in runs:  # the newest last, so it stays
+        out.setdefault(target_id, {})[name] = (finished - started).total_seconds()
+    return out
 
 
 def all_targets() -> QuerySet[Target]:

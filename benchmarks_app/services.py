@@ -157,18 +157,6 @@ def link_and_run_suite(*, target: Target, tier, user=None) -> SuiteStarted:
     return create_suite(target=target, scale=Scale.STANDARD, user=user)
 
 
-def standard_suite_seconds() -> float:
-    """How long the standard suite takes: each profile's standard budget covers its sweep."""
-    from . import runners
-
-    total = 0.0
-    for profile in Profile.objects.all():
-        version = profile.current_version()
-        if version is not None and "standard" in version.content.get("scales", {}):
-            total += runners.measurement_budget_s(version.content, "standard", 1)
-    return total
-
-
 def cancel_run(run: Run, user=None, *, who: Message | str | None = None) -> str:
     """A queued run is cancelled at once; a running one is stopped by its worker (within
     about a second). `who` names a canceller that is no user (the command line)."""

@@ -3,7 +3,12 @@ reads them (one query), suggestions, and the differences to warn of."""
 
 from __future__ import annotations
 
+from django.db import transaction
+from django.utils import timezone
+
 from catalog.models import Tier
+from changes.services import record
+from common.messages import Message, TierRef, msg
 from estimates.tier_match import Match, TierRow, compare, suggest
 
 from .models import Run, Target
@@ -31,13 +36,39 @@ def check(run: Run, slug: str) -> Match | None:
     return compare(*_host(run), rows[0]) if rows else None
 
 
-def link(run: Run, slug: str) -> None:
-    """Link the run's target to the tier (a recorded change, as the admin's link is)."""
-    target = Target.objects.get(pk=run.target_id)
+def link(run: Run, slug: str, by=None) -> Message | None:
+    """Link the run's target to the tier (a recorded change, as the admin's link is); the
+    reason when the link is not made. A link by staff (or `by` None: a command) counts for
+    everyone at once; one by another user only for their own plans until staff confirm it,
+    and never replaces a link staff confirmed (that would change other users' figures)."""
+    target = Target.objects.select_related("tier").get(pk=run.target_id)
+    staff = by is None or bool(by.is_staff)
+    if not staff and target.tier_id is not None and target.tier_confirmed:
+        if target.tier.slug == slug:
+            return None
+        return msg("benchmarks.link_kept", tier=TierRef(target.tier.slug), asked=TierRef(slug))
     target.tier = Tier.objects.get(slug=slug)
+    target.tier_confirmed = staff
+    target.tier_confirmed_by = by if staff else None
+    target.tier_confirmed_at = timezone.now() if staff and by is not None else None
     target.save()
 
 
 def offered(slug: str) -> bool:
     """Whether an offered (not retired) tier has this key."""
     return Tier.objects.filter(retired=False, slug=slug).exists()
+    return None
+
+
+@transaction.atomic
+def confirm(target: Target, by) -> int:
+    """A staff member confirms the target's tier link: it and every run on the target now
+    size everyone's plans (a recorded change). The number of runs confirmed."""
+    if not by.is_staff:
+        raise PermissionError("confirming a tier link is for staff")
+    target.tier_confirmed, target.tier_confirmed_by = True, by
+    target.tier_confirmed_at = timezone.now()
+    target.save(update_fields=["tier_confirmed", "tier_confirmed_by", "tier_confirmed_at"])
+    confirmed = Run.objects.filter(target=target, confirmed=False).update(confirmed=True)
+    record("target.link_confirmed", target, label=f"target {target.name}")
+    return confirmed

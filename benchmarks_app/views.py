@@ -259,12 +259,12 @@ def run_export(request: HttpRequest, run_id) -> HttpResponse:
 @login_required
 @require_POST
 def run_import(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_staff:
-        raise PermissionDenied(_("Importing runs is for staff."))
+    # Anyone signed in: a run imported by a user who is not staff sizes their own plans
+    # until staff confirm its host's tier (benchmarks_app.visibility).
     form = ImportRunForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            run = import_run(form.cleaned_data["file"])
+            run = import_run(form.cleaned_data["file"], by=request.user)
         except ImportRefused as exc:
             for problem in exc.messages:
                 form.add_error("file", say(problem))
@@ -288,8 +288,13 @@ def _say_tier(request: HttpRequest, run: Run, slug: str) -> None:
     """Link the host to the named tier, warning of differences; else suggest tiers."""
     if slug:
         match = tier_links.check(run, slug)
-        tier_links.link(run, slug)
+        if (kept := tier_links.link(run, slug, by=request.user)) is not None:
+            messages.warning(request, say(kept))
+            return
         messages.success(request, _("Linked the host to tier %(tier)s.") % {"tier": slug})
+        if not request.user.is_staff:
+            messages.info(request, _("The run sizes your own plans now, and other users' "
+                                     "plans once staff confirm the link."))  # fmt: skip
         if match is not None and match.differences:
             said = "; ".join(str(DIFFERENCES[d]) % {"tier_cpu": match.tier_cpu}
                              for d in match.differences)  # fmt: skip

@@ -296,11 +296,15 @@ _ENGINE: dict[str, Text] = {
     "engine.ways_forward": N_("Ways forward, and what each costs:"),
     "engine.way_suite": N_(
         "Run the standard benchmark suite on %(target)s, the server linked to this tier: "
-        "about %(minutes)s minutes of its time."
+        "%(low)s to %(high)s minutes of its time%(dropped)s."
     ),
     "engine.way_suite_unlinked": N_(
         "Run the standard benchmark suite on a server of this tier: no benchmark target "
-        "is linked to it yet; the suite takes about %(minutes)s minutes."
+        "is linked to it yet; the suite takes %(low)s to %(high)s minutes%(dropped)s."
+    ),
+    # inside the suite's way forward, after its minutes (benchmarks_app.estimate.suite_range)
+    "engine.suite_threads_dropped": N_(
+        " (thread counts above its %(cpus)s CPUs are left out: %(threads)s)"
     ),
     "engine.way_speed_factor": N_(
         "Declare a speed factor against a measured tier, naming its source (a published "
@@ -316,11 +320,11 @@ _ENGINE: dict[str, Text] = {
     ),
     "engine.way_suite_shared": N_(
         "The standard benchmark suite run on %(target)s, the server linked to this tier: "
-        "about %(minutes)s minutes of its time."
+        "%(low)s to %(high)s minutes of its time%(dropped)s."
     ),
     "engine.way_suite_unlinked_shared": N_(
         "The standard benchmark suite run on a server of this tier (none is linked to it "
-        "yet): about %(minutes)s minutes."
+        "yet): %(low)s to %(high)s minutes%(dropped)s."
     ),
     "engine.way_speed_factor_shared": N_(
         "A speed factor against a measured tier, declared with its source (a published "
@@ -640,6 +644,11 @@ _BENCHMARKS: dict[str, Text] = {
         "and no fit is possible: %(reason)s"
     ),
     "benchmarks.on_target": N_("target %(name)s"),
+    # benchmarks_app.tier_links: a user who is not staff names a tier for a confirmed host.
+    "benchmarks.link_kept": N_(
+        "the host stays linked to tier %(tier)s, as staff confirmed (you named %(asked)s): "
+        "ask staff to change the link"
+    ),
     "benchmarks.on_tier": N_("tier %(tier)s"),
     # Queued runs reconciled and runs cancelled from the command line (lifecycle, cancel_run).
     "benchmarks.run_not_picked_up": N_(

@@ -6,7 +6,7 @@ import pytest
 
 from benchmarks_app.models import Run, Suite
 from catalog.models import Tier
-from tests.support.bench import content, target, version
+from tests.support.bench import content, finished_run, target, version
 from tests.support.dashboard import CLOUD, form_data, login
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
@@ -26,7 +26,9 @@ def results_page(client) -> str:
 
 @pytest.fixture
 def profile():
-    return version(content())  # a standard scale of 600 s: about 10 minutes
+    # a standard scale of 600 s over threads 1, 2, 4, 8: 4 child starts of 4.5 s
+    # (estimate.START_S) at least, the budget and 4 times those starts at most: 1-12 min
+    return version(content())
 
 
 def test_the_summary_says_in_plain_words_what_is_missing(owner, profile):
@@ -47,7 +49,7 @@ def test_the_summary_is_in_german_for_a_german_reader(owner, profile):
 
 def test_it_offers_three_ways_forward_each_with_its_cost(staff_user, profile):
     page = results_page(login(staff_user))  # the speed factor's form is the admin's
-    assert "no benchmark target is linked to it yet; the suite takes about 10 minutes" in page
+    assert "no benchmark target is linked to it yet; the suite takes 1 to 12 minutes." in page
     tier = Tier.objects.get(slug=CLOUD)
     assert f'href="/admin/planner/speedfactor/add/?tier={tier.pk}"' in page
     assert "Switch the candidate to a fixed count of servers" in page
@@ -59,6 +61,21 @@ def test_a_linked_target_is_named_in_the_suite_way(owner, profile):
     box.save()
     page = results_page(login(owner))
     assert "Run the standard benchmark suite on cloudbox, the server linked to this tier" in page
+
+
+def test_the_suite_range_on_a_linked_server_uses_its_cpus_and_its_own_earlier_runs(owner, profile):
+    """Issue 22 item 7: a range from the budgets and the host's measured times, and the
+    thread counts above its CPUs said as left out."""
+    box = target("cloudbox", usable_cpus=2)
+    box.tier = Tier.objects.get(slug=CLOUD)
+    box.save()
+    other = version(content("toy-sk", workload_class="sklearn"))
+    finished_run(other, box, {1: 5.0, 2: 9.0})  # 240 s there: 192-300 s now
+    page = results_page(login(owner))
+    # toy-gbm at 1 and 2 threads: 9-636 s; toy-sk as measured: 192-300 s; 201-936 s in all
+    assert ("Run the standard benchmark suite on cloudbox, the server linked to this tier: "
+            "3 to 16 minutes of its time (thread counts above its 2 CPUs are left out: 4, 8)."
+            ) in page  # fmt: skip
 
 
 def test_only_staff_see_the_link_and_queue_action(owner, staff_user, profile):

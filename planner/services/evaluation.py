@@ -184,6 +184,9 @@ def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generati
     content = content_digest(plan)
     version = f"{CACHE_VERSION}.{engine.ENGINE_VERSION}.r2-{engine_inputs.fit_min_r2()}"
     parts = [version, kind, generation.key]
+    # Whose unconfirmed imports count (None for most: the figures everyone shares).
+    if (scope := engine_inputs.evidence_scope(generation)) is not None:
+        parts.append(f"viewer-{scope}")
     return ":".join(["evaluation", *parts, as_of.isoformat(), plan.currency, content])
 
 

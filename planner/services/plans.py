@@ -19,6 +19,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from benchmarks_app.visibility import evidence_of
 from catalog.models import Tier
 from changes.selectors import Generation, generation_with
 from common.values import same_value
@@ -217,7 +218,8 @@ def recompute_snapshot_inputs(share: Share, *, as_of: dt.date | None = None) -> 
     retired, and every figure that moved (by option key, not by position)."""
     frozen = share.snapshot
     plan = schema.parse_plan(frozen["inputs"], known_tiers=None)
-    now = evaluation.snapshot(plan, as_of=as_of)
+    with evidence_of(share.plan.owner_id):  # the owner's figures, whoever follows the link
+        now = evaluation.snapshot(plan, as_of=as_of)
     return {"as_of": now["as_of"], "snapshot": now, "diff": snapshot_diff(frozen, now)}
 
 

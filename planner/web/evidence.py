@@ -3,7 +3,6 @@ forward with what it costs (a benchmark suite, a declared speed factor, a fixed 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +12,7 @@ from django.utils import translation
 
 from benchmarks_app import profile_text
 from benchmarks_app import selectors as bench_selectors
-from benchmarks_app.services import standard_suite_seconds
+from benchmarks_app.estimate import SuiteRange, suite_range
 from catalog import selectors as catalog_selectors
 from common.messages import Message, msg
 
@@ -59,7 +58,7 @@ class MissingTier:
 class Missing:
     summary: Message
     tiers: list[MissingTier]
-    suite_minutes: int
+    suite: SuiteRange  # on a host of the catalog's typical size: the standard suite's range
     all_targets: list[Any]  # the staff action's choices
     target_label: Message = field(default_factory=lambda: msg("engine.target_choice"))
     read_only: bool = False  # a shared page: the ways said, no action offered
@@ -115,18 +114,42 @@ def missing(
     a visitor of a shared plan, the ways forward said as what the owner could do."""
     if not no_number:
         return None
-    minutes = math.ceil(standard_suite_seconds() / 60)
+    contents = list(bench_selectors.newest_profile_contents().values())
     tiers = catalog_selectors.tiers_by_slug(n.tier for n in no_number)
     linked: dict[str, list[Any]] = {}
     all_targets = bench_selectors.targets_with_tiers()
     for target in all_targets:
         if target.tier is not None:
             linked.setdefault(target.tier.slug, []).append(target)
+    timed = bench_selectors.standard_run_seconds(t.pk for ts in linked.values() for t in ts)
+
+    def suite(tier: Any, targets: list[Any]) -> SuiteRange:
+        """On the linked server (its CPUs, its own earlier runs), else a server of the
+        tier (its vCPUs, the profiles' budgets)."""
+        if targets:
+            return suite_range(contents, "standard", targets[0].usable_cpus,
+                               timed.get(targets[0].pk))  # fmt: skip
+        return suite_range(contents, "standard", getattr(tier, "vcpus", None))
+
     ways = WAYS[read_only]
-    out = [_tier(n, title(n.tier), tiers.get(n.tier), linked.get(n.tier, []), minutes, ways)
-           for n in no_number]  # fmt: skip
+    out = []
+    for n in no_number:
+        tier, targets = tiers.get(n.tier), linked.get(n.tier, [])
+        out.append(_tier(n, title(n.tier), tier, targets, suite(tier, targets), ways))
     summary = msg("engine.missing_summary", count=len(out))
-    return Missing(summary, out, minutes, all_targets, read_only=read_only)
+    return Missing(summary, out, suite(None, []), all_targets, read_only=read_only)
+
+
+def suite_message(code: str, suite: SuiteRange, **params: Any) -> Message:
+    """A way forward that runs the standard suite: its range in minutes, and the thread
+    counts the server drops (above its CPUs)."""
+    low, high = suite.minutes
+    if suite.dropped and suite.cpus:
+        dropped = msg("engine.suite_threads_dropped", cpus=suite.cpus,
+                      threads=", ".join(str(k) for k in suite.dropped))  # fmt: skip
+    else:
+        dropped = msg("common.text", text="")
+    return msg(code, low=low, high=high, dropped=dropped, **params)
 
 
 def _tier(
@@ -134,7 +157,7 @@ def _tier(
     title: str,
     tier: Any,
     targets: list[Any],
-    minutes: int,
+    suite: SuiteRange,
     codes: tuple[str, ...],
 ) -> MissingTier:
     classes = _class_names(entry.reasons)
@@ -146,10 +169,10 @@ def _tier(
         said = msg("common.text", text=title)
     heading, linked, unlinked, speed_factor, fixed_count = codes
     if targets:
-        suite = msg(linked, target=targets[0].name, minutes=minutes)
+        way = suite_message(linked, suite, target=targets[0].name)
     else:
-        suite = msg(unlinked, minutes=minutes)
-    ways = [suite, msg(speed_factor), msg(fixed_count)]
+        way = suite_message(unlinked, suite)
+    ways = [way, msg(speed_factor), msg(fixed_count)]
     url = reverse("admin:planner_speedfactor_add")
     if tier is not None:
         url += f"?tier={tier.pk}"
