@@ -5,8 +5,8 @@
 - coverage = committed list cost ÷ eligible list cost: of the usage a commitment could
   cover (priced at list), the part it did cover;
 - unused spend: the effective cost of the unused part;
-- savings, split into negotiated (list − contracted) and commitment (contracted −
-  effective); their sum is list − effective.
+- savings, split into negotiated (list - contracted) and commitment (contracted -
+  effective); their sum is list - effective.
 
 Two entries: `from_focus_rows` reads FOCUS cost rows (dicts of column → text, as the
 spec's worked examples under ../shared/reference/bills/focus/spec_examples are), and
@@ -15,7 +15,7 @@ spec's worked examples under ../shared/reference/bills/focus/spec_examples are),
 The spec's flexibility example with one resource gives the committed row the whole
 resource-hour's list cost (3.00) beside the on-demand remainder (2.25), and states 25 %
 covered: so per resource and charge period the eligible list cost is that hour's list
-cost (the largest ListUnitPrice × ConsumedQuantity among its usage rows), and the
+cost (the largest ListUnitPrice x ConsumedQuantity among its usage rows), and the
 covered part is what is left once the on-demand rows' list cost is taken away.
 """
 

@@ -69,8 +69,8 @@ def test_savings_split_into_negotiated_and_commitment() -> None:
          "ContractedCost": "3", "EffectiveCost": "3"},
     ]  # fmt: skip
     found = from_focus_rows(rows)
-    assert found.negotiated == Decimal(3)  # 14 list − 11 contracted
-    assert found.commitment_savings == Decimal(3)  # 11 contracted − 8 effective
+    assert found.negotiated == Decimal(3)  # 14 list - 11 contracted
+    assert found.commitment_savings == Decimal(3)  # 11 contracted - 8 effective
     assert found.negotiated + found.commitment_savings == found.savings
     assert found.coverage == Decimal(10) / Decimal(14)
 
