@@ -23,7 +23,7 @@ TOP = 6  # categories drawn on their own; the rest summed as "other"
 
 def render(kind: str, currency: str, figures: Mapping[str, Any], language: str) -> bytes:
     with translation.override(language):
-        drawn = chart_style.new_figure(7.2, 3.4)
+        drawn = chart_style.new_figure(7.2, 4.0)
         axes = chart_style.new_axes(drawn, grid_below=True)
         if kind == "monthly":
             _monthly(axes, currency, figures, language)
@@ -40,7 +40,7 @@ def _monthly(axes, currency: str, figures, language: str) -> None:
     ranked = sorted(totals, key=lambda k: -totals[k])
     shown, rest = ranked[:TOP], set(ranked[TOP:])
     bottoms = [0.0] * len(months)
-    series = [(c, {c}) for c in shown] + ([(_("other"), rest)] if rest else [])
+    series = [(c, {c}) for c in shown] + ([(_("all other categories"), rest)] if rest else [])
     for (label, members), colour in zip(series, COLOURS, strict=False):
         heights = [float(sum((Decimal(r["billed"]) for r in figures["by_month"]
                               if r["month"] == m and r["category"] in members), Decimal(0)))

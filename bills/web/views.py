@@ -6,6 +6,7 @@ by its owner, so another user's is the same 404 as none."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -138,7 +139,12 @@ def chart(request: HttpRequest, bill_id: int, kind: str) -> HttpResponse:
     bill = _bill(request, bill_id)
     if kind not in charts.KINDS:
         raise Http404
-    svg = charts.render(kind, bill.currency, page.figures(bill), get_language() or "en")
+    language = get_language() or "en"
+    key = f"bills:chart:{charts.VERSION}:{bill.pk}:{bill.sha256}:{kind}:{language}"
+    svg = cache.get(key)
+    if svg is None:  # a bill never changes: its drawing is kept like its figures
+        svg = charts.render(kind, bill.currency, page.figures(bill), language)
+        cache.set(key, svg, 7 * 24 * 3600)
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=3600"
     return response
