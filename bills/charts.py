@@ -15,7 +15,7 @@ from matplotlib.ticker import FuncFormatter
 from bills.tables import category_label
 from common import chart_style, formatting
 
-VERSION = "1"
+VERSION = "2"
 KINDS = ("monthly", "floor")
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 TOP = 6  # categories drawn on their own; the rest summed as "other"
@@ -48,11 +48,12 @@ def _monthly(axes, currency: str, figures, language: str) -> None:
         axes.bar(months, heights, bottom=bottoms, color=colour,
                  label=category_label(label) if label in totals else label)  # fmt: skip
         bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
+    places = 0 if max(bottoms, default=0) >= 50 else 2
     axes.yaxis.set_major_formatter(
-        FuncFormatter(lambda v, _p: formatting.money(v, currency, language, 0))
+        FuncFormatter(lambda v, _p: formatting.money(v, currency, language, places))
     )
     axes.set_title(_("Billed cost a month, by service category"), loc="left")
-    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, **chart_style.LEGEND)
+    _legend(axes)
 
 
 def _floor(axes, figures, language: str) -> None:
@@ -63,6 +64,15 @@ def _floor(axes, figures, language: str) -> None:
              label=_("steady floor (ran all month)"))  # fmt: skip
     axes.plot(months, [float(r["mean"]) for r in rows], color="#333333", marker="o",
               label=_("mean"))  # fmt: skip
-    axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: formatting.number(v, 0, language)))
+    places = 0 if max((float(r["peak"]) for r in rows), default=0) >= 10 else 1
+    axes.yaxis.set_major_formatter(
+        FuncFormatter(lambda v, _p: formatting.number(v, places, language))
+    )
     axes.set_title(_("Machines running: steady floor against the peak"), loc="left")
-    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, **chart_style.LEGEND)
+    _legend(axes)
+
+
+def _legend(axes) -> None:
+    """Below the plot, so a phone that shows the chart's left part still reads it."""
+    axes.legend(loc="upper left", bbox_to_anchor=(0.0, -0.1), ncol=3, fontsize=8,
+                **chart_style.LEGEND)  # fmt: skip
