@@ -109,6 +109,19 @@ def test_an_upload_in_pieces_is_recorded_and_its_status_polled(client, owner, ot
     assert other.get(f"/bills/uploads/{upload.pk}/").status_code == 404
 
 
+def test_a_piece_as_large_as_the_page_sends_is_taken_and_a_larger_refused(client, owner):
+    c = _client(client, owner)
+    piece = b"x" * (4 * 1024 * 1024)  # the page's pieces: past Django's 2.5 MB body cap
+    answer = c.post("/bills/upload/chunk?offset=0&token=&name=big.csv", data=piece,
+                    content_type="application/octet-stream")  # fmt: skip
+    assert answer.status_code == 200 and answer.json()["received"] == len(piece)
+    token = answer.json()["token"]
+    too_big = b"x" * (8 * 1024 * 1024 + 1)
+    refused = c.post(f"/bills/upload/chunk?offset={len(piece)}&token={token}&name=big.csv",
+                     data=too_big, content_type="application/octet-stream")  # fmt: skip
+    assert refused.status_code == 400 and "big.csv" in refused.json()["error"]
+
+
 def test_a_refused_file_says_why_with_its_line(client, owner):
     c = _client(client, owner)
     answer = c.post("/bills/upload/chunk?offset=0&token=&name=bad.csv",

@@ -45,7 +45,7 @@ def _final_state(page) -> tuple[str, str]:
 
 
 def test_every_reference_bill_is_imported_or_refused_through_the_page(
-    browser, live_server, owner, start_worker
+    browser, live_server, owner, start_worker, tmp_path
 ):
     start_worker("control", ["default"])
     samples = all_samples()
@@ -64,6 +64,30 @@ def test_every_reference_bill_is_imported_or_refused_through_the_page(
     assert {n for n in samples if "spec_examples" in n} <= refused
     assert outcomes[FOCUS] == "done"
     assert Bill.objects.filter(owner=owner).exists()
+    # A file of several pieces (the page sends 4 MiB at a time): the sample's rows repeated
+    # to some 10 MB, generated here; it replaces the sample's bill (the same period).
+    original = bill_sample(FOCUS).read_bytes()
+    header, _, body = original.partition(b"\n")
+    big = tmp_path / "focus-repeated.csv"
+    copies = 10 * 1024 * 1024 // len(body) + 1
+    big.write_bytes(
+        header + b"\n" + body.rstrip(b"\n") + (b"\n" + body.rstrip(b"\n")) * (copies - 1) + b"\n"
+    )
+    assert big.stat().st_size > 2 * 4 * 1024 * 1024
+    page.goto(f"{live_server.url}/bills/")
+    seen = []
+    page.expose_function("noteProgress", lambda shown: seen.append(shown))
+    page.evaluate(
+        """() => { const shown = document.querySelector("[data-upload-percent]");
+                   new MutationObserver(() => window.noteProgress(shown.textContent))
+                     .observe(shown, {childList: true, characterData: true, subtree: true}); }"""
+    )
+    page.set_input_files("#id_file", str(big))
+    status, text = _final_state(page)
+    assert status == "done" and "focus-repeated.csv" in text, text
+    assert Bill.objects.get(owner=owner, name="focus-repeated.csv").rows == 1000 * copies
+    # The bar followed the pieces: some share between none and all, then all.
+    assert any(p not in ("0 %", "100 %") for p in seen) and "100 %" in seen, seen
     ARTIFACTS.mkdir(exist_ok=True)
     shot(page, path=str(ARTIFACTS / "bills-list-en-1366.png"), full_page=True)
 

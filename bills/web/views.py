@@ -76,7 +76,7 @@ def upload_chunk(request: HttpRequest) -> HttpResponse:
     name = request.GET.get("name", "upload")
     if not offset.isdigit() or len(offset) > 15:
         return _refused(msg("bills.upload.bad_chunk", file=name))
-    data = request.body[: CHUNK_LIMIT + 1]
+    data = request.read(CHUNK_LIMIT + 1)  # not .body: Django caps that at 2.5 MB
     if len(data) > CHUNK_LIMIT:
         return _refused(msg("bills.upload.bad_chunk", file=name))
     try:
