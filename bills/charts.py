@@ -15,7 +15,7 @@ from matplotlib.ticker import FuncFormatter
 from bills.tables import category_label
 from common import chart_style, formatting
 
-VERSION = "2"
+VERSION = "3"
 KINDS = ("monthly", "floor")
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 TOP = 6  # categories drawn on their own; the rest summed as "other"
@@ -64,7 +64,8 @@ def _floor(axes, figures, language: str) -> None:
              label=_("steady floor (ran all month)"))  # fmt: skip
     axes.plot(months, [float(r["mean"]) for r in rows], color="#333333", marker="o",
               label=_("mean"))  # fmt: skip
-    places = 0 if max((float(r["peak"]) for r in rows), default=0) >= 10 else 1
+    peak = max((float(r["peak"]) for r in rows), default=0)
+    places = 0 if peak >= 10 else 1 if peak >= 1 else 2  # no two ticks alike
     axes.yaxis.set_major_formatter(
         FuncFormatter(lambda v, _p: formatting.number(v, places, language))
     )
