@@ -2,6 +2,8 @@
 
 from celery import shared_task
 
+from bills import page
+from bills.models import BillUpload
 from bills.services import uploads
 
 
@@ -9,3 +11,6 @@ from bills.services import uploads
 @shared_task(name="bills.import_upload", ignore_result=True)
 def import_upload(upload_id: int) -> None:
     uploads.run(upload_id)
+    bill_id = BillUpload.objects.filter(pk=upload_id).values_list("bill_id", flat=True).first()
+    if bill_id:
+        page.warm(bill_id)  # the bill page's figures, ready for its first view

@@ -1075,6 +1075,9 @@ _BILLS = {
     "bills.import.done": N_("%(file)s imported as bill %(bill)s: %(rows)s rows in %(lines)s lines"),
     "bills.upload.missing": N_("no file: send the export as the request body or a form field"),
     "bills.upload.too_large": N_("the file is larger than %(limit)s bytes"),
+    "bills.upload.bad_chunk": N_(
+        "the upload of %(file)s was interrupted (a piece went missing): choose the file again"
+    ),
     "bills.flag.effective_zero": N_(
         "%(rows)s usage rows have a zero effective cost beside a billed cost (first on line "
         "%(line)s): their billed cost is used"

@@ -15,6 +15,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("catalog/", include("catalog.urls")),
     path("benchmarks/", include("benchmarks_app.urls")),
+    path("bills/", include("bills.web.urls")),
     path("api/v1/", include("planner.api.urls")),
     path("account/", include("planner.web.account_urls")),
     path("", include("planner.web.urls")),

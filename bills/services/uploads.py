@@ -108,3 +108,51 @@ def run(upload_id: int) -> None:
         )
     finally:
         path.unlink(missing_ok=True)
+
+
+# Uploads in pieces (the Bills page sends a large file as consecutive chunks, each its own
+# request, so a progress bar can follow it): the pieces are appended to one staging file
+# named by the owner and a random token; `finish` records and queues it as `receive` does.
+
+
+class BadChunk(Exception):
+    """A piece out of order, for an unknown token, or of another user."""
+
+
+def _staging(owner, token: str) -> Path:
+    if len(token) != 32 or not all(c in "0123456789abcdef" for c in token):
+        raise BadChunk(token)
+    return upload_dir() / f"incoming-{owner.pk}-{token}"
+
+
+def append_chunk(owner, token: str, offset: int, data: bytes) -> tuple[str, int]:
+    """Append one piece at `offset` (0 starts a new file, token "" for a new token);
+    answers the token and the bytes held. A piece past the limit removes the file."""
+    if offset == 0 and not token:
+        token = uuid.uuid4().hex
+    path = _staging(owner, token)
+    held = path.stat().st_size if path.exists() else 0
+    if offset != held or (offset and not path.exists()):
+        raise BadChunk(token)
+    if held + len(data) > max_upload_bytes():
+        path.unlink(missing_ok=True)
+        raise TooLarge(max_upload_bytes())
+    with path.open("ab") as handle:
+        handle.write(data)
+    return token, held + len(data)
+
+
+def finish(owner, token: str, name: str) -> BillUpload:
+    """Record the pieces' file as an upload and queue its import after commit."""
+    path = _staging(owner, token)
+    if not path.exists():
+        raise BadChunk(token)
+    try:
+        with transaction.atomic():
+            upload = BillUpload.objects.create(owner=owner, name=shown_name(name))
+            path.rename(_path(upload))
+            transaction.on_commit(lambda: _queue(upload.pk))
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    return upload

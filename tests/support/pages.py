@@ -21,9 +21,12 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from benchmarks_app.models import Run
+from bills.models import Bill
+from bills.services.importing import import_bill
 from planner.models import Plan, Share
 from planner.services import plans as services
 from tests.support.bench import finished_run, target, version
+from tests.support.bills import FOCUS, bill_sample
 from tests.support.dashboard import CLOUD, form_data, saved_plan
 
 PASSWORDS = {"manager": ("owner", "pw-owner-1"), "staff": ("admin", "pw-admin-1")}
@@ -59,6 +62,7 @@ class Site:
     no_figure: Plan  # workloads, and no run on the candidate's tier: what is missing
     no_figure_staff: Plan  # the same, a staff member's: the link-and-queue action too
     no_figure_share: Share
+    bill: Bill
 
 
 # 60 trainings a month plus 500 requests a second at p99 50 ms, the cloud tier sized by
@@ -91,8 +95,9 @@ def seed_site(owner: Any) -> Site:
     no_figure = saved_plan(owner, **NO_FIGURE)
     no_figure_staff = saved_plan(admin, **NO_FIGURE)
     no_figure_share = services.share_create(plan=no_figure, user=owner)
+    bill = import_bill(bill_sample(FOCUS), owner, name="focus-sep-2024.csv").bill
     return Site(plan, other, share, revoked, run, running, no_figure, no_figure_staff,
-                no_figure_share)  # fmt: skip
+                no_figure_share, bill)  # fmt: skip
 
 
 def site_pages(site: Site) -> Iterator[Page]:
@@ -128,6 +133,8 @@ def site_pages(site: Site) -> Iterator[Page]:
     yield Page("benchmark run", f"/benchmarks/runs/{site.run.pk}/", "staff")
     yield Page("benchmark run, running", f"/benchmarks/runs/{site.running.pk}/", "staff")
     yield Page("account", "/account/", "manager")
+    yield Page("bills", "/bills/", "manager")
+    yield Page("bill", f"/bills/{site.bill.pk}/", "manager")
     yield Page("not found", "/no-such-page/", "visitor", status=404)
     yield Page("catalog import (admin)", "/admin/catalog/price/import/", "staff")
 
