@@ -635,6 +635,7 @@ _BENCHMARKS: dict[str, Text] = {
 _CATALOG: dict[str, Text] = {
     # Where a problem is in a catalog file, and the problem (catalog.io.records, formats).
     "catalog.at_line": N_("line %(line)s"),
+    "catalog.azure_specs_not_in_table": N_("not in the Azure VM size table of %(date)s"),
     "catalog.at_header": N_("header"),
     "catalog.at_file": N_("file"),
     "catalog.issue_line": N_("line %(line)s: %(why)s"),
