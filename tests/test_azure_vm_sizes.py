@@ -133,6 +133,9 @@ def test_microsofts_b1ls2_is_the_price_apis_b1ls():
     ]
     assert vm_sizes()["Standard_B1ls"][:2] == (1, Decimal("0.5"))
     assert "Standard_B1ls2" not in vm_sizes()
+    # The Dav4 page runs a footnote mark into a name: "Standard_D2a_v41" is Standard_D2a_v4.
+    assert vm_sizes()["Standard_D2a_v4"][:2] == (2, Decimal(8))
+    assert "Standard_D2a_v41" not in vm_sizes()
 
 
 def _renamed(tmp_path: Path, arm_sku: str, meter: str) -> Path:
