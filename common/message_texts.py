@@ -825,6 +825,10 @@ _FEEDS: dict[str, Text] = {
         "Hetzner auction prices are monthly prices in EUR before VAT and without the IPv4 "
         "address, which is charged on top; billed by the hour, a month never costs more."
     ),
+    "feeds.import_interrupted": N_("The import was interrupted (%(reason)s) before it finished."),
+    "feeds.import_orphaned": N_(
+        "The import's process ended before it finished: still running after %(hours)s hours."
+    ),
     "feeds.import_failed": N_(
         "The import stopped on an unexpected error and changed nothing: %(error)s"
     ),
