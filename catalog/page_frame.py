@@ -124,7 +124,10 @@ class _Packed:
             for column, (values, codes) in self.objects.items()
         }
         for column, (encoded, dtype) in self.texts.items():
-            decoded = pa.chunked_array([chunk.dictionary_decode() for chunk in encoded.chunks])
+            decoded = pa.chunked_array(
+                [chunk.dictionary_decode() for chunk in encoded.chunks],
+                type=encoded.type.value_type,  # an empty catalog has no chunk to say it
+            )
             array = pd.arrays.ArrowStringArray(decoded)
             restored[column] = pd.Series(array, index=index, dtype=dtype)
         columns = {c: restored[c] if c in restored else rest[c] for c in self.columns}

@@ -149,3 +149,21 @@ def test_the_shared_frame_and_tier_index_read_back_as_built():
     assert read == built and all(e.pricing_model for e in read)
     monthly = tier_search.with_pricing(read, built[0].pricing_model)
     assert monthly and len(monthly) == len(tier_search.with_pricing(built, built[0].pricing_model))
+
+
+@pytest.mark.django_db
+def test_an_empty_catalogs_shared_frame_reads_back_and_the_page_answers(client):
+    """No tier at all (a catalog emptied, a fresh site after a change): the packed frame has
+    no rows, and still reads back in a process that did not build it."""
+    from catalog.models import Tier
+    from changes import services as change_log
+
+    Tier.objects.all().delete()
+    change_log.record("catalog.feed_synced", label="test")
+    built = page_frame.page_frame(clock.today(), None, False)
+    memo.drop()
+    read = page_frame.page_frame(clock.today(), None, False)
+    assert len(read.frame) == len(built.frame) == 0
+    assert list(read.frame.columns) == list(built.frame.columns)
+    memo.drop()
+    assert client.get("/catalog/").status_code == 200
