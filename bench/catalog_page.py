@@ -206,6 +206,9 @@ def main() -> int:
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "python": platform.python_version(),
         "machine": platform.machine(),
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],  # others' work too
         "runs": args.runs,
         "small": {"tiers": small_tiers, **small},
         "large": {"tiers": large_tiers, "import_s": round(build_s, 1), **large},

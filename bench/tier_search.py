@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -117,6 +118,9 @@ def main() -> int:
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "python": platform.python_version(),
         "machine": platform.machine(),
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],  # others' work too
         "tiers": tiers,
         "import_s": round(import_s, 1),
         "cold_ms": cold_ms,

@@ -21,6 +21,10 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 SOURCE_REPO = "MicrosoftDocs/azure-compute-docs"
+# Sizes Microsoft's pages name otherwise than the Retail Prices API's armSkuName: the
+# Bv1 page's "Standard_B1ls2" is sold as "Standard_B1ls" (1 vCPU, 0.5 GiB); the Dav4
+# page's "Standard_D2a_v41" is "Standard_D2a_v4" with its footnote mark run into the name.
+API_NAMES = {"Standard_B1ls2": "Standard_B1ls", "Standard_D2a_v41": "Standard_D2a_v4"}
 SOURCE_URL = "https://learn.microsoft.com/azure/virtual-machines/sizes/"
 _DATE = re.compile(r"^ms\.date:\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*$", re.MULTILINE)
 _SIZE = re.compile(r"^Standard_[A-Za-z0-9_-]+$")
@@ -67,6 +71,7 @@ def _rows(lines: list[str], vcpu: int, memory: int, when: dt.date, page: str):
         if not cells:
             return
         name = re.sub(r"<sup>.*?</sup>|\*", "", cells[0]).strip()
+        name = API_NAMES.get(name, name)
         if not _SIZE.match(name) or len(cells) <= max(vcpu, memory):
             continue
         try:

@@ -1,10 +1,14 @@
 """Celery tasks of the catalog: thin callers of catalog.feeds.sync and catalog.page_frame."""
 
+import logging
+
 from celery import shared_task
 
 from catalog import page_frame
 from catalog.feeds.sync import sync_source
 from catalog.models import FeedImport
+
+logger = logging.getLogger(__name__)
 
 
 # Routed to the "default" queue (the control worker's) by CELERY_TASK_ROUTES in
@@ -17,10 +21,7 @@ def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
     status and counts (JSON for the result). A sync that changed the catalog warms its
     caches next, on the same control queue (`warm_caches`)."""
     records = sync_source(source, regions or None, store_progress=True)
-    changed = [r for r in records if r.status == FeedImport.Status.IMPORTED
-               and (r.new_tiers or r.changed_prices or r.retired)]  # fmt: skip
-    if changed:
-        warm_caches.delay()
+    warm_after(records)
     return [
         {
             "id": record.pk, "source": record.source, "region": record.region,
@@ -37,3 +38,20 @@ def sync_prices(source: str, regions: list[str] | None = None) -> list[dict]:
 @shared_task(name="catalog.warm_caches", ignore_result=False)
 def warm_caches() -> dict[str, float]:
     return page_frame.warm()
+
+
+def warm_after(records: list[FeedImport]) -> bool:
+    """Queue `warm_caches` on the control queue when a sync changed the catalog (a new tier,
+    a changed price, a retired tier): the admin's Sync now (through `sync_prices`) and the
+    `sync_prices` command both. Returns whether it was queued; a broker that cannot take
+    the message leaves the caches to warm on first read (logged), the import stands."""
+    changed = any(r.status == FeedImport.Status.IMPORTED
+                  and (r.new_tiers or r.changed_prices or r.retired) for r in records)  # fmt: skip
+    if not changed:
+        return False
+    try:
+        warm_caches.delay()
+    except Exception:  # the broker is down: the import is done, only the warm-up is lost
+        logger.exception("catalog.warm_caches not queued")
+        return False
+    return True

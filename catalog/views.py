@@ -20,6 +20,7 @@ from django.shortcuts import render
 
 from catalog import pricing_models
 from catalog.feed_status import source_statuses
+from catalog.feeds.azure import AzureRetail, vm_sizes, vm_sizes_refreshed
 from catalog.forms import COLUMNS, DEFAULT_COLUMNS, SORTS, TierFilterForm
 from catalog.models import CURRENCIES, Kind, PricingModel
 from catalog.page_frame import PageFrame, page_frame
@@ -139,11 +140,24 @@ def _records(frame: pd.DataFrame, as_of: dt.date | None = None) -> list[dict]:
     records = frame.astype(object).where(frame.notna(), None).to_dict("records")
     kinds, models = dict(Kind.choices), dict(PricingModel.choices)
     for record in records:
+        record["specs_note"] = _specs_note(record)
         record["kind_label"] = kinds.get(record["kind"], record["kind"])
         record["pricing_model_label"] = models.get(record["pricing_model"], record["pricing_model"])
         day = record.get("effective_from")
         record["age_days"] = (as_of - day).days if as_of and day else None
     return records
+
+
+def _specs_note(record: dict) -> str:
+    """Why an Azure size's vCPUs or RAM are unknown: not in the size table (issue 28),
+    with the table's date; "" for every other tier."""
+    if record["provider"] != AzureRetail.provider or not (
+        record["vcpus"] is None or record["ram_gib"] is None
+    ):
+        return ""
+    if record["name"] in vm_sizes():
+        return ""
+    return say(msg("catalog.azure_specs_not_in_table", date=vm_sizes_refreshed()))
 
 
 # --- CSV export of the filtered view ----------------------------------------------------

@@ -663,6 +663,7 @@ _BENCHMARKS: dict[str, Text] = {
 _CATALOG: dict[str, Text] = {
     # Where a problem is in a catalog file, and the problem (catalog.io.records, formats).
     "catalog.at_line": N_("line %(line)s"),
+    "catalog.azure_specs_not_in_table": N_("not in the Azure VM size table of %(date)s"),
     "catalog.at_header": N_("header"),
     "catalog.at_file": N_("file"),
     "catalog.issue_line": N_("line %(line)s: %(why)s"),
@@ -851,6 +852,10 @@ _FEEDS: dict[str, Text] = {
     "feeds.hetzner_net_prices": N_(
         "Hetzner auction prices are monthly prices in EUR before VAT and without the IPv4 "
         "address, which is charged on top; billed by the hour, a month never costs more."
+    ),
+    "feeds.import_interrupted": N_("The import was interrupted (%(reason)s) before it finished."),
+    "feeds.import_orphaned": N_(
+        "The import's process ended before it finished: still running after %(hours)s hours."
     ),
     "feeds.import_failed": N_(
         "The import stopped on an unexpected error and changed nothing: %(error)s"

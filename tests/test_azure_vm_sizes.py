@@ -122,3 +122,92 @@ def test_an_older_page_with_one_table_per_series_gives_every_table():
     sizes = parse_page(OLD_PAGE, "ev3-esv3-series.md")
     assert [(s.arm_sku_name, s.vcpus, s.ram_gib) for s in sizes] == [
         ("Standard_E2_v3", 2, Decimal(16)), ("Standard_E64is_v3", 64, Decimal(432))]  # fmt: skip
+
+
+def test_microsofts_b1ls2_is_the_price_apis_b1ls():
+    """The Bv1 page names the 0.5 GiB size "Standard_B1ls2"; the Retail Prices API sells it as
+    "Standard_B1ls": the table keys it by the API's name."""
+    page = PAGE.replace("Standard_D2als_v7 | 2 | 4", "Standard_B1ls2 | 1 | 0.5", 1)
+    assert ("Standard_B1ls", 1, Decimal("0.5")) in [
+        (s.arm_sku_name, s.vcpus, s.ram_gib) for s in parse_page(page, "bv1-series.md")
+    ]
+    assert vm_sizes()["Standard_B1ls"][:2] == (1, Decimal("0.5"))
+    assert "Standard_B1ls2" not in vm_sizes()
+    # The Dav4 page runs a footnote mark into a name: "Standard_D2a_v41" is Standard_D2a_v4.
+    assert vm_sizes()["Standard_D2a_v4"][:2] == (2, Decimal(8))
+    assert "Standard_D2a_v41" not in vm_sizes()
+
+
+def _renamed(tmp_path: Path, arm_sku: str, meter: str) -> Path:
+    """The genuine eastus B1s sample with its size renamed (a derived file)."""
+    document = json.loads(sample("azure/finfocus-regions-standard_b1s_eastus.json").read_text())
+    for item in document["Items"]:
+        item.update(armSkuName=arm_sku, meterName=meter, skuName=meter)
+    path = tmp_path / f"{arm_sku}.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+@pytest.mark.django_db
+def test_a_b1ls_price_gets_its_specs(tmp_path: Path):
+    result = sync_source("azure", ["eastus"], file=_renamed(tmp_path, "Standard_B1ls", "B1ls"))[0]
+    assert result.status == "imported"
+    tier = Tier.objects.get(name="Standard_B1ls", pricing_model="on_demand")
+    assert (tier.vcpus, tier.ram_gib) == (1, Decimal("0.5"))
+
+
+def _dated_note(day: dt.date) -> str:
+    """The note as an English page writes it ("… of Dec 3, 2026")."""
+    return f"not in the Azure VM size table of {day:%b} {day.day}, {day.year}"
+
+
+AZURE_SIZE_SAMPLES = sorted(p.name for p in (SAMPLES / "azure").glob("*.json"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", AZURE_SIZE_SAMPLES)
+def test_every_size_a_sample_lists_has_specs_or_is_named_missing(name, client):
+    """Each Azure reference sample (those of eastus, a default region, and the others in
+    their own region): every VM size it lists (a dedicated host is no VM, and not imported)
+    gets its vCPUs and RAM, or the import names it as not in the size table and the catalog
+    says so beside it, with the table's date."""
+    from catalog.feeds.azure import vm_sizes_refreshed
+    from common.messages import Message, plain
+
+    items = json.loads(sample(f"azure/{name}").read_text())["Items"]
+    regions = sorted({i["armRegionName"] for i in items})
+    (result,) = sync_source("azure", regions, file=sample(f"azure/{name}"))
+    if all("Dedicated Host" in i["productName"] for i in items):
+        assert not Tier.objects.exists()  # hosts only: no VM size, nothing imported
+        return
+    assert result.status == "imported"
+    notes = " ".join(plain(Message.from_json(m)) for m in result.messages)
+    page = client.get("/catalog/?retired=on").content.decode()
+    for tier in Tier.objects.filter(provider__name="Microsoft Azure"):
+        if tier.vcpus is None or tier.ram_gib is None:
+            assert tier.name in notes, tier.name  # named in the import's record
+            assert _dated_note(vm_sizes_refreshed()) in page
+        else:
+            assert tier.name in vm_sizes()
+
+
+@pytest.mark.django_db
+def test_a_size_missing_from_the_table_is_named_in_the_record_and_on_the_catalog(
+    tmp_path: Path, client
+):
+    from catalog.feeds.azure import vm_sizes_refreshed
+    from common.messages import Message, plain
+
+    path = _renamed(tmp_path, "Standard_Q2zs_v99", "Q2zs v99")
+    (result,) = sync_source("azure", ["eastus"], file=path)
+    assert result.status == "imported"
+    assert "Standard_Q2zs_v99" in " ".join(plain(Message.from_json(m)) for m in result.messages)
+    tier = Tier.objects.get(name="Standard_Q2zs_v99", pricing_model="on_demand")
+    assert tier.vcpus is None and tier.ram_gib is None
+    page = client.get("/catalog/?provider=Microsoft+Azure").content.decode()
+    assert "Standard_Q2zs_v99" in page
+    assert _dated_note(vm_sizes_refreshed()) in page
+    known = client.get("/catalog/").content.decode()
+    assert known.count("not in the Azure VM size table") == page.count(
+        "not in the Azure VM size table"
+    )  # only the unknown size carries it

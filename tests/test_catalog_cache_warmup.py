@@ -85,3 +85,85 @@ def test_the_sync_task_queues_the_warm_up_which_the_control_worker_runs(
     with CaptureQueriesContext(connection) as queries:
         entry = page_frame.page_frame(clock.today(), None, False)
     assert len(queries) == 1 and len(entry.frame) == 1258
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sync_prices_command_queues_the_warm_up_too(start_worker):
+    """`manage.py sync_prices` (not only the admin's Sync now, which runs the task) queues
+    catalog.warm_caches when it changed the catalog; a real control worker runs it."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("sync_prices", "hetzner", "--file", str(sample(H1)), stdout=out)
+    assert "its caches warm on the control queue" in out.getvalue()
+    memo.drop()  # as a web process that has not served this generation yet
+    generation = current_generation()
+    name = page_frame._shared_key((generation.key, clock.today(), None, False))
+    assert cache.get(name) is None  # nothing warm yet: the worker has not run
+    start_worker("control", ["default"])
+    deadline = time.monotonic() + 180
+    while cache.get(name) is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    with CaptureQueriesContext(connection) as queries:
+        entry = page_frame.page_frame(clock.today(), None, False)
+    assert len(queries) == 1 and len(entry.frame) == 1258
+    # An unchanged re-sync queues nothing.
+    again = StringIO()
+    call_command("sync_prices", "hetzner", "--file", str(sample(H1)), stdout=again)
+    assert "caches warm" not in again.getvalue()
+
+
+@pytest.mark.django_db
+def test_the_shared_frame_and_tier_index_read_back_as_built():
+    """What a process reads from the shared cache equals what the warming process built:
+    the page frame's values (exact Decimals, dates, None apart from NaN), dtypes, column
+    order and attrs, in the catalog's currencies and in EUR; and the tier index, with each
+    tier's pricing model (the picker's filter: it was lost on the way, and a filtered
+    search in a second process found nothing)."""
+    import pandas as pd
+
+    sync_source("hetzner", file=sample(H1))
+    sync_source("ecb", file=sample("ecb/eurofxref-daily-20250509.xml"))
+    for currency in (None, "EUR", "USD"):
+        built = page_frame._build(clock.today(), currency, False)
+        page_frame.page_frame(clock.today(), currency, False)  # shared by this process
+        memo.drop()
+        read = page_frame.page_frame(clock.today(), currency, False)
+        assert read is not built
+        pd.testing.assert_frame_equal(read.frame, built.frame, check_exact=True)
+        assert list(read.frame.dtypes) == list(built.frame.dtypes)
+        for column in built.frame.columns:
+            if built.frame[column].dtype == object:
+                kinds = [(type(v), repr(v)) for v in built.frame[column]]
+                assert [(type(v), repr(v)) for v in read.frame[column]] == kinds, column
+        assert read.frame.attrs == built.frame.attrs
+        assert (read.currencies, read.providers, read.regions, read.choices) == (
+            built.currencies, built.providers, built.regions, built.choices
+        )  # fmt: skip
+    built = tier_search._build("en")
+    tier_search.index()
+    memo.drop()
+    read = tier_search.index()
+    assert read == built and all(e.pricing_model for e in read)
+    monthly = tier_search.with_pricing(read, built[0].pricing_model)
+    assert monthly and len(monthly) == len(tier_search.with_pricing(built, built[0].pricing_model))
+
+
+@pytest.mark.django_db
+def test_an_empty_catalogs_shared_frame_reads_back_and_the_page_answers(client):
+    """No tier at all (a catalog emptied, a fresh site after a change): the packed frame has
+    no rows, and still reads back in a process that did not build it."""
+    from catalog.models import Tier
+    from changes import services as change_log
+
+    Tier.objects.all().delete()
+    change_log.record("catalog.feed_synced", label="test")
+    built = page_frame.page_frame(clock.today(), None, False)
+    memo.drop()
+    read = page_frame.page_frame(clock.today(), None, False)
+    assert len(read.frame) == len(built.frame) == 0
+    assert list(read.frame.columns) == list(built.frame.columns)
+    memo.drop()
+    assert client.get("/catalog/").status_code == 200

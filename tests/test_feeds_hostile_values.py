@@ -176,3 +176,49 @@ def test_plausible_values_of_the_same_files_still_import(tmp_path):
         0].status == "imported"  # fmt: skip
     assert sync_source("ovh", ["FR"], file=derive_json(tmp_path, O1, lambda d: None))[
         0].status == "imported"  # fmt: skip
+
+
+def test_an_interrupted_import_ends_failed_and_says_so(client, tmp_path, monkeypatch):
+    """Ctrl-C on `sync_prices`, or a worker's shutdown, inside the write: the interruption
+    goes on up, the record ends failed saying it was interrupted, nothing was written."""
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(feed_apply, "_insert", interrupt)
+    before = catalog_state()
+    with pytest.raises(KeyboardInterrupt):
+        sync_source("hetzner", file=derive_json(tmp_path, H1, lambda d: None))
+    (stored,) = FeedImport.objects.filter(source="hetzner")
+    assert stored.status == FeedImport.Status.FAILED and stored.finished_at is not None
+    assert "interrupted (KeyboardInterrupt)" in texts(stored)[0]
+    assert catalog_state() == before
+    assert client.get("/catalog/").status_code == 200
+
+
+def test_an_import_left_running_by_a_process_that_died_ends_failed_at_the_next_sync(tmp_path):
+    """A worker killed mid-import (OOM, SIGKILL) leaves its record "running"; the next sync
+    of that source and region marks it failed, saying why. A recent running one (another
+    import in progress) and other regions' are left alone."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from catalog.feeds.sync import ORPHAN_AFTER
+
+    now = timezone.now()
+    dead = FeedImport.objects.create(source="hetzner", region="", url="x",
+                                     started_at=now - ORPHAN_AFTER - dt.timedelta(minutes=1),
+                                     status=FeedImport.Status.RUNNING)  # fmt: skip
+    busy = FeedImport.objects.create(source="hetzner", region="", url="x",
+                                     started_at=now - dt.timedelta(minutes=1),
+                                     status=FeedImport.Status.RUNNING)  # fmt: skip
+    other = FeedImport.objects.create(source="azure", region="eastus", url="x",
+                                      started_at=now - ORPHAN_AFTER * 2,
+                                      status=FeedImport.Status.RUNNING)  # fmt: skip
+    (result,) = sync_source("hetzner", file=derive_json(tmp_path, H1, lambda d: None))
+    assert result.status == FeedImport.Status.IMPORTED
+    dead.refresh_from_db(), busy.refresh_from_db(), other.refresh_from_db()
+    assert dead.status == FeedImport.Status.FAILED and dead.finished_at is not None
+    assert "process ended before it finished: still running after 6 hours" in texts(dead)[0]
+    assert busy.status == other.status == FeedImport.Status.RUNNING

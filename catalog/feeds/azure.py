@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import re
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
@@ -129,6 +130,18 @@ def vm_sizes() -> dict[str, tuple[int, Decimal, str]]:
             row["arm_sku_name"]: (int(row["vcpus"]), Decimal(row["ram_gib"]), row["source_date"])
             for row in rows
         }
+
+
+@cache
+def vm_sizes_refreshed() -> dt.date | None:
+    """When the sized table was last written (its header's "Refreshed YYYY-MM-DD")."""
+    with SIZES_FILE.open(encoding="utf-8") as file:
+        for line in file:
+            if not line.startswith("#"):
+                break
+            if found := re.search(r"Refreshed (\d{4}-\d{2}-\d{2})", line):
+                return dt.date.fromisoformat(found.group(1))
+    return None
 
 
 def slug_for(arm_sku: str, region: str, model: str, system: str = "linux") -> str:

@@ -127,6 +127,8 @@ def _sync_region(
     report: Report | None,
 ) -> FeedImport:
     where = url or str(file)
+    if not dry_run:
+        _end_orphans(source.name, region)
     record = FeedImport(source=source.name, region=region, url=where[:1000],
                         started_at=timezone.now(), status=FeedImport.Status.RUNNING)  # fmt: skip
     if not dry_run:
@@ -152,6 +154,14 @@ def _sync_region(
         record.status = FeedImport.Status.FAILED
         error = f"{type(exc).__name__}: {exc}".strip()
         record.messages = [msg("feeds.import_failed", error=error[:500]).to_json()]
+    except BaseException as exc:  # interrupted (Ctrl-C, a worker's shutdown): say so, go on
+        record.status = FeedImport.Status.FAILED
+        why = type(exc).__name__
+        record.messages = [msg("feeds.import_interrupted", reason=why).to_json()]
+        record.finished_at = timezone.now()
+        if not dry_run:
+            record.save()
+        raise
     finally:
         if file is None and path is not None:
             path.unlink(missing_ok=True)
@@ -159,6 +169,24 @@ def _sync_region(
     if not dry_run:
         record.save()
     return record
+
+
+# An import of the largest file takes minutes (download included); one still "running"
+# after this long had its process killed (a worker's OOM, SIGKILL, a host restart).
+ORPHAN_AFTER = dt.timedelta(hours=6)
+
+
+def _end_orphans(source: str, region: str) -> int:
+    """Mark the source's and region's imports left "running" by a process that died (older
+    than ORPHAN_AFTER) as failed, saying so: no record stays "running" for ever (issue 28).
+    Returns how many."""
+    stale = FeedImport.objects.filter(source=source, region=region,
+                                      status=FeedImport.Status.RUNNING,
+                                      started_at__lt=timezone.now() - ORPHAN_AFTER)  # fmt: skip
+    hours = int(ORPHAN_AFTER.total_seconds() // 3600)
+    reason = msg("feeds.import_orphaned", hours=hours).to_json()
+    return stale.update(status=FeedImport.Status.FAILED, messages=[reason],
+                        finished_at=timezone.now())  # fmt: skip
 
 
 def _digest(file: Path) -> str:

@@ -2,8 +2,9 @@
 
 A thin caller of `catalog.feeds.sync.sync_source`: prints a progress line (bytes and
 records) while it reads, then per region the result and its summary (new tiers,
-changed prices, unchanged, retired, refused rows with their reasons). Exits non-zero
-when any region was refused.
+changed prices, unchanged, retired, refused rows with their reasons). A sync that changed
+the catalog queues `catalog.warm_caches` on the control queue, as the admin's Sync now
+does (issue 28). Exits non-zero when any region was refused.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from catalog.feeds.registry import SOURCES
 from catalog.feeds.sync import SyncUsageError, summary, sync_source
 from catalog.models import FeedImport
+from catalog.tasks import warm_after
 from common.messages import Message, plain
 
 
@@ -47,6 +49,8 @@ class Command(BaseCommand):
         except SyncUsageError as exc:
             raise CommandError(str(exc)) from None
         self._end_progress()
+        if not dry_run and warm_after(results):
+            self.stdout.write("catalog changed: its caches warm on the control queue")
         failed = (FeedImport.Status.REFUSED, FeedImport.Status.FAILED)
         refused = [r for r in results if r.status in failed]
         for result in results:
