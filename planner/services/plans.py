@@ -26,6 +26,7 @@ from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import evaluation
 from planner.services import inputs as engine_inputs
+from planner.services.bills import take_from_bill
 
 # --- validation --------------------------------------------------------------------------
 
@@ -56,6 +57,20 @@ def parse_body(body: bytes, *, generation: Generation | None = None) -> schema.P
     generation = engine_inputs.generation_or_current(generation)  # read once
     return schema.parse_plan_json(body, known_tiers=known_tiers(generation),
                                   known_currencies=known_currencies(generation))  # fmt: skip
+
+
+def parse_owned(data: Any, owner: Any, *, generation: Generation | None = None) -> schema.Plan:
+    """`parse`, with the baseline taken from `baseline.bill` when the plan names a bill of
+    `owner`'s (`planner.services.bills`): its monthly is the bill's figure, whatever was
+    sent; another user's bill is refused as not found, with every other problem."""
+    data, refused = take_from_bill(data, owner)
+    try:
+        parsed = parse(data, generation=generation)
+    except schema.PlanValidationError as exc:
+        raise schema.PlanValidationError({**exc.details, **refused}) from None
+    if refused:
+        raise schema.PlanValidationError(refused)
+    return parsed
 
 
 # --- plans -------------------------------------------------------------------------------

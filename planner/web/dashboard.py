@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.django.message_render import render
-from common.messages import Message, ProfileRef, TierRef, msg, plain
+from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef, msg, plain
 from common.units import HOURS_PER_MONTH
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
@@ -150,6 +150,9 @@ class Results:
     no_number: list[NoNumber]
     assumptions: list[dict[str, Any]]
     charts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Where the baseline came from when a bill gave it: the bill, its tier lines, the types
+    # with no catalog tier and the trend, as messages (empty: no bill).
+    baseline_bill: list[Message] = field(default_factory=list)
 
     @property
     def best(self) -> Row | None:
@@ -323,6 +326,37 @@ def results(comparison: Mapping[str, Any]) -> Results:
         assumptions=list(comparison.get("assumptions") or []),
     )
     out.charts = chart_data(comparison, rows)
+    out.baseline_bill = bill_lines((baseline.get("provenance") or {}).get("bill"))
+    return out
+
+
+def bill_lines(said: Mapping[str, Any] | None) -> list[Message]:
+    """The bill a baseline was taken from, as the plan page's provenance marker says it."""
+    if not said:
+        return []
+    if said.get("deleted"):
+        return [msg("bills.plan.deleted", bill=said["bill"])]
+    cur = str(said["currency"])
+
+    def money(value: Any) -> Money:
+        return Money(dec(value), cur)
+
+    end = dt.date.fromisoformat(said["period_end"]) - dt.timedelta(days=1)
+    out = [msg("bills.plan.baseline", name=said["name"], kind=said["kind"],
+               start=dt.date.fromisoformat(said["period_start"]), end=end,
+               lines=int(said["lines"]), monthly=money(said["monthly"]))]  # fmt: skip
+    for line in said.get("tiers") or []:
+        out.append(msg("bills.plan.tier_line", count=Number(dec(line["count"]), 2),
+                       instance_type=line["instance_type"], region=line["region"],
+                       hours=Number(dec(line["hours_a_month"]), 0),
+                       monthly=money(line["monthly"])))  # fmt: skip
+    for line in said.get("unmatched") or []:
+        out.append(msg("bills.plan.unmatched", instance_type=line["instance_type"],
+                       region=line["region"], provider=line["provider"],
+                       monthly=money(line["monthly"])))  # fmt: skip
+    if (seen := said.get("trend")) and seen.get("growth") is not None:
+        out.append(msg("bills.plan.growth", growth=Percent(dec(seen["growth"]), 2),
+                       first=seen["first"], last=seen["last"]))  # fmt: skip
     return out
 
 
