@@ -1093,7 +1093,7 @@ _BILLS = {
         "%(monthly)s a month at the bill's effective cost"
     ),
     "bills.plan.tier_line": N_(
-        "%(count)s × %(instance_type)s in %(region)s (%(hours)s hours a month): %(monthly)s"  # noqa: RUF001
+        "%(count)s × %(instance_type)s in %(region)s (hours a month: %(hours)s): %(monthly)s"  # noqa: RUF001
     ),
     "bills.plan.unmatched": N_(
         "%(instance_type)s in %(region)s (%(provider)s): no catalog tier, %(monthly)s a month "
@@ -1101,6 +1101,9 @@ _BILLS = {
     ),
     "bills.plan.growth": N_(
         "Monthly growth %(growth)s from the bill's trend, months %(first)s – %(last)s"  # noqa: RUF001
+    ),
+    "bills.plan.more_lines": N_(
+        "and %(count)s more instance-type lines, %(monthly)s a month (the API lists them all)"
     ),
     "bills.plan.deleted": N_("Bill %(bill)s, which this baseline was taken from, is deleted"),
 }

@@ -330,6 +330,9 @@ def results(comparison: Mapping[str, Any]) -> Results:
     return out
 
 
+BILL_LINES_SHOWN = 8  # instance-type lines the marker names; the rest counted
+
+
 def bill_lines(said: Mapping[str, Any] | None) -> list[Message]:
     """The bill a baseline was taken from, as the plan page's provenance marker says it."""
     if not said:
@@ -345,15 +348,25 @@ def bill_lines(said: Mapping[str, Any] | None) -> list[Message]:
     out = [msg("bills.plan.baseline", name=said["name"], kind=said["kind"],
                start=dt.date.fromisoformat(said["period_start"]), end=end,
                lines=int(said["lines"]), monthly=money(said["monthly"]))]  # fmt: skip
-    for line in said.get("tiers") or []:
-        out.append(msg("bills.plan.tier_line", count=Number(dec(line["count"]), 2),
-                       instance_type=line["instance_type"], region=line["region"],
-                       hours=Number(dec(line["hours_a_month"]), 0),
-                       monthly=money(line["monthly"])))  # fmt: skip
-    for line in said.get("unmatched") or []:
-        out.append(msg("bills.plan.unmatched", instance_type=line["instance_type"],
-                       region=line["region"], provider=line["provider"],
-                       monthly=money(line["monthly"])))  # fmt: skip
+    # The dearest lines first, matched or not; the rest counted (the API lists them all).
+    lines = [(line, True) for line in said.get("tiers") or []]
+    lines += [(line, False) for line in said.get("unmatched") or []]
+    lines.sort(key=lambda entry: -dec(entry[0]["monthly"]))
+    for line, matched in lines[:BILL_LINES_SHOWN]:
+        if matched:
+            machines = dec(line["hours_a_month"]) / HOURS_PER_MONTH  # the count, unrounded
+            out.append(msg("bills.plan.tier_line", count=Number(machines, 3),
+                           instance_type=line["instance_type"], region=line["region"],
+                           hours=Number(dec(line["hours_a_month"])),
+                           monthly=money(line["monthly"])))  # fmt: skip
+        else:
+            out.append(msg("bills.plan.unmatched", instance_type=line["instance_type"],
+                           region=line["region"], provider=line["provider"],
+                           monthly=money(line["monthly"])))  # fmt: skip
+    if len(lines) > BILL_LINES_SHOWN:
+        rest = lines[BILL_LINES_SHOWN:]
+        out.append(msg("bills.plan.more_lines", count=len(rest),
+                       monthly=money(sum(dec(line["monthly"]) for line, _m in rest))))  # fmt: skip
     if (seen := said.get("trend")) and seen.get("growth") is not None:
         out.append(msg("bills.plan.growth", growth=Percent(dec(seen["growth"]), 2),
                        first=seen["first"], last=seen["last"]))  # fmt: skip
