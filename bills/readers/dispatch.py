@@ -130,7 +130,8 @@ def read_bill(
     elif sniffed.kind != "focus":
         view = "actual" if sniffed.kind == "gcp" else "amortized"
     folded = Folded()
-    for first, batch in batches(path, sniffed.container, columns):
+    flatten = getattr(reader, "FLATTEN", frozenset())
+    for first, batch in batches(path, sniffed.container, columns, flatten):
         if sniffed.container == "parquet":
             check_cells(batch, name, first)
         if sniffed.kind == "azure":
