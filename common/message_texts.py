@@ -1092,6 +1092,10 @@ _BILLS = {
         "From bill %(name)s (%(kind)s, %(start)s – %(end)s): %(lines)s compute usage lines, "  # noqa: RUF001
         "%(monthly)s a month at the bill's effective cost"
     ),
+    "bills.plan.baseline_shared": N_(
+        "From the owner's bill (%(kind)s, %(start)s – %(end)s): %(lines)s compute usage "  # noqa: RUF001
+        "lines, %(monthly)s a month at the bill's effective cost"
+    ),
     "bills.plan.tier_line": N_(
         "%(count)s × %(instance_type)s in %(region)s (hours a month: %(hours)s): %(monthly)s"  # noqa: RUF001
     ),

@@ -170,3 +170,24 @@ def test_the_bills_trend_sets_monthly_growth_said_as_such(owner, tmp_path) -> No
     assert body["inputs"]["monthly_growth"] == str(growth)
     said = body["comparison"]["baseline"]["provenance"]["bill"]["trend"]
     assert (said["first"], said["last"], said["growth"]) == ("2024-09", "2024-10", str(growth))
+
+
+def test_a_share_carries_the_plans_aggregates_of_the_bill_only(owner) -> None:
+    from planner.services import plans as services
+
+    small_catalog()
+    bill = import_bill(bill_sample(FOCUS), owner).bill
+    accounts = _aws_accounts(bill)
+    data = {"currency": "USD", "workloads": WORK, "candidates": [
+        {"parts": [{"tier": "test-extreme-fixed-monthly", "mode": "fixed", "count": 1}]}],
+        "baseline": {"bill": {"id": bill.pk, "accounts": accounts}}}  # fmt: skip
+    plan = services.plan_create(owner=owner, plan=services.parse_owned(data, owner))
+    share = services.share_create(plan=plan, user=owner)
+    frozen = json.dumps(share.snapshot)
+    assert bill.name not in frozen and bill.sha256 not in frozen
+    assert not any(account in frozen for account in accounts)
+    said = share.snapshot["results"]["baseline"]["provenance"]["bill"]
+    assert said["shared"] is True and said["period_start"] == "2024-09-01"
+    assert said["monthly"] == plan.inputs["baseline"]["monthly"]
+    page = Client().get(f"/s/{share.token}/").content.decode()
+    assert "From the owner" in page and bill.name not in page

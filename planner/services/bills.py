@@ -97,3 +97,39 @@ def plan_start(bill: Bill) -> dict[str, Any]:
         "currency": bill.currency,
         "baseline": {"monthly": str(found.monthly), "bill": {"id": bill.pk}},
     }
+
+
+# What a share keeps of a bill: the plan's aggregates, never the bill's name, digest,
+# accounts or lines (issue 25, privacy: a bill belongs to the user who imported it).
+SHARED_KEYS = ("source", "kind", "currency", "period_start", "period_end", "months", "lines",
+               "monthly", "trend", "deleted", "cost")  # fmt: skip
+
+
+def shared_bill_aggregates(frozen: dict[str, Any]) -> dict[str, Any]:
+    """A share's snapshot with the bill reduced to the plan's aggregates: every plan's
+    `baseline.bill` (the inputs, the answer's echo of them) left out (the monthly and
+    growth it gave stay), every baseline provenance's bill kept to its period, line count,
+    monthly figure and trend."""
+    out = copy.deepcopy(frozen)
+    _redact(out)
+    return out
+
+
+def _redact(node: Any) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _redact(item)
+        return
+    if not isinstance(node, dict):
+        return
+    baseline = node.get("baseline")
+    if isinstance(baseline, dict):
+        choice = baseline.get("bill")
+        if isinstance(choice, dict) and "id" in choice:
+            baseline.pop("bill")
+        said = (baseline.get("provenance") or {}).get("bill")
+        if isinstance(said, dict):
+            kept = {k: v for k, v in said.items() if k in SHARED_KEYS} | {"shared": True}
+            baseline["provenance"]["bill"] = kept
+    for value in node.values():
+        _redact(value)

@@ -26,7 +26,7 @@ from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import evaluation
 from planner.services import inputs as engine_inputs
-from planner.services.bills import take_from_bill
+from planner.services.bills import shared_bill_aggregates, take_from_bill
 
 # --- validation --------------------------------------------------------------------------
 
@@ -204,7 +204,10 @@ def share_create(*, plan: Plan, user, as_of: dt.date | None = None) -> Share:
     generation = engine_inputs.generation_or_current(None)
     frozen = evaluation.snapshot(parsed, as_of=as_of, generation=generation)
     day = dt.date.fromisoformat(frozen["as_of"])
-    frozen["uncertainty"] = evaluation.uncertainty(parsed, as_of=day, generation=generation)
+    frozen = {**frozen, "uncertainty": evaluation.uncertainty(parsed, as_of=day,
+                                                              generation=generation)}  # fmt: skip
+    if parsed.baseline.bill is not None:  # a bill is in a share as the plan's aggregates only
+        frozen = shared_bill_aggregates(frozen)
     with transaction.atomic():
         return Share.objects.create(plan=plan, snapshot=frozen, created_by=user)
 

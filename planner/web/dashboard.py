@@ -345,6 +345,10 @@ def bill_lines(said: Mapping[str, Any] | None) -> list[Message]:
         return Money(dec(value), cur)
 
     end = dt.date.fromisoformat(said["period_end"]) - dt.timedelta(days=1)
+    if said.get("shared"):  # a share: the plan's aggregates only, not the bill's name
+        return [msg("bills.plan.baseline_shared", kind=said["kind"],
+                    start=dt.date.fromisoformat(said["period_start"]), end=end,
+                    lines=int(said["lines"]), monthly=money(said["monthly"]))]  # fmt: skip
     out = [msg("bills.plan.baseline", name=said["name"], kind=said["kind"],
                start=dt.date.fromisoformat(said["period_start"]), end=end,
                lines=int(said["lines"]), monthly=money(said["monthly"]))]  # fmt: skip
