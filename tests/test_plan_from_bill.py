@@ -106,6 +106,8 @@ def test_the_editor_saves_a_baseline_from_a_bill_and_the_page_names_it(owner) ->
     page = client.get(saved["Location"]).content.decode()
     assert 'data-testid="baseline-bill"' in page and bill.name in page
     assert "2024-09-01" in page or "Sep 1, 2024" in page
+    # the printed inputs: the bill and its filter, one row each (not a row an account)
+    assert page.count("Bill lines: providers") == 1 and "Baseline from bill" in page
 
 
 def test_a_trend_asked_of_a_one_month_bill_is_refused_beside_its_field(owner) -> None:
