@@ -193,3 +193,15 @@ def test_a_share_carries_the_plans_aggregates_of_the_bill_only(owner) -> None:
     assert said["monthly"] == plan.inputs["baseline"]["monthly"]
     page = Client().get(f"/s/{share.token}/").content.decode()
     assert "From the owner" in page and bill.name not in page
+
+
+@pytest.mark.parametrize(
+    "baseline",
+    ["480", {"bill": "7"}, {"bill": {"id": True}}, {"bill": {"id": 10**30}}, {"bill": {"id": 0}}],
+)
+def test_a_malformed_bill_choice_is_a_400_naming_the_field_never_a_500(owner, baseline) -> None:
+    client = token_client(owner)[0]
+    plan = {"currency": "USD", "baseline": baseline, "workloads": WORK}
+    answer = client.post("/api/v1/evaluate", json.dumps(plan), content_type="application/json")
+    assert answer.status_code == 400, answer.content
+    assert any(path.startswith("baseline") for path in answer.json()["errors"])

@@ -32,8 +32,13 @@ def take_from_bill(data: dict[str, Any], owner: Any) -> tuple[dict[str, Any], di
     """`data` (a plan as plain data) with its baseline taken from `baseline.bill`, and the
     problems by path (a bill not the owner's, a trend asked of a one-month bill). `data`
     without a bill comes back unchanged."""
-    choice = (data.get("baseline") or {}).get("bill") if isinstance(data, dict) else None
-    if not isinstance(choice, dict) or not isinstance(choice.get("id"), int):
+    baseline = data.get("baseline") if isinstance(data, dict) else None
+    choice = baseline.get("bill") if isinstance(baseline, dict) else None
+    if (
+        not isinstance(choice, dict)
+        or type(choice.get("id")) is not int
+        or not 0 < choice["id"] <= 2**53
+    ):
         return data, {}  # nothing chosen, or a malformed choice: the schema says which
     bill = bill_of(owner, choice["id"]) if owner is not None else None
     if bill is None:
