@@ -7,10 +7,10 @@ priced at the bill's effective cost (`BillLine.cost`: the effective cost, or the
 cost where a quality flag says the effective one was unusable). Instance types with no
 catalog tier, and compute lines with no instance type, are listed, not dropped.
 
-`BillBaseline.plan_baseline()` is what today's plan schema takes (`{"monthly": ...}`:
-the schema holds one tier per baseline, a bill many); `provenance()` names the bill, its
-period and the lines. Wiring these into the plan (its provenance markers, the page, the
-API) waits for the typed plan answer of issue 20: see docs/design.md (Bills).
+`BillBaseline.plan_baseline()` is what the plan schema takes (`{"monthly": ...}`: the
+schema holds one tier per baseline, a bill many; `baseline.bill` names the bill and the
+lines chosen); `provenance()` names the bill, its period and the lines. `trend()` is the
+chosen lines' monthly growth over the bill's whole months, for `monthly_growth`.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ class BillBaseline:
     no_instance_type: Decimal = Decimal(0)  # monthly cost of compute lines without a type
     lines: int = 0
     filters: dict = field(default_factory=dict)
+    chosen: object = None  # the BillLine queryset the baseline was read from
 
     @property
     def monthly(self) -> Decimal:
@@ -80,6 +81,51 @@ class BillBaseline:
             "unmatched": [_line(t) for t in self.unmatched],
             "no_instance_type_monthly": str(self.no_instance_type.quantize(Decimal("0.01"))),
         }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Trend:
+    """The chosen compute lines' cost month by month and its compound monthly growth from
+    the first whole month to the last (`growth` None: fewer than two months, or a first
+    month without cost)."""
+
+    months: tuple[str, ...]  # "YYYY-MM", every month of the bill with chosen lines
+    monthly: tuple[Decimal, ...]
+    growth: Decimal | None
+
+    @property
+    def first(self) -> str:
+        return self.months[0] if self.months else ""
+
+    @property
+    def last(self) -> str:
+        return self.months[-1] if self.months else ""
+
+    def said(self) -> dict:
+        return {
+            "months": list(self.months), "first": self.first, "last": self.last,
+            "monthly": [str(m.quantize(Decimal("0.01"))) for m in self.monthly],
+            "growth": None if self.growth is None else str(self.growth),
+        }  # fmt: skip
+
+
+GROWTH_MAX = Decimal("0.5")  # the plan schema's bound on monthly_growth
+
+
+def trend(baseline: BillBaseline) -> Trend:
+    """Compound monthly growth of the chosen lines' cost, first month to last, rounded to
+    six places and kept within the schema's 0 to 0.5 (a falling bill is growth 0: the plan
+    does not model a shrinking baseline)."""
+    by_month: dict[str, Decimal] = defaultdict(Decimal)
+    for day, cost in baseline.chosen.values_list("day", "cost"):
+        by_month[f"{day.year:04d}-{day.month:02d}"] += cost
+    months = tuple(sorted(by_month))
+    monthly = tuple(by_month[m] for m in months)
+    growth = None
+    if len(months) >= 2 and monthly[0] > 0 and monthly[-1] >= 0:
+        ratio = float(monthly[-1] / monthly[0]) ** (1 / (len(months) - 1)) - 1
+        growth = min(max(Decimal(str(round(ratio, 6))), Decimal(0)), GROWTH_MAX)
+    return Trend(months, monthly, growth)
 
 
 def _line(t: TierLine) -> dict:
@@ -110,11 +156,13 @@ def baseline_from_bill(
     regions: list[str] | None = None,
     services: list[str] | None = None,
     instance_types: list[str] | None = None,
+    providers: list[str] | None = None,
 ) -> BillBaseline:
     """The chosen compute usage lines of `bill` as a tier baseline (see the module)."""
     chosen = BillLine.objects.filter(bill=bill, service_category="Compute", charge_category="Usage")
     filters = {}
-    for name, values, column in (("accounts", accounts, "account"), ("regions", regions, "region"),
+    for name, values, column in (("providers", providers, "provider"),
+                                 ("accounts", accounts, "account"), ("regions", regions, "region"),
                                  ("services", services, "service_name"),
                                  ("instance_types", instance_types, "instance_type")):  # fmt: skip
         if values:
@@ -122,7 +170,8 @@ def baseline_from_bill(
             filters[name] = sorted(values)
     months = len({(d.year, d.month) for d in chosen.values_list("day", flat=True).distinct()}) or 1
     groups: dict[tuple, list] = defaultdict(lambda: [Decimal(0), Decimal(0), 0])
-    result = BillBaseline(bill=bill, months=months, currency=bill.currency, filters=filters)
+    result = BillBaseline(bill=bill, months=months, currency=bill.currency, filters=filters,
+                          chosen=chosen)  # fmt: skip
     for line in chosen.only("provider", "instance_type", "region", "unit", "quantity", "cost"):
         result.lines += 1
         per = hours_per_unit(line.unit)

@@ -1115,6 +1115,37 @@ _BILLS = {
         "an %(other)s export of the same account and month is bill %(bill)s: the two are "
         "never added together"
     ),
+    "bills.plan.not_found": N_("you have no bill %(bill)s: choose one of your imported bills"),
+    "bills.plan.no_lines": N_(
+        "bill %(bill)s (%(name)s) has no compute usage lines with these choices: the baseline "
+        "would be 0"
+    ),
+    "bills.plan.no_trend": N_(
+        "%(name)s covers %(months)s month(s) of these lines: a trend needs two or more, so "
+        "enter the monthly growth yourself"
+    ),
+    "bills.plan.baseline": N_(
+        "From bill %(name)s (%(kind)s, %(start)s – %(end)s): %(lines)s compute usage lines, "  # noqa: RUF001
+        "%(monthly)s a month at the bill's effective cost"
+    ),
+    "bills.plan.baseline_shared": N_(
+        "From the owner's bill (%(kind)s, %(start)s – %(end)s): %(lines)s compute usage "  # noqa: RUF001
+        "lines, %(monthly)s a month at the bill's effective cost"
+    ),
+    "bills.plan.tier_line": N_(
+        "%(count)s × %(instance_type)s in %(region)s (hours a month: %(hours)s): %(monthly)s"  # noqa: RUF001
+    ),
+    "bills.plan.unmatched": N_(
+        "%(instance_type)s in %(region)s (%(provider)s): no catalog tier, %(monthly)s a month "
+        "kept in the baseline"
+    ),
+    "bills.plan.growth": N_(
+        "Monthly growth %(growth)s from the bill's trend, months %(first)s – %(last)s"  # noqa: RUF001
+    ),
+    "bills.plan.more_lines": N_(
+        "and %(count)s more instance-type lines, %(monthly)s a month (the API lists them all)"
+    ),
+    "bills.plan.deleted": N_("Bill %(bill)s, which this baseline was taken from, is deleted"),
 }
 
 # Estimates from published scores (benchmarks_app.estimate_selectors, .evidence).

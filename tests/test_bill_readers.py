@@ -9,7 +9,9 @@ from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import pytest
 
 from bills.readers.dispatch import read_bill
@@ -19,6 +21,7 @@ from tests.support.bills import (
     FOCUS,
     all_samples,
     bill_sample,
+    generated_cur2_parquet,
     generated_focus_version,
     generated_gzip,
     generated_parquet,
@@ -197,3 +200,25 @@ def test_view_read_from_the_rows_when_the_name_says_nothing(tmp_path: Path) -> N
     renamed = tmp_path / "export.csv"
     renamed.write_bytes(source.read_bytes())
     assert read_bill(renamed).view == "amortized"
+
+
+def test_generated_cur2_parquet_with_map_columns_reads_as_the_csv(tmp_path: Path) -> None:
+    """AWS CUR 2.0 Parquet keeps product attributes and resource tags in map columns
+    (`product`, `resource_tags`): the region is read from the map, and the file reads as
+    the legacy CSV it was GENERATED from."""
+    path = bill_sample(CUR_LEGACY)
+    parquet_path = generated_cur2_parquet(path, tmp_path / "cur2.parquet")
+    schema = pq.read_schema(parquet_path)
+    assert pa.types.is_map(schema.field("product").type)
+    assert pa.types.is_map(schema.field("resource_tags").type)
+    assert "product_region_code" not in schema.names  # only in the map
+    csv_bill, parquet = read_bill(path), read_bill(parquet_path)
+    assert (parquet.kind, parquet.version, parquet.container) == ("aws_cur", "2.0", "parquet")
+    for column in ("billed", "effective", "list", "quantity"):
+        sums = [sum(b.lines.column(column).to_pylist()) for b in (csv_bill, parquet)]
+        assert math.isclose(*sums, rel_tol=1e-12), column
+    keys = ("day", "account", "region", "service_name", "sku", "instance_type")
+    lines = [sorted(zip(*(b.lines.column(k).to_pylist() for k in keys), strict=True), key=str)
+             for b in (csv_bill, parquet)]  # fmt: skip
+    assert lines[0] == lines[1]
+    assert {r for r in parquet.lines.column("region").to_pylist() if r}  # read from the map

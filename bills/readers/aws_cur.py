@@ -76,9 +76,16 @@ WANTED = [
 ]  # fmt: skip
 
 
+# CUR 2.0 (AWS Data Exports) keeps some product attributes, and the resource tags, in map
+# columns: `product` is read for the attributes below that are not columns of their own.
+MAPS = ("product",)
+FLATTEN = frozenset(name for name in WANTED if name.startswith("product_"))
+
+
 def wanted(header: list[str]) -> list[str]:
     by_snake = {snake(h): h for h in header}
-    return [by_snake[name] for name in WANTED if name in by_snake]
+    names = [by_snake[name] for name in WANTED if name in by_snake]
+    return names + [by_snake[m] for m in MAPS if m in by_snake and by_snake[m] not in names]
 
 
 def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:

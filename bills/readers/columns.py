@@ -122,12 +122,20 @@ def day(batch: pa.RecordBatch, column: str | None, file: str, first: int) -> pa.
 
 
 def mapped(values: pa.Array, table: dict[str, str], default: str | None = None) -> pa.Array:
-    """Values looked up in `table` (case-insensitive); others become `default` (None: kept)."""
+    """Values looked up in `table` (case-insensitive); others become `default` (None: kept).
+    Looked up once per distinct value (an export repeats a few dozen), not once per row."""
+    if not len(values):
+        return pa.array([], pa.string())
+    encoded = pc.dictionary_encode(values)
+    distinct = encoded.dictionary
     keys = list(table)
-    index = pc.index_in(pc.utf8_lower(values), value_set=pa.array([k.lower() for k in keys]))
+    index = pc.index_in(pc.utf8_lower(distinct), value_set=pa.array([k.lower() for k in keys]))
     found = pc.take(pa.array([table[k] for k in keys], pa.string()), index)
-    fallback = values if default is None else pa.array([default] * len(values), pa.string())
-    return pc.if_else(pc.is_null(index), fallback, found)
+    fallback = distinct if default is None else pa.array([default] * len(distinct), pa.string())
+    result = pc.take(pc.if_else(pc.is_null(index), fallback, found), encoded.indices)
+    if default is not None and encoded.null_count:  # a null value: the default too
+        result = pc.fill_null(result, default)
+    return result
 
 
 def const(value: str | None, n: int) -> pa.Array:

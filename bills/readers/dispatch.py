@@ -112,9 +112,13 @@ def _azure_view(path: Path, sniffed: Sniffed, name: str) -> str:
 
 
 def read_bill(
-    path: Path, name: str | None = None, progress: Callable[[int], None] | None = None
+    path: Path,
+    name: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    sha256: str | None = None,
 ) -> ReadBill:
-    """Read a bill file to aggregates (streaming), or raise BillRefused."""
+    """Read a bill file to aggregates (streaming), or raise BillRefused. `sha256`: the
+    file's digest where the caller has it (the importer does: not read twice)."""
     name = name or path.name
     sniffed = sniff(path, name)
     reader = sniffed.reader
@@ -126,7 +130,8 @@ def read_bill(
     elif sniffed.kind != "focus":
         view = "actual" if sniffed.kind == "gcp" else "amortized"
     folded = Folded()
-    for first, batch in batches(path, sniffed.container, columns):
+    flatten = getattr(reader, "FLATTEN", frozenset())
+    for first, batch in batches(path, sniffed.container, columns, flatten):
         if sniffed.container == "parquet":
             check_cells(batch, name, first)
         if sniffed.kind == "azure":
@@ -142,7 +147,7 @@ def read_bill(
     days = lines.column("day")
     return ReadBill(
         name=name,
-        sha256=sha256_of(path),
+        sha256=sha256 or sha256_of(path),
         size=path.stat().st_size,
         kind=sniffed.kind,
         version=sniffed.version,

@@ -73,15 +73,22 @@ def wanted(header: list[str]) -> list[str]:
     return [name for name in WANTED if name in header]
 
 
+def _from_description(described: pa.Array) -> pa.Array:
+    """The instance type in AWS's charge descriptions: the pattern is matched once per
+    distinct description (a month repeats a few thousand of them), not once per row."""
+    if not len(described):
+        return pa.nulls(0, pa.string())
+    encoded = pc.dictionary_encode(pc.fill_null(described, ""))
+    found = pc.extract_regex(encoded.dictionary, INSTANCE)
+    types = pc.struct_field(found, [0]) if len(found) else pa.nulls(0, pa.string())
+    return pc.take(types, encoded.indices)
+
+
 def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
     t = lambda name: c.text(batch, name)  # noqa: E731
     n = batch.num_rows
     provider = pc.coalesce(t("ServiceProviderName"), t("ProviderName"))
-    described = pc.extract_regex(pc.fill_null(t("ChargeDescription"), ""), INSTANCE)
-    from_description = (
-        pc.struct_field(described, [0]) if len(described) else pa.nulls(0, pa.string())
-    )
-    instance = pc.coalesce(t("x_InstanceType"), from_description)
+    instance = pc.coalesce(t("x_InstanceType"), _from_description(t("ChargeDescription")))
     quantity = c.number(batch, "ConsumedQuantity", file, first)
     quantity = pc.coalesce(quantity, c.number(batch, "PricingQuantity", file, first))
     unit = pc.coalesce(t("ConsumedUnit"), t("PricingUnit"))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
@@ -184,22 +185,45 @@ def csv_batches(
         screen.raw.close()
 
 
-def parquet_batches(path: Path, columns: list[str]) -> Iterator[tuple[int, pa.RecordBatch]]:
-    """(first row number, batch) for the named columns, every value cast to text."""
+def parquet_batches(
+    path: Path, columns: list[str], flatten: frozenset[str] = frozenset()
+) -> Iterator[tuple[int, pa.RecordBatch]]:
+    """(first row number, batch) for the named columns, every value cast to text. A map
+    column (AWS CUR 2.0's `product`, `resource_tags`) gives one text column per key
+    whose `<column>_<key>` name is in `flatten` (`product` → `product_instance_type`);
+    the map itself is not kept."""
     try:
         source = pq.ParquetFile(path)
         row = 1
         for batch in source.iter_batches(batch_size=256 * 1024, columns=columns):
-            arrays = [
-                a if pa.types.is_string(a.type) else a.cast(pa.string()) for a in batch.columns
-            ]
-            yield row, pa.RecordBatch.from_arrays(arrays, names=batch.schema.names)
+            names, arrays = [], []
+            for name, array in zip(batch.schema.names, batch.columns, strict=True):
+                if pa.types.is_map(array.type):
+                    own = frozenset(batch.schema.names)  # a column of its own comes first
+                    for key, values in _map_columns(array, name, flatten - own):
+                        names.append(key)
+                        arrays.append(values)
+                    continue
+                names.append(name)
+                arrays.append(array if pa.types.is_string(array.type) else array.cast(pa.string()))
+            yield row, pa.RecordBatch.from_arrays(arrays, names=names)
             row += batch.num_rows
-    except (pa.ArrowInvalid, OSError) as exc:
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
         raise BillRefused("bills.file.bad_parquet", file=path.name, reason=str(exc)[:200]) from exc
 
 
-def batches(path: Path, container: str, columns: list[str]):
+def _map_columns(array: pa.MapArray, name: str, flatten: frozenset[str]):
+    """(`<name>_<key>`, the key's values as text) for each key of the map named in
+    `flatten` (a key missing on a row: null; a key given twice: its first value)."""
+    for key in pc.unique(array.keys).to_pylist():
+        flat = f"{name}_{key}"
+        if key is None or flat not in flatten:
+            continue
+        values = pc.map_lookup(array, pa.scalar(key, array.type.key_type), "first")
+        yield flat, values if pa.types.is_string(values.type) else values.cast(pa.string())
+
+
+def batches(path: Path, container: str, columns: list[str], flatten: frozenset[str] = frozenset()):
     if container == "parquet":
-        return parquet_batches(path, columns)
+        return parquet_batches(path, columns, flatten)
     return csv_batches(path, container, columns)

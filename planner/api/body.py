@@ -111,7 +111,8 @@ class _PlanBodyModel(BodyModel):
 
     @classmethod
     def resolve(cls, request: HttpRequest, api: Any, path_params: Any) -> Any:
-        plan = services.parse(cls.get_request_data(request, api, path_params))
+        data = cls.get_request_data(request, api, path_params)
+        plan = services.parse_owned(data, getattr(request, "auth", None))
         return cls.model_construct(**{cls.__read_from_single_attr__: plan})
 
 

@@ -324,7 +324,8 @@ def update_plan(request: HttpRequest, code: PlanId) -> HttpResponse:
     patch = api.parser.parse_body(request)
     if not isinstance(patch, dict):
         raise ApiError(400, "body", "send a JSON object: the inputs to change")
-    return _store(request, own, expected, services.parse(merge_patch(own.inputs, patch)))
+    merged = merge_patch(own.inputs, patch)
+    return _store(request, own, expected, services.parse_owned(merged, request.auth))
 
 
 @api.get(

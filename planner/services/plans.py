@@ -27,6 +27,7 @@ from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import evaluation, next_runs
 from planner.services import inputs as engine_inputs
+from planner.services.bills import shared_bill_aggregates, take_from_bill
 
 # --- validation --------------------------------------------------------------------------
 
@@ -57,6 +58,20 @@ def parse_body(body: bytes, *, generation: Generation | None = None) -> schema.P
     generation = engine_inputs.generation_or_current(generation)  # read once
     return schema.parse_plan_json(body, known_tiers=known_tiers(generation),
                                   known_currencies=known_currencies(generation))  # fmt: skip
+
+
+def parse_owned(data: Any, owner: Any, *, generation: Generation | None = None) -> schema.Plan:
+    """`parse`, with the baseline taken from `baseline.bill` when the plan names a bill of
+    `owner`'s (`planner.services.bills`): its monthly is the bill's figure, whatever was
+    sent; another user's bill is refused as not found, with every other problem."""
+    data, refused = take_from_bill(data, owner)
+    try:
+        parsed = parse(data, generation=generation)
+    except schema.PlanValidationError as exc:
+        raise schema.PlanValidationError({**exc.details, **refused}) from None
+    if refused:
+        raise schema.PlanValidationError(refused)
+    return parsed
 
 
 # --- plans -------------------------------------------------------------------------------
@@ -194,6 +209,10 @@ def share_create(*, plan: Plan, user, as_of: dt.date | None = None) -> Share:
     runs = next_runs.next_runs(parsed, as_of=day, generation=generation)
     if runs["runs"]:  # kept only where a run could change the answer (docs/design.md)
         frozen["next_runs"] = next_runs.api_answer(runs)
+    frozen = {**frozen, "uncertainty": evaluation.uncertainty(parsed, as_of=day,
+                                                              generation=generation)}  # fmt: skip
+    if parsed.baseline.bill is not None:  # a bill is in a share as the plan's aggregates only
+        frozen = shared_bill_aggregates(frozen)
     with transaction.atomic():
         return Share.objects.create(plan=plan, snapshot=frozen, created_by=user)
 

@@ -17,6 +17,7 @@ from django.db import models
 
 from catalog.models import ExchangeRate
 from changes.selectors import Generation
+from planner.services.bills import bill_provenance
 
 ONE_TIME_INPUTS = {
     "migration": ["one_time.migration_hours", "one_time.migration_rate"],
@@ -146,7 +147,12 @@ def _baseline_provenance(baseline: dict[str, Any], plan: dict[str, Any]) -> dict
     for i, commitment in enumerate(given.get("commitments") or []):
         if commitment.get("monthly") is not None:
             entered.append(f"baseline.commitments[{i}].monthly")
-    return {"prices": prices, "entered": entered}
+    said: dict[str, Any] = {"prices": prices, "entered": entered}
+    if (bill := bill_provenance(given.get("bill"))) is not None:
+        said["bill"] = bill  # the bill, its period and lines: the monthly's source
+        if not bill.get("deleted") and given.get("monthly") == bill["monthly"]:
+            said["entered"] = [e for e in entered if e != "baseline.monthly"]
+    return said
 
 
 def _fx_provenance(rates: list[dict[str, Any]], generation: Generation | None) -> None:

@@ -82,6 +82,8 @@ def flatten(value: Any, path: str = "") -> dict[str, Any]:
         for key, item in value.items():
             out.update(flatten(item, f"{path}.{key}" if path else str(key)))
         return out
+    if isinstance(value, list | tuple) and path.startswith("baseline.bill."):
+        return {path: ", ".join(str(v) for v in value)}  # a bill's filter: one row
     if isinstance(value, list | tuple):
         out = {}
         for i, item in enumerate(value):

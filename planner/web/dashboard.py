@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.django.message_render import render
-from common.messages import Message, ProfileRef, TierRef, msg, plain
+from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef, msg, plain
 from common.units import HOURS_PER_MONTH
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
@@ -150,6 +150,9 @@ class Results:
     no_number: list[NoNumber]
     assumptions: list[dict[str, Any]]
     charts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Where the baseline came from when a bill gave it: the bill, its tier lines, the types
+    # with no catalog tier and the trend, as messages (empty: no bill).
+    baseline_bill: list[Message] = field(default_factory=list)
 
     @property
     def best(self) -> Row | None:
@@ -323,6 +326,54 @@ def results(comparison: Mapping[str, Any]) -> Results:
         assumptions=list(comparison.get("assumptions") or []),
     )
     out.charts = chart_data(comparison, rows)
+    out.baseline_bill = bill_lines((baseline.get("provenance") or {}).get("bill"))
+    return out
+
+
+BILL_LINES_SHOWN = 8  # instance-type lines the marker names; the rest counted
+
+
+def bill_lines(said: Mapping[str, Any] | None) -> list[Message]:
+    """The bill a baseline was taken from, as the plan page's provenance marker says it."""
+    if not said:
+        return []
+    if said.get("deleted"):
+        return [msg("bills.plan.deleted", bill=said["bill"])]
+    cur = str(said["currency"])
+
+    def money(value: Any) -> Money:
+        return Money(dec(value), cur)
+
+    end = dt.date.fromisoformat(said["period_end"]) - dt.timedelta(days=1)
+    if said.get("shared"):  # a share: the plan's aggregates only, not the bill's name
+        return [msg("bills.plan.baseline_shared", kind=said["kind"],
+                    start=dt.date.fromisoformat(said["period_start"]), end=end,
+                    lines=int(said["lines"]), monthly=money(said["monthly"]))]  # fmt: skip
+    out = [msg("bills.plan.baseline", name=said["name"], kind=said["kind"],
+               start=dt.date.fromisoformat(said["period_start"]), end=end,
+               lines=int(said["lines"]), monthly=money(said["monthly"]))]  # fmt: skip
+    # The dearest lines first, matched or not; the rest counted (the API lists them all).
+    lines = [(line, True) for line in said.get("tiers") or []]
+    lines += [(line, False) for line in said.get("unmatched") or []]
+    lines.sort(key=lambda entry: -dec(entry[0]["monthly"]))
+    for line, matched in lines[:BILL_LINES_SHOWN]:
+        if matched:
+            machines = dec(line["hours_a_month"]) / HOURS_PER_MONTH  # the count, unrounded
+            out.append(msg("bills.plan.tier_line", count=Number(machines, 3),
+                           instance_type=line["instance_type"], region=line["region"],
+                           hours=Number(dec(line["hours_a_month"])),
+                           monthly=money(line["monthly"])))  # fmt: skip
+        else:
+            out.append(msg("bills.plan.unmatched", instance_type=line["instance_type"],
+                           region=line["region"], provider=line["provider"],
+                           monthly=money(line["monthly"])))  # fmt: skip
+    if len(lines) > BILL_LINES_SHOWN:
+        rest = lines[BILL_LINES_SHOWN:]
+        out.append(msg("bills.plan.more_lines", count=len(rest),
+                       monthly=money(sum(dec(line["monthly"]) for line, _m in rest))))  # fmt: skip
+    if (seen := said.get("trend")) and seen.get("growth") is not None:
+        out.append(msg("bills.plan.growth", growth=Percent(dec(seen["growth"]), 2),
+                       first=seen["first"], last=seen["last"]))  # fmt: skip
     return out
 
 

@@ -136,6 +136,38 @@ def _scalar_fields(language: str, currencies: tuple[str, ...]) -> dict[str, form
     return fields
 
 
+BILL = "baseline__bill"
+BILL_FILTERS = ("providers", "accounts", "regions", "services", "instance_types")
+
+
+def _bill_fields(choices: list[tuple[int, str]]) -> dict[str, forms.Field]:
+    """The baseline-from-a-bill fields: the bill, its filters, the trend (made per form:
+    the choices are the reader's own bills)."""
+    fields: dict[str, forms.Field] = {
+        BILL: forms.ChoiceField(
+            label=_("Take the baseline from your bill"), required=False,
+            choices=[("", _("No bill: the spend entered above"))]
+            + [(str(pk), label) for pk, label in choices],
+            help_text=_("The chosen compute usage lines become the baseline, at the bill's "
+                        "effective cost a month; it replaces the monthly spend entered."),
+        ),
+    }  # fmt: skip
+    labels = {
+        "providers": _("Providers (comma-separated; empty: all)"),
+        "accounts": _("Accounts (comma-separated; empty: all)"),
+        "regions": _("Regions (comma-separated; empty: all)"),
+        "services": _("Services (comma-separated; empty: all)"),
+        "instance_types": _("Instance types (comma-separated; empty: all)"),
+    }
+    for name in BILL_FILTERS:
+        fields[f"{BILL}_{name}"] = forms.CharField(label=labels[name], required=False,
+                                                   max_length=50_000)  # fmt: skip
+    fields[f"{BILL}_growth"] = forms.BooleanField(
+        label=_("Monthly growth from the bill's trend"), required=False
+    )
+    return fields
+
+
 LOCALE_CURRENCY = {"en": "USD", "de": "EUR"}  # the currency a reader's language starts in
 
 
@@ -152,8 +184,13 @@ class PlanForm(forms.Form):
         language: str = "en",
         parse: Any = None,
         full_list_max: int = 500,
+        bills: Iterable[tuple[int, str]] = (),
+        take_bill: Any = None,
     ) -> None:
         plan = plan or {}
+        # The owner's imported bills, and the service that takes a baseline from one.
+        self.bill_choices = list(bills)
+        self.take_bill = take_bill
         self.language = language
         # A new plan starts in the reader's own currency where a rate exists (German: EUR).
         own = LOCALE_CURRENCY.get(language.split("-")[0], "USD")
@@ -168,6 +205,8 @@ class PlanForm(forms.Form):
         self.full_tier_list = list(self.tier_labels.items()) if small else []
         super().__init__(data, initial=self._initial_values(plan))
         self.fields.update(_scalar_fields(language, tuple(sorted(set(currencies)))))
+        if self.bill_choices or (plan.get("baseline") or {}).get("bill"):
+            self.fields.update(_bill_fields(self.bill_choices))
         self.candidates = formsets.build("candidate", data, plan, language)
         self.commitments = formsets.build("commitment", data, plan, language)
         self.owned = formsets.build("owned", data, plan, language)
@@ -200,7 +239,34 @@ class PlanForm(forms.Form):
                 if spec.type not in ("list", "object"):
                     value = given.get(spec.name, spec.default)
                     values[f"{section}__{spec.name}"] = formsets.initial_value(spec, value)
+        if choice := (plan.get("baseline") or {}).get("bill"):
+            values[f"{BILL}"] = str(choice.get("id", ""))
+            for name in BILL_FILTERS:
+                values[f"{BILL}_{name}"] = ", ".join(choice.get(name) or ())
+            values[f"{BILL}_growth"] = bool(choice.get("growth_from_trend"))
         return values
+
+    @property
+    def has_bill_fields(self) -> bool:
+        return BILL in self.fields
+
+    @property
+    def bill_filter_fields(self) -> list[forms.BoundField]:
+        return self.bound([f"{BILL}_{name}" for name in BILL_FILTERS] + [f"{BILL}_growth"])
+
+    def _bill(self) -> dict[str, Any] | None:
+        """`baseline.bill` as typed: the bill chosen and its filters (comma-separated)."""
+        chosen = self.cleaned_data.get(BILL) if BILL in self.fields else None
+        if not chosen:
+            return None
+        choice: dict[str, Any] = {"id": int(chosen)}
+        for name in BILL_FILTERS:
+            typed = str(self.cleaned_data.get(f"{BILL}_{name}") or "")
+            if values := [v.strip() for v in typed.split(",") if v.strip()]:
+                choice[name] = values
+        if self.cleaned_data.get(f"{BILL}_growth"):
+            choice["growth_from_trend"] = True
+        return choice
 
     # reading -------------------------------------------------------------------------------
 
@@ -224,6 +290,8 @@ class PlanForm(forms.Form):
                 data[name] = value
         for section, specs in SECTIONS:
             data[section] = self._object(section, specs)
+        if (bill := self._bill()) is not None:
+            data["baseline"]["bill"] = bill
         commitments = self._rows(self.commitments, "baseline.commitments")
         if commitments:
             data["baseline"]["commitments"] = commitments
@@ -283,11 +351,17 @@ class PlanForm(forms.Form):
         if self._other_currency():
             return
         self.plan_data = self.assemble()
+        refused: dict[str, list[Message]] = {}
+        if self.take_bill is not None:  # the baseline from the chosen bill's lines
+            self.plan_data, refused = self.take_bill(self.plan_data)
         try:
             self.parsed = self.parse(self.plan_data)
         except schema.PlanValidationError as exc:
             self.parsed = None
-            for path, messages in _refusals(exc.details, self.plan_data).items():
+            refused = {**exc.details, **refused}
+        if refused:
+            self.parsed = None
+            for path, messages in _refusals(refused, self.plan_data).items():
                 self._place(path, messages)
 
     def is_valid(self) -> bool:
@@ -350,6 +424,12 @@ class PlanForm(forms.Form):
                 return row, match.group(2) or "tier"
         if path == "baseline":
             return self, "baseline__monthly"
+        if path.startswith("baseline.bill") and BILL in self.fields:
+            rest = path.removeprefix("baseline.bill").lstrip(".").split("[")[0]
+            name = f"{BILL}_{rest}" if rest in BILL_FILTERS else BILL
+            if rest == "growth_from_trend":
+                name = f"{BILL}_growth"
+            return self, name
         name = path.replace(".", "__")
         return (self, name) if name in self.fields else (None, None)
 

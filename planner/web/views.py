@@ -40,6 +40,7 @@ from common.django import clock
 from common.django.message_render import render as render_message
 from planner.compute import montecarlo, schema
 from planner.models import Plan, Share
+from planner.services import bills as bill_services
 from planner.services import evaluation, health, inputs, rate_limits
 from planner.services import next_runs as next_runs_service
 from planner.services import plans as services
@@ -268,8 +269,12 @@ def _form(request: HttpRequest, plan: dict[str, Any] | None, generation: Generat
     options = web_data.form_options(generation)
     data = request.POST if request.method == "POST" else None
     parse = web_data.parser(generation)
+    owner = request.user
     return PlanForm(data, plan=plan, parse=parse, language=_language(),
-                    full_list_max=tier_search.FULL_LIST_MAX, **options)  # fmt: skip
+                    full_list_max=tier_search.FULL_LIST_MAX,
+                    bills=bill_services.owner_bills(owner),
+                    take_bill=lambda data: bill_services.take_from_bill(data, owner),
+                    **options)  # fmt: skip
 
 
 def results_context(comparison: dict[str, Any]) -> dict[str, Any]:
@@ -331,11 +336,13 @@ def _too_many_rows(request: HttpRequest) -> HttpResponse | None:
     return HttpResponse(render_to_string("too_many_rows.html", context), status=400)
 
 
-def _editor(request: HttpRequest, plan: Plan | None) -> HttpResponse:
+def _editor(
+    request: HttpRequest, plan: Plan | None, start: dict[str, Any] | None = None
+) -> HttpResponse:
     if refused := _too_many_rows(request):
         return refused
     generation = current_generation()  # read once: the form, its choices and the figures
-    form = _form(request, plan.inputs if plan else None, generation)
+    form = _form(request, plan.inputs if plan else start, generation)
     context: dict[str, Any] = {"form": form, "plan": plan}
     status = 200
     if request.method == "POST":
@@ -567,7 +574,15 @@ def tier_options(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def plan_new(request: HttpRequest) -> HttpResponse:
-    return _editor(request, None)
+    """A new plan; `?bill=<id>` (the bill page's "Plan a move from this bill") starts it with
+    its baseline from that bill's compute lines (the owner's bill only: another's is 404)."""
+    start = None
+    if request.method == "GET" and "bill" in request.GET:
+        bill = bill_services.owned_bill(request.user, request.GET["bill"])
+        if bill is None:
+            raise Http404
+        start = bill_services.plan_start(bill)
+    return _editor(request, None, start)
 
 
 @login_required

@@ -111,3 +111,27 @@ def ecb_rates(currency: str, start: str, end: str) -> None:
                     date=row["Date"], from_currency="EUR", to_currency=currency,
                     rate=Decimal(row[currency]), source="ECB euro reference rates (history)",
                 )  # fmt: skip
+
+
+def generated_cur2_parquet(source: Path, target: Path) -> Path:
+    """GENERATED: a CUR sample as AWS Data Exports writes CUR 2.0 Parquet: snake-case names,
+    the product attributes in a `product` map (keyed by the name after `product_`, the
+    region among them) and the resource tags in a `resource_tags` map, both
+    map<string, string>; empty cells left out of the map, as AWS does."""
+    from bills.readers.aws_cur import snake
+
+    header, rows = rows_of(source)
+    names = {h: snake(h) for h in header}
+    in_product = [h for h in header if names[h].startswith("product_")]
+    tags = [h for h in header if names[h].startswith("resource_tags_")]
+    plain = [h for h in header if h not in in_product and h not in tags]
+
+    def mapped(row: dict[str, str], given: list[str], prefix: str) -> list[tuple[str, str]]:
+        return [(names[h].removeprefix(prefix), row[h]) for h in given if row.get(h)]
+
+    columns = {names[h]: pa.array([r[h] or None for r in rows], pa.string()) for h in plain}
+    kind = pa.map_(pa.string(), pa.string())
+    columns["product"] = pa.array([mapped(r, in_product, "product_") for r in rows], kind)
+    columns["resource_tags"] = pa.array([mapped(r, tags, "resource_tags_") for r in rows], kind)
+    pq.write_table(pa.table(columns), target, row_group_size=300)
+    return target

@@ -19,6 +19,7 @@ from planner.compute.schema.fields import Items, Section, Spec
 from planner.compute.schema.models import (
     WORKLOAD_CLASSES,
     Baseline,
+    BillChoice,
     Candidate,
     Commitment,
     InputRange,
@@ -75,6 +76,7 @@ def fields_of(model: type[BaseModel], skip: Iterable[str] = ()) -> tuple[FieldSp
 
 PLAN_FIELDS = fields_of(Plan)
 BASELINE_FIELDS = fields_of(Baseline)
+BILL_FIELDS = fields_of(BillChoice)
 COMMITMENT_FIELDS = fields_of(Commitment)
 ONE_TIME_FIELDS = fields_of(OneTime)
 MONTHLY_FIELDS = fields_of(MonthlyExtras)
@@ -92,6 +94,7 @@ def _bounds_table() -> dict[str, FieldSpec]:
     sections: list[tuple[str, Iterable[FieldSpec]]] = [
         ("", PLAN_FIELDS),
         ("baseline.", BASELINE_FIELDS),
+        ("baseline.bill.", BILL_FIELDS),
         ("baseline.commitments[].", COMMITMENT_FIELDS),
         ("one_time.", ONE_TIME_FIELDS),
         ("monthly.", MONTHLY_FIELDS),

@@ -124,7 +124,34 @@ class Commitment(SchemaObject):
         return _one_of(raw, "monthly", "tier")
 
 
+_BillKey = Annotated[str, Spec("str", max=200)]
+
+
+class BillChoice(SchemaObject):
+    """The bill a baseline was taken from (issue 25): the owner's imported bill and the
+    compute lines chosen from it. The engine reads none of it: the baseline's `monthly` is
+    the bill's figure of these lines (filled in when the bill is chosen), and the answer's
+    provenance names the bill, its period and its lines."""
+
+    id: Annotated[int, Spec("int", min=1, max=2**53, doc="the bill's id (GET /api/v1/bills)")]
+    providers: Annotated[
+        tuple[_BillKey, ...], Items(20, doc="providers as the bill names them; empty: all")
+    ] = ()
+    accounts: Annotated[tuple[_BillKey, ...], Items(1000, doc="sub-account ids; empty: all")] = ()
+    regions: Annotated[tuple[_BillKey, ...], Items(200, doc="region ids; empty: all")] = ()
+    services: Annotated[tuple[_BillKey, ...], Items(200, doc="service names; empty: all")] = ()
+    instance_types: Annotated[
+        tuple[_BillKey, ...], Items(500, doc="instance types; empty: all")
+    ] = ()
+    growth_from_trend: Annotated[
+        bool, Spec("bool", doc="monthly_growth from the bill's trend over its months")
+    ] = False
+
+
 class Baseline(SchemaObject):
+    # Members left out of the plain data while not given (plans without them read as before).
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("bill",)
+
     monthly: Annotated[
         Decimal | None,
         Spec("money", min=0, max=MONEY_MAX, unit="currency/month",
@@ -139,6 +166,10 @@ class Baseline(SchemaObject):
         tuple[Commitment, ...],
         Items(20, doc="reserved terms still running: they keep costing after a switch"),
     ] = ()
+    bill: Annotated[
+        BillChoice | None,
+        Section("the imported bill this baseline was taken from (its compute lines)"),
+    ] = None
 
     @classmethod
     def _checks(

@@ -77,7 +77,12 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, BaseModel):
-        return {name: _plain(getattr(value, name)) for name in type(value).model_fields}
+        omit = getattr(type(value), "OMIT_WHEN_NONE", ())
+        return {
+            name: _plain(getattr(value, name))
+            for name in type(value).model_fields
+            if not (name in omit and getattr(value, name) is None)
+        }
     return value
 
 
