@@ -209,8 +209,6 @@ def share_create(*, plan: Plan, user, as_of: dt.date | None = None) -> Share:
     runs = next_runs.next_runs(parsed, as_of=day, generation=generation)
     if runs["runs"]:  # kept only where a run could change the answer (docs/design.md)
         frozen["next_runs"] = next_runs.api_answer(runs)
-    frozen = {**frozen, "uncertainty": evaluation.uncertainty(parsed, as_of=day,
-                                                              generation=generation)}  # fmt: skip
     if parsed.baseline.bill is not None:  # a bill is in a share as the plan's aggregates only
         frozen = shared_bill_aggregates(frozen)
     with transaction.atomic():
