@@ -34,6 +34,7 @@ from benchmarks_app.evidence import BestMeasurement
 from catalog.models import Price
 from changes.selectors import Generation
 from common.django import clock
+from common.gcpause import paused
 from common.messages import as_api, msg
 from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, message_json, montecarlo, schema, tco
@@ -144,7 +145,8 @@ def comparison_json(
     key = cache_key("comparison", plan, as_of, generation)
     found = cache.get(key)
     if found is None:
-        found = evaluate(plan, as_of=as_of, generation=generation).to_json()
+        with paused():  # common/gcpause.py: the evidence read, the engine and the encoding
+            found = evaluate(plan, as_of=as_of, generation=generation).to_json()
         cache.set(key, found, CACHE_SECONDS)
     return found
 
