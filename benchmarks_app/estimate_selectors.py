@@ -177,9 +177,9 @@ def _estimate(
         if isinstance(extra.get(key), (int, float)):
             extra[key] = extra[key] / found.ratio
     if isinstance(extra.get("service_times_s"), list):
-        # In NumPy: the same IEEE divisions, for a thousand samples in each of many tiers.
-        times = np.asarray(extra["service_times_s"], dtype=float)
-        extra["service_times_s"] = (times / found.ratio).tolist()
+        # An array, divided in NumPy (the same IEEE divisions): a run keeps tens of
+        # thousands of samples, and every estimated tier had its own list of them.
+        extra["service_times_s"] = np.asarray(extra["service_times_s"], float) / found.ratio
     return replace(
         base, value=found.value, threads=n, measured=False, fit=None, extrapolation=None,
         extra=extra, sweep=None,

@@ -421,7 +421,7 @@ def _inference_columns(
     # Fall back to the samples only where the runner's summary lacks a figure.
     for i in np.flatnonzero(~np.isfinite(mean) | ~np.isfinite(own_p99)):
         samples = ev.records[i].extra.get("service_times_s") if ev.records[i] else None
-        if samples:
+        if samples is not None and len(samples):  # a list, or an estimate's array
             mean[i] = mean[i] if np.isfinite(mean[i]) else np.mean(samples)
             own_p99[i] = own_p99[i] if np.isfinite(own_p99[i]) else np.quantile(samples, 0.99)
     mean = mean / ev.service_scale
@@ -462,7 +462,7 @@ def _service_samples(c: WorkloadColumns, i: int) -> np.ndarray:
     """Tier i's service-time samples in seconds (the mean alone when none were kept)."""
     record = c.evidence.records[i]
     samples = record.extra.get("service_times_s") if record else None
-    if not samples:
+    if samples is None or not len(samples):  # a list, or an estimate's array
         return np.array([1 / c.mu[i]])
     return np.asarray(samples, dtype=float) / c.evidence.service_scale[i]
 
