@@ -72,8 +72,11 @@ class Evaluation:
         """`encoded(self.to_dict())`, byte for byte, with the tiers that have no number (most
         of a large catalog's answer) written straight from their messages (message_json)
         instead of built as dictionaries and encoded."""
-        found = self.comparison.to_dict(limit=OPTIONS_LIMIT, no_number=False)
-        comparison = plain(found)
+        comparison = self.comparison.to_dict(limit=OPTIONS_LIMIT, no_number=False)
+        # Encoded once, with no JSON round trip first: `to_dict` builds fresh objects
+        # (`with_messages` copies what it walks) but for the exchange rates, which
+        # provenance adds to, so those are copied.
+        comparison["fx"] = [dict(rate) for rate in comparison["fx"]]
         comparison["no_number"] = _SPLICE
         text = encoded(with_provenance(comparison, self.inputs.generation)).decode()
         writer = message_json.Writer()
