@@ -664,7 +664,7 @@ class CapacityTable:
             status=status,
             reasons=reasons,
             servers=int(self.servers[i, 0]) if has_number else None,
-            servers_by_month=[int(s) for s in self.servers[i]] if has_number else [],
+            servers_by_month=self.servers[i].tolist() if has_number else [],
             threads_per_server=float(self.vcpus[i]) if np.isfinite(self.vcpus[i]) else None,
             threads_needed=float(self.threads_needed[i, 0]) if has_number else None,
             memory_need_gib=need,

@@ -873,7 +873,7 @@ def _results(
             parts.append(
                 PartResult(
                     tier=part.tier, name=prices.name(part.tier), mode=part.mode,
-                    servers_by_month=[int(c) for c in counts],
+                    servers_by_month=np.asarray(counts, dtype=np.int64).tolist(),
                     usage_hours=_part_label(part, prices) if part.mode == "usage" else None,
                     price=prices.provenance(part.tier), capacity=cap,
                     title=prices.title(part.tier),
