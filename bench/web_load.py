@@ -552,12 +552,13 @@ def verdicts(results: dict[str, dict], args: argparse.Namespace) -> dict[str, di
             "target": "< 100",
             "met": p95 < 100,
             "healthz_p95_ms": beside,
+            "vs_healthz_p95": round(p95 / beside, 2) if beside else None,
         }
         print(f"shared page at {ratio:.2f}x the trivial view's req/s (target >= 0.5): "
               f"{'met' if ratio >= 0.5 else 'NOT met'}")  # fmt: skip
         print(f"recompute p95 {p95} ms at {args.connections} users with no think time "
               f"(target < 100 ms): {'met' if p95 < 100 else 'NOT met'}; /healthz p95 "
-              f"{beside} ms in the same rounds")  # fmt: skip
+              f"{beside} ms in the same rounds ({p95 / max(beside, 0.1):.1f}x)")  # fmt: skip
     if "typing" in args.parts:
         typing = results["recompute_typing_users"]
         print(f"recompute with typing users (think {args.think_ms} ms): "

@@ -18,6 +18,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+import numpy as np
 from django.db.models import Exists, OuterRef, Q, TextField
 from django.db.models.functions import Cast
 
@@ -129,6 +130,7 @@ def estimates(
     if tiers is None:
         tiers = tier_cpus({slug for slug, _cls in missing})
     sides: dict[str, model.Side | model.Unknown] = {}
+    shared: dict[tuple[int, int], tuple] = {}  # what one reference run gives at k threads
     out: dict[tuple[str, str], Found] = {}
     for (slug, cls), reason in missing.items():
         tier = tiers.get(slug)
@@ -136,7 +138,7 @@ def estimates(
             out[slug, cls] = reason
             continue
         side = sides.get(slug) or sides.setdefault(slug, tier_side(tier))
-        out[slug, cls] = _estimate(tier, side, references.get(cls, []), reason, cls)
+        out[slug, cls] = _estimate(tier, side, references.get(cls, []), reason, cls, shared)
     return out
 
 
@@ -145,8 +147,16 @@ def _why(reason: NoMeasurement, code: str, **params) -> NoMeasurement:
 
 
 def _estimate(
-    tier: TierCpu, side, references: list[Reference], reason: NoMeasurement, cls: str
+    tier: TierCpu,
+    side,
+    references: list[Reference],
+    reason: NoMeasurement,
+    cls: str,
+    shared: dict[tuple[int, int], tuple] | None = None,
 ) -> Found:
+    """`shared`: the curve, reference point and service-time samples of each reference run
+    at each thread count, kept while one call of `estimates` runs (thousands of tiers
+    share a handful of references)."""
     if isinstance(side, model.Unknown):
         return _why(reason, side.code, cpu=side.cpu, tier=TierRef(tier.slug))
     usable = [r for r in references if isinstance(r.side, model.Side)]
@@ -167,13 +177,19 @@ def _estimate(
     loaded, n = ref.loaded, int(tier.vcpus)
     below = [k for k in loaded.sweep.medians if k <= n]
     k = max(below) if below else min(loaded.sweep.medians)
-    fit = loaded.sweep.fit
-    curve = model.curve_for(loaded.run.profile_version.profile.name, fit if fit.enough else None)
+    shared = {} if shared is None else shared
+    if (id(ref), k) not in shared:
+        fit = loaded.sweep.fit
+        name = loaded.run.profile_version.profile.name
+        summary = loaded.by_threads[k]
+        base = loaded.evidence(summary, k, summary.median)
+        times = base.extra.get("service_times_s")
+        times = np.asarray(times, float) if isinstance(times, list) else None
+        shared[id(ref), k] = (model.curve_for(name, fit if fit.enough else None), base, times)
+    curve, base, times = shared[id(ref), k]
     found = model.estimate(loaded.sweep.medians[k], k, ref.side, side, n, curve)
     if isinstance(found, model.Unknown):
         return _why(reason, found.code, cpu=side.cpu)
-    summary = loaded.by_threads[k]
-    base = loaded.evidence(summary, k, summary.median)
     said = found.to_dict()
     said["rung"] = "same_cpu_model" if same else "published_scores"
     said["reference"] = {"run_id": base.run_id, "host": base.host, "threads": k,
@@ -183,8 +199,10 @@ def _estimate(
     for key in SERVICE_TIMES:
         if isinstance(extra.get(key), (int, float)):
             extra[key] = extra[key] / found.ratio
-    if isinstance(extra.get("service_times_s"), list):
-        extra["service_times_s"] = [t / found.ratio for t in extra["service_times_s"]]
+    if times is not None:
+        # An array, divided in NumPy (the same IEEE divisions): a run keeps tens of
+        # thousands of samples, and every estimated tier had its own list of them.
+        extra["service_times_s"] = times / found.ratio
     return replace(
         base, value=found.value, threads=n, measured=False, fit=None, extrapolation=None,
         extra=extra, sweep=None,

@@ -27,6 +27,7 @@ from django.db.models import OuterRef, Q, Subquery
 
 from catalog.models import ExchangeRate, Price, Tier, Unit
 from catalog.staleness import COMMITMENT_PREFIXES, is_stale
+from common.gcpause import paused
 from common.messages import msg, plain
 from common.units import HOURS_PER_MONTH
 
@@ -110,6 +111,11 @@ def catalog_frame(
     rate are left out and listed in `frame.attrs["dropped"]` with the reason in English,
     and in `frame.attrs["dropped_messages"]` (`{"slug", "message"}`) as a message.
     """
+    with paused():  # common/gcpause.py
+        return _catalog_frame(as_of, currency, include_retired)
+
+
+def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) -> pd.DataFrame:
     fields = {**_PRICE_FIELDS, "retired": "tier__retired"}
     rows = list(current_prices(as_of, include_retired).values(*fields.values()))
     records = [{key: row[field] for key, field in fields.items()} for row in rows]

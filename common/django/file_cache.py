@@ -11,7 +11,9 @@ counts in the process).
 from __future__ import annotations
 
 import logging
+import pickle
 import time
+import zlib
 from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
@@ -39,6 +41,14 @@ class TolerantFileBasedCache(FileBasedCache):
             logger.warning("file cache unavailable, running uncached (%s): %s", operation, exc)
         else:
             logger.debug("file cache unavailable (%s): %s", operation, exc)
+
+    def _write_content(self, file: Any, timeout: Any, value: Any) -> None:
+        """Django's, at zlib's fastest level (1, not 6): a large catalog's answer is tens of
+        MB of JSON; 42 MB of answers took 0.61 s at level 6 and 0.37 s at level 1 here
+        (loaded 2-CPU VM), for 1.5 MB instead of 0.9 MB on disk. Read back as before."""
+        expiry = self.get_backend_timeout(timeout)
+        file.write(pickle.dumps(expiry, self.pickle_protocol))
+        file.write(zlib.compress(pickle.dumps(value, self.pickle_protocol), 1))
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         try:

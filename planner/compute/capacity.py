@@ -421,7 +421,7 @@ def _inference_columns(
     # Fall back to the samples only where the runner's summary lacks a figure.
     for i in np.flatnonzero(~np.isfinite(mean) | ~np.isfinite(own_p99)):
         samples = ev.records[i].extra.get("service_times_s") if ev.records[i] else None
-        if samples:
+        if samples is not None and len(samples):  # a list, or an estimate's array
             mean[i] = mean[i] if np.isfinite(mean[i]) else np.mean(samples)
             own_p99[i] = own_p99[i] if np.isfinite(own_p99[i]) else np.quantile(samples, 0.99)
     mean = mean / ev.service_scale
@@ -462,7 +462,7 @@ def _service_samples(c: WorkloadColumns, i: int) -> np.ndarray:
     """Tier i's service-time samples in seconds (the mean alone when none were kept)."""
     record = c.evidence.records[i]
     samples = record.extra.get("service_times_s") if record else None
-    if not samples:
+    if samples is None or not len(samples):  # a list, or an estimate's array
         return np.array([1 / c.mu[i]])
     return np.asarray(samples, dtype=float) / c.evidence.service_scale[i]
 
@@ -664,7 +664,7 @@ class CapacityTable:
             status=status,
             reasons=reasons,
             servers=int(self.servers[i, 0]) if has_number else None,
-            servers_by_month=[int(s) for s in self.servers[i]] if has_number else [],
+            servers_by_month=self.servers[i].tolist() if has_number else [],
             threads_per_server=float(self.vcpus[i]) if np.isfinite(self.vcpus[i]) else None,
             threads_needed=float(self.threads_needed[i, 0]) if has_number else None,
             memory_need_gib=need,

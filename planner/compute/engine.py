@@ -26,6 +26,7 @@ Decisions the conventions leave open, made here:
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
@@ -37,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from common.gcpause import paused
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds, capacity, defaults, owned, sensitivity, tco
@@ -93,13 +95,17 @@ class Prices:
         return slug in self.row
 
     def get(self, slug: str, column: str) -> Any:
+        return self._column(column)[self.row[slug]]
+
+    def _column(self, column: str) -> list[Any]:
+        """A column as plain values, None where missing, in the frame's order."""
         if column not in self._columns:  # a list per column: .at costs microseconds a call
             values = self.frame[column]
             self._columns[column] = [
                 _plain(v) if present else None
                 for v, present in zip(values.tolist(), values.notna().tolist(), strict=True)
             ]
-        return self._columns[column][self.row[slug]]
+        return self._columns[column]
 
     def missing_reason(self, slug: str) -> Message:
         if slug in self.dropped:
@@ -190,11 +196,15 @@ class Prices:
         return self.name(slug), provider, model
 
     def _alike_count(self, name: str, provider: str, model: str) -> int:
-        if self._alike is None:
-            self._alike = {}
-            for slug in self.row:
-                key = self._naming(slug)
-                self._alike[key] = self._alike.get(key, 0) + 1
+        if self._alike is None:  # `_naming` of every tier, column by column
+            slugs = list(self.row)
+            names = [str(v or s) for v, s in zip(self._column("name"), slugs, strict=True)]
+            blank = [""] * len(slugs)
+            providers, models = (
+                [str(v or "") for v in self._column(c)] if c in self.frame else blank
+                for c in ("provider", "pricing_model")
+            )
+            self._alike = dict(collections.Counter(zip(names, providers, models, strict=True)))
         return self._alike.get((name, provider, model), 0)
 
     def monthly(self, slug: str) -> Decimal:
@@ -324,6 +334,14 @@ class OptionSpec:
     notes: list[Message] = field(default_factory=list)
     owned: OwnedServer | None = None  # bought servers: no catalog parts
     title: Message | None = None  # the label with each tier told apart; None: the label
+    title_of: str | None = None  # a tier's own option: its title (Prices.title), said late
+
+    def told_apart(self, prices: Prices) -> Message | None:
+        """`title`, or the tier's title for a tier's own option (said only for the options
+        that get a figure: most of a large catalog's tiers get none)."""
+        if self.title is None and self.title_of is not None:
+            return prices.title(self.title_of)
+        return self.title
 
 
 def owned_options(plan: Plan) -> list[OptionSpec]:
@@ -341,10 +359,12 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dic
         return [], []  # the owned servers are the options; no catalog tier is sized
     if not plan.candidates:
         cpu = prices.cpu_slugs()
+        # A part of a slug from the frame, sized: nothing to validate (and 20,000 of them).
         options = [
-            OptionSpec(f"tier:{s}", _text(prices.ref(s)), [Part(tier=s)], title=prices.title(s))
+            OptionSpec(f"tier:{s}", _text(prices.ref(s)),
+                       [Part.model_construct(tier=s, mode="sized")], title_of=s)
             for s in cpu
-        ]
+        ]  # fmt: skip
         return options, []
     options, missing = [], []
     for index, candidate in enumerate(plan.candidates):
@@ -611,8 +631,9 @@ def compare(
     `PlanValidationError` naming the field that drives the figure.
     """
     try:
-        return _compare(plan, frame, measurements, as_of=as_of, speed_factors=speed_factors,
-                        verify_top=verify_top, seed=seed, prices=prices)  # fmt: skip
+        with paused():  # common/gcpause.py: the collector's passes were half the time
+            return _compare(plan, frame, measurements, as_of=as_of, speed_factors=speed_factors,
+                            verify_top=verify_top, seed=seed, prices=prices)  # fmt: skip
     except bounds.TooLarge as exc:
         raise too_large(exc.at("__all__", plan.monthly_growth)) from None
 
@@ -852,7 +873,7 @@ def _results(
             parts.append(
                 PartResult(
                     tier=part.tier, name=prices.name(part.tier), mode=part.mode,
-                    servers_by_month=[int(c) for c in counts],
+                    servers_by_month=np.asarray(counts, dtype=np.int64).tolist(),
                     usage_hours=_part_label(part, prices) if part.mode == "usage" else None,
                     price=prices.provenance(part.tier), capacity=cap,
                     title=prices.title(part.tier),
@@ -866,7 +887,7 @@ def _results(
                 money=result.option(i), one_time_items=money.one_time_items(i),
                 break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
                 owned=bought.to_dict() if bought else None,
-                title=option.title,
+                title=option.told_apart(prices),
             )
         )  # fmt: skip
     return out

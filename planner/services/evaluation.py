@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -34,6 +33,7 @@ from benchmarks_app.evidence import BestMeasurement
 from catalog.models import Price
 from changes.selectors import Generation
 from common.django import clock
+from common.gcpause import paused
 from common.messages import as_api, msg
 from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, message_json, montecarlo, schema, tco
@@ -70,22 +70,24 @@ class Evaluation:
     def to_json(self) -> bytes:
         """`encoded(self.to_dict())`, byte for byte, with the tiers that have no number (most
         of a large catalog's answer) written straight from their messages (message_json)
-        instead of built as dictionaries and encoded."""
-        found = self.comparison.to_dict(limit=OPTIONS_LIMIT, no_number=False)
-        comparison = plain(found)
-        comparison["no_number"] = _SPLICE
-        text = encoded(with_provenance(comparison, self.inputs.generation)).decode()
+        instead of built as dictionaries and encoded: the members before `no_number` and
+        those after it are encoded as two objects, and the list written between them."""
+        comparison = self.comparison.to_dict(limit=OPTIONS_LIMIT, no_number=False)
+        # Encoded once, with no JSON round trip first: `to_dict` builds fresh objects
+        # (`with_messages` copies what it walks) but for the exchange rates, which
+        # provenance adds to, so those are copied.
+        comparison["fx"] = [dict(rate) for rate in comparison["fx"]]
+        comparison = with_provenance(comparison, self.inputs.generation)
+        keys = list(comparison)
+        at = keys.index("no_number")
+        head = encoded({k: comparison[k] for k in keys[:at]}).decode()
+        tail = encoded({k: comparison[k] for k in keys[at + 1 :]}).decode()
         writer = message_json.Writer()
         entries = [writer.entry(e) or _entry_json(e) for e in self.comparison.no_number]
-        head, found_it, tail = text.partition(_SPLICE_AT)
-        assert found_it, "the answer's no_number list went missing"
-        return f'{head}"no_number": [{", ".join(entries)}]{tail}'.encode()
-
-
-# Where the written `no_number` list goes in the encoded answer: a text no input can hold
-# (a NUL is refused in every field, and the token is this process's own).
-_SPLICE = f"\x00no_number\x00{secrets.token_hex(8)}"
-_SPLICE_AT = f'"no_number": {json.dumps(_SPLICE)}'
+        written = f'"no_number": [{", ".join(entries)}]'
+        # `{"a": 1}` and `{"c": 3}` around `"b": [...]`: `{"a": 1, "b": [...], "c": 3}`.
+        members = [part for part in (head[1:-1], written, tail[1:-1]) if part]
+        return ("{" + ", ".join(members) + "}").encode()
 
 
 def _entry_json(entry: dict[str, Any]) -> str:
@@ -144,7 +146,8 @@ def comparison_json(
     key = cache_key("comparison", plan, as_of, generation)
     found = cache.get(key)
     if found is None:
-        found = evaluate(plan, as_of=as_of, generation=generation).to_json()
+        with paused():  # common/gcpause.py: the evidence read, the engine and the encoding
+            found = evaluate(plan, as_of=as_of, generation=generation).to_json()
         cache.set(key, found, CACHE_SECONDS)
     return found
 
