@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from common.units import HOURS_PER_MONTH
-from planner.compute import capacity, engine, owned, tco, uncertainty
+from planner.compute import capacity, engine, onetime, owned, tco, uncertainty
 from planner.compute import drawn_money as money
 from planner.compute import drawn_pools as pools
 from planner.compute.capacity import EPS
@@ -108,6 +108,7 @@ class Option:
     key: str
     parts: list[Part]
     bought: owned.OwnedMoney | None = None
+    costs: onetime.OneTimeCosts | None = None  # the switch's one-time costs it carries
 
 
 class Model:
@@ -159,7 +160,7 @@ class Model:
         self.months = np.arange(self.h, dtype=float)[:, None]
         extra = plan.monthly
         self.shared_const = tco.to_cents(extra.egress) + tco.to_cents(extra.other)
-        self.both = min(plan.one_time.running_both_months or 0, self.h)
+        self.both = engine.both_months(plan)
         self.items = uncertainty.inputs(plan, frame, measurements, self.leading_tiers())
         self.moving = self._moving_commitments()
         self.shared = self.shared_const + self._fixed_commitments()
@@ -168,8 +169,9 @@ class Model:
         return [p.tier for o in self.options for p in o.parts]
 
     def _option(self, spec: engine.OptionSpec) -> Option:
+        costs = self.pricer.one_time_costs(spec)
         if spec.owned is not None:
-            return Option(spec.key, [], owned.owned_money(spec.owned, self.h))
+            return Option(spec.key, [], owned.owned_money(spec.owned, self.h), costs)
         parts = []
         for part in spec.parts:
             p = self.prices
@@ -186,7 +188,7 @@ class Model:
             else:
                 item.usage = self.pricer.usage_amount(part)
             parts.append(item)
-        return Option(spec.key, parts)
+        return Option(spec.key, parts, costs=costs)
 
     # --- pricing D draws ---
     # Draws are priced CHUNK at a time in months × draws arrays (`drawn_money`), so that
@@ -244,15 +246,19 @@ class Model:
             num, den = self._factor(drawn, n, tier, tier in self.converted)
             cents = money.line_cents(price, num, den, np.full((1, n), float(count)))
             w.net[:months] -= cents
-        w.net[: self.both] = -self.shared_const
+        staying = w.net[: self.both].copy()  # an option that does not run both pays as ever
         rate = get("annual_discount_rate", RATE_DEN, self.plan.annual_discount_rate)
         money.discount_factors(rate, w.factors)
-        once = self._shared_one_time(drawn, n)
         out = {
             name: np.empty((n, len(self.options)), dtype=np.int64)
             for name in ("npv", "saving", "payback", "gaining")
         }
         for k, option in enumerate(self.options):
+            if option.costs is None or option.costs.carries("running_both"):
+                w.net[: self.both] = -self.shared_const
+            else:
+                w.net[: self.both] = staying
+            once = self._entered_one_time(drawn, n, option.costs)
             if option.bought is not None:
                 saving = np.subtract(w.net, option.bought.monthly_cents[:, None], out=w.lines)
                 shared = w.baseline - w.net
@@ -332,11 +338,14 @@ class Model:
         price = Fraction(self.prices.monthly(b.tier))
         money.line_cents(price, num, den, counts, w.baseline, w.scratch)
 
-    def _shared_one_time(self, drawn, n: int) -> np.ndarray:
+    def _entered_one_time(self, drawn, n: int, costs: onetime.OneTimeCosts | None) -> np.ndarray:
+        """The entered one-time costs the option carries (`onetime`), per draw."""
         ot = self.plan.one_time
         factor = drawn.get("one_time", np.full(n, SCALE_DEN))
         total = np.zeros(n, dtype=np.int64)
-        items = [ot.migration, ot.retraining, ot.other]
+        carries = costs.carries if costs is not None else (lambda _: True)
+        items = [ot.migration if carries("migration") else None,
+                 ot.retraining if carries("retraining") else None, ot.other]  # fmt: skip
         for value in items:
             if value:
                 p, q = Fraction(value).as_integer_ratio()

@@ -348,14 +348,16 @@ def _amounts(evaluation: Evaluation, items: list[ranges.Uncertain]) -> dict[str,
     bill = plan.baseline.monthly
     if bill is None:
         bill = Decimal(evaluation.comparison.baseline["monthly"][0])
-    ot = plan.one_time
+    options = evaluation.comparison.options
+    carried = options[0].one_time_items if options else {}  # the best option's (issue 21)
     out = {
         "baseline_monthly": breakeven.Amount(Decimal(bill), breakeven.MONTH),
         "one_time": breakeven.Amount(
-            sum((v for v in (ot.migration, ot.retraining, ot.other) if v), Decimal(0)),
+            sum((Decimal(carried.get(k, 0)) for k in ("migration", "retraining", "other")),
+                Decimal(0)),
             breakeven.ONCE,
         ),
-    }
+    }  # fmt: skip
     for item in items:
         if item.name.startswith("price:"):
             slug = item.name.split(":", 1)[1]

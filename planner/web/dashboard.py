@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from common.django.message_render import render
 from common.messages import Message, ProfileRef, TierRef, msg, plain
@@ -113,6 +113,20 @@ class Row:
     npv: Decimal | None = None  # of switching; None in a share frozen before it was kept
     changed: bool = False  # the shared page: differs from the frozen figures
     transition: Decimal = Decimal(0)  # the months of running both, once (issue 21)
+    # the switch's one-time costs it carries (keys of onetime.COSTS); None: a share frozen
+    # before the rule (issue 21, item 2)
+    one_time_costs: list[str] | None = None
+    stays: bool | None = None  # on the baseline's provider and instance family
+
+    @property
+    def one_time_costs_said(self) -> str:
+        """What the one-time column says it carries ("" for a share frozen before)."""
+        if self.one_time_costs is None:
+            return ""
+        if not self.one_time_costs:
+            return _("no migration, running both or re-validation: it stays")
+        return _("carries %(costs)s") % {"costs": one_time_costs_text(self.one_time_costs)}
+
     retired: bool = False  # the shared page: a tier it names is no longer offered
 
     @property
@@ -267,6 +281,8 @@ def _row(option: Mapping[str, Any]) -> Row:
         ],
         monthly=dec(money.get("steady_monthly") or monthly[0]),
         transition=dec(money.get("transition_cost") or "0"),
+        one_time_costs=(option.get("one_time_costs") or {}).get("charged"),
+        stays=(option.get("one_time_costs") or {}).get("stays"),
         one_time=dec(money["one_time"]),
         one_time_items={k: dec(v) for k, v in (option.get("one_time_items") or {}).items()},
         total=dec(money["total"]),
@@ -414,6 +430,18 @@ def mark_changes(frozen: Results, today: Results, retired: set[str]) -> None:
         row.changed = then is None or (then.monthly, then.total) != (row.monthly, row.total)
     for row in [*frozen.rows, *today.rows]:
         row.retired = any(p.tier in retired for p in row.prices)
+
+
+ONE_TIME_COST_NAMES = {
+    "migration": gettext_lazy("migration"),
+    "running_both": gettext_lazy("running both"),
+    "retraining": gettext_lazy("re-validation"),
+}
+
+
+def one_time_costs_text(charged: list[str]) -> str:
+    """The switch's one-time costs an option carries, in the reader's language."""
+    return ", ".join(str(ONE_TIME_COST_NAMES.get(c, c)) for c in charged)
 
 
 def not_entered_text(item: str) -> str:

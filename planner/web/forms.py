@@ -33,7 +33,9 @@ SECTIONS = (("baseline", schema.BASELINE_FIELDS), ("one_time", schema.ONE_TIME_F
             ("monthly", schema.MONTHLY_FIELDS))  # fmt: skip
 _ROW_PATH = re.compile(r"^(candidates\[\d+\]\.parts\[\d+\]|baseline\.commitments\[\d+\]"
                        r"|workloads\[\d+\]|owned\[\d+\])(?:\.(\w+))?")  # fmt: skip
-_CANDIDATE_PATH = re.compile(r"^candidates\[(\d+)\](?:\.(name))?$")
+_CANDIDATE_PATH = re.compile(
+    r"^candidates\[(\d+)\](?:\.(name|migration|running_both|retraining))?$"
+)
 
 # --- schema errors in the reader's language --------------------------------------------
 
@@ -257,12 +259,16 @@ class PlanForm(forms.Form):
             if values is None:
                 continue
             name = values.pop("name", "")
+            # the option's own one-time overrides (issue 21): the first row that gives one
+            said = {k: values.pop(k) for k in formsets.OPTION_FIELDS if k in values}
             index = by_name.get(name) if name else None
             if index is None:
                 index = len(candidates)
                 candidates.append({"name": name, "parts": []})
                 if name:
                     by_name[name] = index
+            for key, value in said.items():
+                candidates[index].setdefault(key, value)
             form.path = f"candidates[{index}].parts[{len(candidates[index]['parts'])}]"
             candidates[index]["parts"].append(values)
         return candidates
