@@ -234,6 +234,20 @@ _ENGINE: dict[str, Text] = {
     "engine.note_fixed_below_need": N_(
         "%(tier)s: the model needs up to %(need)s servers; the fixed count is %(count)s"
     ),
+    "engine.capacity_carries": N_("carries the work every month"),
+    "engine.capacity_cannot_carry": N_(
+        "cannot carry the work from month %(month)s: %(tier)s needs %(need)s servers, the "
+        "fixed count is %(count)s"
+    ),
+    "engine.capacity_not_checked": N_(
+        "capacity not checked: no measured run or estimate for %(tier)s"
+    ),
+    "engine.capacity_not_checked_owned": N_(
+        "capacity not checked: owned servers have no catalog specs to size against"
+    ),
+    "engine.headline_none_carries": N_(
+        "No option with a fixed count carries the work over the horizon: see the counts that would."
+    ),
     "engine.note_min_term": N_(
         "%(tier)s: minimum term beyond the horizon, %(owed)s more months owed "
         "(charged in month %(month)s)"

@@ -235,6 +235,62 @@ class PartResult:
         return out
 
 
+CARRIES, CANNOT_CARRY, NOT_CHECKED = "carries", "cannot_carry", "not_checked"
+
+
+@dataclass
+class CapacityCheck:
+    """Whether an option of fixed counts carries the plan's work each month (issue 21,
+    item 5), by the capacity model that sizes the other options: `carries` every month;
+    `cannot_carry` from `from_month` on, where `tier` needs `needed` servers (the most in
+    the horizon) against its fixed `count`; `not_checked` where no evidence (a measured
+    run, an estimate) sizes `tier`, or an owned server (no catalog specs)."""
+
+    status: str
+    from_month: int | None = None
+    tier: str | None = None
+    needed: int | None = None
+    count: int | None = None
+    said: Message | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "from_month": self.from_month, "tier": self.tier,
+                "needed": self.needed, "count": self.count, "said": self.said}  # fmt: skip
+
+
+def capacity_check(
+    plan: Plan, parts: Sequence[PartResult], owned_option: bool, prices: Prices
+) -> CapacityCheck | None:
+    """The fixed counts of an option against the work the plan describes; None where the
+    plan gives no workloads or the option has no fixed count (it is sized, or usage)."""
+    if not plan.workloads:
+        return None
+    if owned_option:
+        return CapacityCheck(NOT_CHECKED, said=msg("engine.capacity_not_checked_owned"))
+    fixed = [p for p in parts if p.mode == "fixed"]
+    if not fixed:
+        return None
+    unchecked = None
+    for part in fixed:
+        cap, tier = part.capacity, prices.ref(part.tier)
+        count = max(part.servers_by_month) if part.servers_by_month else 0
+        if cap is None or not cap.has_number:
+            unchecked = unchecked or CapacityCheck(
+                NOT_CHECKED, tier=part.tier, count=count,
+                said=msg("engine.capacity_not_checked", tier=tier),
+            )  # fmt: skip
+            continue
+        short = [m for m, need in enumerate(cap.servers_by_month, start=1) if need > count]
+        if short:
+            needed = max(cap.servers_by_month)
+            said = msg("engine.capacity_cannot_carry", month=short[0], tier=tier,
+                       need=needed, count=count)  # fmt: skip
+            return CapacityCheck(CANNOT_CARRY, short[0], part.tier, needed, count, said)
+    if unchecked is not None:
+        return unchecked
+    return CapacityCheck(CARRIES, said=msg("engine.capacity_carries"))
+
+
 @dataclass
 class OptionResult:
     key: str
@@ -248,6 +304,11 @@ class OptionResult:
     owned: dict[str, Any] | None = None  # an owned server's lines (owned.OwnedMoney.to_dict)
     title: Message | None = None  # the label with each tier told apart (Prices.title)
     one_time_costs: onetime.OneTimeCosts | None = None  # which of the switch's it carries
+    capacity_check: CapacityCheck | None = None  # a fixed count against the work (issue 21)
+
+    @property
+    def cannot_carry(self) -> bool:
+        return self.capacity_check is not None and self.capacity_check.status == CANNOT_CARRY
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: each sentence as its English text, and `messages` beside them."""
@@ -263,6 +324,7 @@ class OptionResult:
                 "money": self.money.to_dict(),
                 "one_time_items": {k: str(v) for k, v in self.one_time_items.items()},
                 "one_time_costs": self.one_time_costs.to_dict() if self.one_time_costs else None,
+                "capacity_check": self.capacity_check.to_dict() if self.capacity_check else None,
                 "break_even_vs_best_monthly": self.break_even.to_dict()
                 if self.break_even
                 else None,
@@ -715,6 +777,8 @@ def _compare(
         priced, money = _with_owned(plan, pricer, priced, money, baseline_cents)
     options = _results(plan, prices, table, priced, money)
     _transition(plan, options, money.result, baseline_cents - pricer.commitments())
+    # an option that cannot carry the work is never best: those that can come first
+    options.sort(key=lambda o: o.cannot_carry)
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
@@ -908,13 +972,14 @@ def _results(
             )  # fmt: skip
         notes = money.notes[i] + _notes(plan, prices, option, parts, dl_hours)
         bought = money.owned.get(int(i))
+        check = capacity_check(plan, parts, bought is not None, prices)
         out.append(
             OptionResult(
                 key=option.key, label=option.label, figure=figure, parts=parts,
                 money=result.option(i), one_time_items=money.one_time_items(i),
                 break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
                 owned=bought.to_dict() if bought else None,
-                title=option.title, one_time_costs=money.costs[i],
+                title=option.title, one_time_costs=money.costs[i], capacity_check=check,
             )
         )  # fmt: skip
     return out
@@ -965,11 +1030,6 @@ def _notes(
             )  # fmt: skip
         if prices.get(part.tier, "pricing_model") == "spot":
             notes.append(msg("engine.note_spot", tier=tier, share=_share(plan)))
-        cap = part.capacity
-        if part.mode == "fixed" and cap is not None and cap.has_number:
-            need, count = max(cap.servers_by_month), max(part.servers_by_month)
-            if need > count:
-                notes.append(msg("engine.note_fixed_below_need", tier=tier, need=need, count=count))
     return notes
 
 
@@ -1056,11 +1116,11 @@ NOT_ENTERED = {
 def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) -> Headline:
     missing = plan.one_time.not_entered()
     later = [_not_entered(missing)] if missing else []
-    if not options:
+    if not options or options[0].cannot_carry:  # none, or none carries the work: no best
         nothing = dict.fromkeys(("best", "label", "saving_per_month", "saving_per_year",
                                  "payback_label", "payback_month", "payback_fraction"))  # fmt: skip
-        return Headline(**nothing, not_entered=missing,
-                        sentences=[msg("engine.headline_none"), *later])  # fmt: skip
+        said = msg("engine.headline_none_carries" if options else "engine.headline_none")
+        return Headline(**nothing, not_entered=missing, sentences=[said, *later])  # fmt: skip
     best = options[0]
     m = best.money
     if m.saving <= 0:

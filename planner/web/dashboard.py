@@ -117,6 +117,10 @@ class Row:
     # before the rule (issue 21, item 2)
     one_time_costs: list[str] | None = None
     stays: bool | None = None  # on the baseline's provider and instance family
+    # a fixed count against the work (issue 21, item 5): carries | cannot_carry |
+    # not_checked, and its sentence; None: no workloads or no fixed count
+    capacity: str | None = None
+    capacity_said: Message | None = None
 
     @property
     def one_time_costs_said(self) -> str:
@@ -167,7 +171,8 @@ class Results:
 
     @property
     def best(self) -> Row | None:
-        return self.rows[0] if self.rows else None
+        """The cheapest option that can carry the work (issue 21: one that cannot never is)."""
+        return self.rows[0] if self.rows and self.rows[0].best else None
 
 
 def dec(value: Any) -> Decimal:
@@ -283,6 +288,10 @@ def _row(option: Mapping[str, Any]) -> Row:
         transition=dec(money.get("transition_cost") or "0"),
         one_time_costs=(option.get("one_time_costs") or {}).get("charged"),
         stays=(option.get("one_time_costs") or {}).get("stays"),
+        capacity=(option.get("capacity_check") or {}).get("status"),
+        capacity_said=said.maybe(
+            "capacity_check.said", (option.get("capacity_check") or {}).get("said")
+        ),
         one_time=dec(money["one_time"]),
         one_time_items={k: dec(v) for k, v in (option.get("one_time_items") or {}).items()},
         total=dec(money["total"]),
@@ -318,8 +327,9 @@ def _no_number(entry: Mapping[str, Any]) -> NoNumber:
 
 def results(comparison: Mapping[str, Any]) -> Results:
     """The comparison as the dashboard reads it: rows sorted by total cost, cheapest first."""
-    rows = sorted((_row(o) for o in comparison.get("options") or []), key=lambda r: r.total)
-    if rows:
+    rows = sorted((_row(o) for o in comparison.get("options") or []),
+                  key=lambda r: (r.capacity == "cannot_carry", r.total))  # fmt: skip
+    if rows and rows[0].capacity != "cannot_carry":
         rows[0].best = True
     baseline = comparison["baseline"]
     headline = dict(comparison.get("headline") or {})

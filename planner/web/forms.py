@@ -16,7 +16,9 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from common.django.message_render import render
 from common.messages import Message, Number, msg
@@ -135,7 +137,17 @@ def _scalar_fields(language: str, currencies: tuple[str, ...]) -> dict[str, form
                 label = formsets._label(spec, section)
                 fields[f"{section}__{spec.name}"] = formsets.form_field(spec, label, language)
     fields["baseline__monthly"].widget.attrs["data-first-answer"] = "1"
+    with translation.override(language):  # issue 21: what growth does, where it is entered
+        growth = fields["monthly_growth"]
+        growth.help_text = f"{growth.help_text}. {GROWTH_HELP}"
     return fields
+
+
+GROWTH_HELP = gettext_lazy(
+    "How much the work grows each month, compounded: today's bill and sized options grow "
+    "with it; a fixed count does not, so the plan says from which month it cannot carry "
+    "the work."
+)
 
 
 LOCALE_CURRENCY = {"en": "USD", "de": "EUR"}  # the currency a reader's language starts in

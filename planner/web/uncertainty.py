@@ -74,6 +74,11 @@ class Uncertainty:
     recorded: Message | None = None  # seed, draws, NumPy
     chart: dict[str, Any] | None = field(default=None)
 
+    @property
+    def growth_tops(self) -> bool:
+        """Monthly growth swings the answer most (issue 21: the page says why)."""
+        return bool(self.rows) and self.rows[0].key == "monthly_growth"
+
 
 def _language() -> str:
     return translation.get_language() or "en"
