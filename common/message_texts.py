@@ -977,6 +977,12 @@ _FINANCE: dict[str, Text] = {
     "uncertainty.monthly_growth": N_("monthly growth"),
     "uncertainty.annual_discount_rate": N_("the discount rate"),
     "uncertainty.one_time": N_("the one-time costs"),
+    "uncertainty.owned_purchase_price": N_("the owned servers' purchase price"),
+    "uncertainty.owned_kwh_price": N_("the electricity price"),
+    "uncertainty.owned_pue": N_("the PUE (facility ÷ IT power)"),
+    "uncertainty.owned_colocation": N_("colocation"),
+    "uncertainty.owned_resale": N_("the resale value"),
+    "uncertainty.owned_lifetime": N_("the service life (whole years)"),
     "uncertainty.utilisation_target": N_("the utilisation target"),
     "uncertainty.break_even": N_(
         "the switch stops paying back within %(months)s months when %(input)s is at %(value)s "

@@ -313,8 +313,11 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
         odds = montecarlo.summary(model, seed=seed)
     except bounds.TooLarge as exc:  # an entered range, or the draws at once: refused
         raise engine.too_large(exc.at("ranges")) from None
+    amounts = _amounts(evaluation, model.items)
+    # an amount of nothing moves nothing: no "$0-$0 one-time costs" row (issue 21)
+    rows = [r for r in rows if r["input"] not in amounts or amounts[r["input"]].value != 0]
     rows = breakeven.in_money(
-        rows, model.items, _amounts(evaluation, model.items), outcome,
+        rows, model.items, amounts, outcome,
         currency=plan.currency, horizon=plan.horizon_months,
         base_pays=best.money.payback_month is not None, labels=_labels(inputs, model.items),
     )  # fmt: skip

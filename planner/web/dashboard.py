@@ -121,6 +121,7 @@ class Row:
     # not_checked, and its sentence; None: no workloads or no fixed count
     capacity: str | None = None
     capacity_said: Message | None = None
+    owned: bool = False  # bought servers: no catalog price
 
     @property
     def one_time_costs_said(self) -> str:
@@ -331,6 +332,13 @@ def results(comparison: Mapping[str, Any]) -> Results:
                   key=lambda r: (r.capacity == "cannot_carry", r.total))  # fmt: skip
     if rows and rows[0].capacity != "cannot_carry":
         rows[0].best = True
+    bought = (comparison.get("plan") or {}).get("owned") or []
+    for row in rows:  # an owned option's servers: the count the plan buys (issue 21)
+        if row.key.startswith("owned:") and not row.servers:
+            index = int(row.key.split(":", 1)[1])
+            if index < len(bought):
+                row.owned = True
+                row.servers = [(int(bought[index].get("count") or 1), row.title)]
     baseline = comparison["baseline"]
     headline = dict(comparison.get("headline") or {})
     out = Results(
