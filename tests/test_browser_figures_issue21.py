@@ -212,3 +212,63 @@ def test_one_time_costs_and_capacity_per_option_at_both_sizes_in_both_languages(
                 "w => document.querySelector(\"#comparison tr.option[data-key='candidate:0']\")"
                 ".innerText.includes(w)", arg=words["stays"])  # fmt: skip
             context.close()
+
+
+# Item 3 on the page: an EPYC server bought for $6,300 against the same $480 bill.
+OWNED_CASE = {
+    "currency": "USD", "name": "field notes, buy one",
+    "baseline": {"monthly": "480"},
+    "owned": [{"name": "EPYC 4545P, bought", "count": 1, "purchase_price": "6300",
+               "depreciation_years": 4, "watts": 200, "colocation_monthly": "100",
+               "resale": "percent", "resale_percent": "0.15"}],
+    "one_time": {"running_both_months": 0, "retraining": "0"},
+}  # fmt: skip
+OWNED_WORDS = {
+    "en": {"power": "the electricity price", "life": "the service life",
+           "once": "the one-time costs", "source": "Owned servers:",
+           "purchase": "purchase (entered)"},
+    "de": {"power": "der Strompreis", "life": "die Nutzungsdauer",
+           "once": "die einmaligen Kosten", "source": "Eigene Server:",
+           "purchase": "Kauf (eingegeben)"},
+}  # fmt: skip
+
+
+def test_owned_hardware_in_the_sensitivity_at_both_sizes_in_both_languages(
+    browser, live_server, owner
+):
+    from catalog.defaults import load_default_catalog
+    from planner.services import plans as services
+
+    load_default_catalog()
+    plan = services.plan_create(owner=owner, plan=services.parse(OWNED_CASE))
+    username, password = PASSWORDS["manager"]
+    for language in ("en", "de"):
+        words = OWNED_WORDS[language]
+        for width, height in SIZES:
+            where = (language, width)
+            context = browser.new_context(viewport={"width": width, "height": height})
+            context.set_default_timeout(30_000)
+            context.add_cookies([{"name": "django_language", "value": language,
+                                  "url": live_server.url}])  # fmt: skip
+            page = context.new_page()
+            page.goto(f"{live_server.url}/accounts/login/")
+            page.fill("#id_username", username)
+            page.fill("#id_password", password)
+            page.click("main form button[type=submit]")
+            page.wait_for_url(f"{live_server.url}/")
+            page.goto(f"{live_server.url}/plans/{plan.code}/")
+            row = page.locator("#comparison tr.option[data-key='owned:0']")
+            cells = row.locator("td").all_inner_texts()
+            assert cells[1].strip().startswith("1"), (where, cells[1])  # the count bought
+            html = row.inner_html()
+            assert words["source"] in html and words["purchase"] in html, where
+            table = page.locator('[data-testid="sensitivity-table"]')
+            table.wait_for()
+            text = table.inner_text()
+            assert words["power"] in text and words["life"] in text, where
+            assert words["once"] not in text, where  # nothing entered: no "$0-$0" row
+            table.scroll_into_view_if_needed()
+            shot(page, path=str(ARTIFACTS / f"owned-sensitivity-{width}-{language}.png"))
+            page.locator("#comparison").scroll_into_view_if_needed()
+            shot(page, path=str(ARTIFACTS / f"owned-table-{width}-{language}.png"))
+            context.close()
