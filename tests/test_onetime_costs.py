@@ -106,3 +106,25 @@ def test_an_override_outside_the_choices_is_refused_by_its_path():
                     "candidates": [{"tier": "inmotion-extreme", "count": 1,
                                     "migration": "no"}]})  # fmt: skip
     assert "candidates[0].migration" in caught.value.details
+
+
+def test_the_comparison_csv_names_the_one_time_costs_each_option_carries():
+    import csv
+    import io
+    import json
+
+    from planner.web import dashboard, exports
+
+    result = compare(
+        {"monthly": "480", "runs_on": ON_DEMAND["slug"]},
+        [{"tier": RESERVED["slug"], "count": 1}, {"tier": "inmotion-extreme", "count": 1}],
+    )
+    answer = json.loads(json.dumps(result.to_dict(), default=str))
+    text = exports.comparison_csv(dashboard.results(answer))
+    rows = {r["option_key"]: r for r in csv.DictReader(io.StringIO(text))}
+    assert rows["baseline"]["one_time_costs"] == ""
+    by_tier = {o.parts[0].tier: o.key for o in result.options}
+    assert rows[by_tier[RESERVED["slug"]]]["one_time_costs"] == ""
+    assert rows[by_tier["inmotion-extreme"]]["one_time_costs"] == (
+        "migration;running_both;retraining"
+    )
