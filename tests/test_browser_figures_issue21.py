@@ -193,6 +193,9 @@ def test_one_time_costs_and_capacity_per_option_at_both_sizes_in_both_languages(
             assert page.evaluate(overflow) <= 0, where
             page.locator("#comparison").scroll_into_view_if_needed()
             shot(page, path=str(ARTIFACTS / f"options-{width}-{language}.png"))
+            chart = page.locator("img[data-chart=monthly]")
+            chart.scroll_into_view_if_needed()
+            shot(page, path=str(ARTIFACTS / f"monthly-chart-{width}-{language}.png"))
             # Growth explained where it is entered.
             page.eval_on_selector("#id_monthly_growth", OPEN)
             assert words["growth"] in page.inner_text("#id_monthly_growth_helptext"), where

@@ -528,9 +528,11 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
         money = o["money"]
         monthly = dec(money.get("steady_monthly") or (money.get("monthly") or ["0"])[0])
         servers = min(_servers_cost(o), monthly)
+        stays = (o.get("one_time_costs") or {}).get("charged") == []
+        label = _("%(option)s (stays: no migration)") % {"option": title} if stays else title
         bars.append(
             {
-                "label": title,
+                "label": label,
                 "servers": _cents(servers),
                 "operations": _cents(monthly - servers),
                 "one_time": _cents(dec(money["one_time"]) / horizon),
