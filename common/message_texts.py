@@ -237,6 +237,20 @@ _ENGINE: dict[str, Text] = {
     "engine.note_fixed_below_need": N_(
         "%(tier)s: the model needs up to %(need)s servers; the fixed count is %(count)s"
     ),
+    "engine.capacity_carries": N_("carries the work every month"),
+    "engine.capacity_cannot_carry": N_(
+        "cannot carry the work from month %(month)s: %(tier)s needs %(need)s servers, the "
+        "fixed count is %(count)s"
+    ),
+    "engine.capacity_not_checked": N_(
+        "capacity not checked: no measured run or estimate for %(tier)s"
+    ),
+    "engine.capacity_not_checked_owned": N_(
+        "capacity not checked: owned servers have no catalog specs to size against"
+    ),
+    "engine.headline_none_carries": N_(
+        "No option with a fixed count carries the work over the horizon: see the counts that would."
+    ),
     "engine.note_min_term": N_(
         "%(tier)s: minimum term beyond the horizon, %(owed)s more months owed "
         "(charged in month %(month)s)"
@@ -996,6 +1010,12 @@ _FINANCE: dict[str, Text] = {
     "uncertainty.monthly_growth": N_("monthly growth"),
     "uncertainty.annual_discount_rate": N_("the discount rate"),
     "uncertainty.one_time": N_("the one-time costs"),
+    "uncertainty.owned_purchase_price": N_("the owned servers' purchase price"),
+    "uncertainty.owned_kwh_price": N_("the electricity price"),
+    "uncertainty.owned_pue": N_("the PUE (facility ÷ IT power)"),
+    "uncertainty.owned_colocation": N_("colocation"),
+    "uncertainty.owned_resale": N_("the resale value"),
+    "uncertainty.owned_lifetime": N_("the service life (whole years)"),
     "uncertainty.utilisation_target": N_("the utilisation target"),
     "uncertainty.break_even": N_(
         "the switch stops paying back within %(months)s months when %(input)s is at %(value)s "

@@ -244,8 +244,41 @@ def test_when_every_option_costs_more_the_headline_says_staying_is_cheapest():
 def test_a_fixed_count_below_the_models_need_is_flagged():
     busy = GBM | {"trainings_per_month": 3000}
     result = run(candidates=[{"tier": "inmotion-extreme", "count": 1}], workloads=[busy])
-    assert any("the model needs up to 2 servers; the fixed count is 1" in str(n)
-               for n in result.options[0].notes)  # fmt: skip
+    check = result.options[0].capacity_check
+    assert "cannot carry the work from month 1: " in str(check.said)
+    assert "needs 2 servers, the fixed count is 1" in str(check.said)
+
+
+def test_growth_outgrows_a_fixed_count_from_its_month_and_it_is_never_best():
+    """Issue 21, item 5: the same capacity model as sized options, month by month; the
+    cheaper fixed option that cannot carry the work ranks after the one that can."""
+    plan = {"workloads": [GBM], "monthly_growth": "0.05",
+            "candidates": [{"tier": "inmotion-extreme", "count": 1},
+                           {"tier": "inmotion-extreme", "count": 3}]}  # fmt: skip
+    result = run(**plan)
+    sized = run(monthly_growth="0.05", candidates=[{"tier": "inmotion-extreme"}])
+    need = sized.options[0].parts[0].servers_by_month
+    first = next(m for m, n in enumerate(need, start=1) if n > 1)
+    one = next(o for o in result.options if o.key == "candidate:0")
+    three = next(o for o in result.options if o.key == "candidate:1")
+    assert one.capacity_check.status == "cannot_carry"
+    assert one.capacity_check.from_month == first > 1
+    assert one.capacity_check.needed == max(need) <= 3
+    assert one.money.total < three.money.total  # cheaper, and still not best
+    assert three.capacity_check.status == "carries"
+    assert result.options[0] is three and result.headline.best == "candidate:1"
+    assert one.to_dict()["capacity_check"]["status"] == "cannot_carry"
+
+
+def test_a_fixed_count_without_evidence_says_capacity_not_checked():
+    result = run(measurements={}, candidates=[{"tier": "inmotion-advanced", "count": 1}])
+    check = result.options[0].capacity_check
+    assert check.status == "not_checked"
+    assert str(check.said).startswith("capacity not checked")
+    assert result.headline.best == "candidate:0"  # not checked is not ruled out
+    assert run(workloads=[], baseline={"monthly": 480},
+               candidates=[{"tier": "inmotion-advanced", "count": 1}],
+               ).options[0].capacity_check is None  # fmt: skip
 
 
 def test_price_performance_is_listed_for_measured_tiers():

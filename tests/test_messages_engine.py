@@ -140,8 +140,11 @@ def test_a_fixed_count_below_the_models_need_and_deep_learning_left_on_gpus_are_
     busy = GBM_PLAN | {"trainings_per_month": 3000}
     result = run(workloads=[busy, DL_PLAN], candidates=[{"tier": "inmotion-extreme", "count": 1}])
     said = notes(result, "candidate:0")
-    assert said["engine.note_fixed_below_need"].params == {"tier": EXTREME_REF, "need": 2,
-                                                           "count": 1}  # fmt: skip
+    check = result.options[0].capacity_check  # issue 21: the fixed count against the work
+    assert check.status == "cannot_carry" and (check.from_month, check.needed) == (1, 2)
+    assert check.said.code == "engine.capacity_cannot_carry"
+    assert check.said.params == {"month": 1, "tier": EXTREME_REF, "need": 2, "count": 1}
+    assert result.headline.best is None  # the only option cannot carry it: never best
     assert said["engine.note_deep_learning_stays"].params == {"hours": Number(Decimal("100"))}
 
 

@@ -243,6 +243,32 @@ class OptionMoney(Open):
     )
 
 
+class OneTimeCosts(Open):
+    """The one-time costs of a switch an option carries (planner.compute.onetime): an
+    option on the baseline's provider and instance family carries none, one that moves
+    carries all three, unless the plan overrides them for the option."""
+
+    charged: list[Literal["migration", "running_both", "retraining"]]
+    not_charged: list[Literal["migration", "running_both", "retraining"]]
+    stays: bool | None = Field(
+        description="on the baseline's provider and instance family; null: the baseline's "
+        "is unknown (a quoted spend without baseline.runs_on)"
+    )
+    overridden: list[Literal["migration", "running_both", "retraining"]]
+
+
+class CapacityCheck(Open):
+    """Whether a fixed count carries the work each month, by the model that sizes the other
+    options (issue 21): an option that cannot is ranked after those that can, never best."""
+
+    status: Literal["carries", "cannot_carry", "not_checked"]
+    from_month: int | None = Field(description="cannot_carry: the first month it falls short")
+    tier: str | None = Field(description="the part that falls short or was not checked")
+    needed: int | None = Field(description="cannot_carry: the count that would carry it")
+    count: int | None = Field(description="the fixed count")
+    said: str = Field(description="the status as a sentence (messages: capacity_check.said)")
+
+
 class Option(Open):
     key: str = Field(description="candidate:<index> or tier:<slug>")
     label: str
@@ -252,6 +278,16 @@ class Option(Open):
     parts: list[OptionPart]
     money: OptionMoney
     one_time_items: dict[str, Money]
+    one_time_costs: OneTimeCosts | None = Field(
+        default=None,
+        description="which of the switch's one-time costs (migration, running_both, "
+        "retraining) the option carries (issue 21); absent in a share frozen before 2026-12-04",
+    )
+    capacity_check: CapacityCheck | None = Field(
+        default=None,
+        description="an option of fixed counts against the work the plan describes (null: "
+        "no workloads, or no fixed count); absent in a share frozen before 2026-12-04",
+    )
     break_even_vs_best_monthly: dict[str, Any] | None
     notes: list[str]
     provenance: Provenance

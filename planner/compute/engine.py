@@ -41,7 +41,7 @@ import pandas as pd
 from common.gcpause import paused
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import bounds, capacity, defaults, owned, sensitivity, tco
+from planner.compute import bounds, capacity, defaults, onetime, owned, sensitivity, tco
 from planner.compute.answer import Headline
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
@@ -245,6 +245,62 @@ class PartResult:
         return out
 
 
+CARRIES, CANNOT_CARRY, NOT_CHECKED = "carries", "cannot_carry", "not_checked"
+
+
+@dataclass
+class CapacityCheck:
+    """Whether an option of fixed counts carries the plan's work each month (issue 21,
+    item 5), by the capacity model that sizes the other options: `carries` every month;
+    `cannot_carry` from `from_month` on, where `tier` needs `needed` servers (the most in
+    the horizon) against its fixed `count`; `not_checked` where no evidence (a measured
+    run, an estimate) sizes `tier`, or an owned server (no catalog specs)."""
+
+    status: str
+    from_month: int | None = None
+    tier: str | None = None
+    needed: int | None = None
+    count: int | None = None
+    said: Message | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "from_month": self.from_month, "tier": self.tier,
+                "needed": self.needed, "count": self.count, "said": self.said}  # fmt: skip
+
+
+def capacity_check(
+    plan: Plan, parts: Sequence[PartResult], owned_option: bool, prices: Prices
+) -> CapacityCheck | None:
+    """The fixed counts of an option against the work the plan describes; None where the
+    plan gives no workloads or the option has no fixed count (it is sized, or usage)."""
+    if not plan.workloads:
+        return None
+    if owned_option:
+        return CapacityCheck(NOT_CHECKED, said=msg("engine.capacity_not_checked_owned"))
+    fixed = [p for p in parts if p.mode == "fixed"]
+    if not fixed:
+        return None
+    unchecked = None
+    for part in fixed:
+        cap, tier = part.capacity, prices.ref(part.tier)
+        count = max(part.servers_by_month) if part.servers_by_month else 0
+        if cap is None or not cap.has_number:
+            unchecked = unchecked or CapacityCheck(
+                NOT_CHECKED, tier=part.tier, count=count,
+                said=msg("engine.capacity_not_checked", tier=tier),
+            )  # fmt: skip
+            continue
+        short = [m for m, need in enumerate(cap.servers_by_month, start=1) if need > count]
+        if short:
+            needed = max(cap.servers_by_month)
+            said = msg("engine.capacity_cannot_carry", month=short[0], tier=tier,
+                       need=needed, count=count)  # fmt: skip
+            return CapacityCheck(CANNOT_CARRY, short[0], part.tier, needed, count, said)
+    if unchecked is not None:
+        return unchecked
+    return CapacityCheck(CARRIES, said=msg("engine.capacity_carries"))
+
+
 @dataclass
 class OptionResult:
     key: str
@@ -257,6 +313,12 @@ class OptionResult:
     notes: list[Message] = field(default_factory=list)
     owned: dict[str, Any] | None = None  # an owned server's lines (owned.OwnedMoney.to_dict)
     title: Message | None = None  # the label with each tier told apart (Prices.title)
+    one_time_costs: onetime.OneTimeCosts | None = None  # which of the switch's it carries
+    capacity_check: CapacityCheck | None = None  # a fixed count against the work (issue 21)
+
+    @property
+    def cannot_carry(self) -> bool:
+        return self.capacity_check is not None and self.capacity_check.status == CANNOT_CARRY
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: each sentence as its English text, and `messages` beside them."""
@@ -271,6 +333,8 @@ class OptionResult:
                 "parts": [p.to_dict() for p in self.parts],
                 "money": self.money.to_dict(),
                 "one_time_items": {k: str(v) for k, v in self.one_time_items.items()},
+                "one_time_costs": self.one_time_costs.to_dict() if self.one_time_costs else None,
+                "capacity_check": self.capacity_check.to_dict() if self.capacity_check else None,
                 "break_even_vs_best_monthly": self.break_even.to_dict()
                 if self.break_even
                 else None,
@@ -342,6 +406,9 @@ class OptionSpec:
         if self.title is None and self.title_of is not None:
             return prices.title(self.title_of)
         return self.title
+    # {cost: "charged" | "not_charged" | None}: the plan's per-option overrides of the
+    # one-time costs' rule (`onetime.one_time_costs_for`)
+    one_time: Mapping[str, str | None] = field(default_factory=dict)
 
 
 def owned_options(plan: Plan) -> list[OptionSpec]:
@@ -379,7 +446,8 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dic
             label = _joined(candidate.parts, prices, prices.ref)
             title = _joined(candidate.parts, prices, prices.title)
         key = f"candidate:{index}"
-        options.append(OptionSpec(key, label, list(candidate.parts), title=title))
+        said = {c: getattr(candidate, c) for c in onetime.COSTS}
+        options.append(OptionSpec(key, label, list(candidate.parts), title=title, one_time=said))
     return options, missing
 
 
@@ -432,16 +500,18 @@ def _part_label(
 class PricedOptions:
     result: tco.TcoResult
     setup_cents: np.ndarray  # per option: set-up fees of the first servers
-    shared_one_time: dict[str, Decimal]  # migration, retraining, other: the same for all
+    entered_one_time: list[dict[str, Decimal]]  # per option: migration, retraining, other
     counts: list[list[np.ndarray]]  # per option, per part: servers by month
     notes: list[list[Message]]
     owned: dict[int, owned.OwnedMoney] = field(default_factory=dict)  # option index → money
+    costs: list[onetime.OneTimeCosts] = field(default_factory=list)  # per option
 
     def one_time_items(self, i: int) -> dict[str, Decimal]:
+        entered = self.entered_one_time[i]
         if i in self.owned:
             bought = {"purchase": tco.money(self.owned[i].one_time["purchase"])}
-            return {**bought, "setup_fees": tco.money(self.setup_cents[i]), **self.shared_one_time}
-        return {"setup_fees": tco.money(self.setup_cents[i]), **self.shared_one_time}
+            return {**bought, "setup_fees": tco.money(self.setup_cents[i]), **entered}
+        return {"setup_fees": tco.money(self.setup_cents[i]), **entered}
 
 
 class Pricer:
@@ -491,20 +561,38 @@ class Pricer:
             out[:months] += tco.to_cents(amount)
         return out
 
-    def shared_monthly(self, baseline: np.ndarray) -> np.ndarray:
-        """What every option pays a month besides its own servers."""
+    def shared_monthly(self, baseline: np.ndarray, both: bool = True) -> np.ndarray:
+        """What an option pays a month besides its own servers; `both`: whether it carries
+        the months of running both (the baseline paid beside it)."""
         extra = self.plan.monthly
         out = np.full(self.h, tco.to_cents(extra.egress) + tco.to_cents(extra.other))
-        both = min(self.plan.one_time.running_both_months or 0, self.h)
+        months = both_months(self.plan) if both else 0
         committed = self.commitments()
-        committed[:both] = baseline[:both]
+        committed[:months] = baseline[:months]
         return out + committed
 
-    def shared_one_time(self) -> dict[str, Decimal]:
+    def baseline_host(self) -> onetime.Host | None:
+        b = self.plan.baseline
+        slug = b.tier if b.tier is not None else b.runs_on
+        return self.host(slug) if slug else None
+
+    def host(self, slug: str) -> onetime.Host | None:
+        if slug not in self.prices:
+            return None
+        return onetime.Host.of(self.prices.get(slug, "provider"), self.prices.get(slug, "name"))
+
+    def one_time_costs(self, option: OptionSpec) -> onetime.OneTimeCosts:
+        """Which of the switch's one-time costs the option carries (`onetime`)."""
+        hosts = [self.host(p.tier) for p in option.parts] if option.owned is None else [None]
+        return onetime.one_time_costs_for(hosts, self.baseline_host(), option.one_time)
+
+    def entered_one_time(self, costs: onetime.OneTimeCosts) -> dict[str, Decimal]:
+        """The entered one-time amounts an option carries: migration and retraining where
+        it carries them (0.00 where not), other costs always."""
         ot = self.plan.one_time
         items = {
-            "migration": ot.migration or Decimal(0),
-            "retraining": ot.retraining or Decimal(0),
+            "migration": (ot.migration or Decimal(0)) if costs.carries("migration") else 0,
+            "retraining": (ot.retraining or Decimal(0)) if costs.carries("retraining") else 0,
             "other": ot.other,
         }
         return {k: tco.money(tco.to_cents(v)) for k, v in items.items()}
@@ -583,9 +671,15 @@ class Pricer:
             np.add.at(monthly, owner, part_monthly)
             setup_by_option = np.zeros(n, dtype=np.int64)
             np.add.at(setup_by_option, owner, setup)
-        monthly = monthly + self.shared_monthly(baseline)[None, :]
-        shared = self.shared_one_time()
-        one_time = setup_by_option + sum(tco.to_cents(v) for v in shared.values())
+        costs = [self.one_time_costs(o) for o in options]
+        with_both, without = self.shared_monthly(baseline), self.shared_monthly(baseline, False)
+        monthly = monthly + np.array(
+            [with_both if c.carries("running_both") else without for c in costs], dtype=np.int64
+        ).reshape(n, self.h)
+        entered = [self.entered_one_time(c) for c in costs]
+        one_time = setup_by_option + np.array(
+            [sum(tco.to_cents(v) for v in e.values()) for e in entered], dtype=np.int64
+        )
         result = tco.compute(
             names=[str(o.label) for o in options],
             baseline_cents=baseline,
@@ -596,13 +690,19 @@ class Pricer:
         per_option_counts: list[list[np.ndarray]] = [[] for _ in options]
         for j, (i, _) in enumerate(flat):
             per_option_counts[i].append(counts[j])
-        return PricedOptions(result, setup_by_option, shared, per_option_counts, notes)
+        return PricedOptions(result, setup_by_option, entered, per_option_counts, notes,
+                             costs=costs)  # fmt: skip
 
     def _owed_months(self, part: Part) -> int:
         term = part.min_term_months
         if term is None:
             term = self.prices.get(part.tier, "min_term_months") or 0
         return max(int(term) - self.h, 0) if part.mode != "usage" else 0
+
+
+def both_months(plan: Plan) -> int:
+    """The months of running both, within the horizon."""
+    return min(plan.one_time.running_both_months or 0, plan.horizon_months)
 
 
 def _growth(g: Decimal, h: int) -> np.ndarray:
@@ -698,6 +798,8 @@ def _compare(
         priced, money = _with_owned(plan, pricer, priced, money, baseline_cents)
     options = _results(plan, prices, table, priced, money)
     _transition(plan, options, money.result, baseline_cents - pricer.commitments())
+    # an option that cannot carry the work is never best: those that can come first
+    options.sort(key=lambda o: o.cannot_carry)
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
@@ -732,32 +834,42 @@ def _with_owned(
     if not specs:
         return options, money
     r, h = money.result, plan.horizon_months
-    shared_monthly = pricer.shared_monthly(baseline)
-    shared_cents = sum(tco.to_cents(v) for v in money.shared_one_time.values())
+    costs = [pricer.one_time_costs(spec) for spec in specs]
+    entered = [pricer.entered_one_time(c) for c in costs]
+    entered_cents = [sum(tco.to_cents(v) for v in e.values()) for e in entered]
+    shared = [pricer.shared_monthly(baseline, c.carries("running_both")) for c in costs]
     bought = [owned.owned_money(spec.owned, h) for spec in specs]  # type: ignore[arg-type]
     one_time = np.concatenate(
-        [r.one_time_cents, [m.one_time_cents + shared_cents for m in bought]]
+        [
+            r.one_time_cents,
+            [m.one_time_cents + e for m, e in zip(bought, entered_cents, strict=True)],
+        ]
     ).astype(np.int64)
     catalog = r.monthly_cents.reshape(-1, h)
-    monthly = np.vstack([catalog, *[m.monthly_cents + shared_monthly for m in bought]])
-    exact = np.vstack([catalog, *[m.exact_monthly + shared_monthly for m in bought]])
+    monthly = np.vstack(
+        [catalog, *[m.monthly_cents + s for m, s in zip(bought, shared, strict=True)]]
+    )
+    exact = np.vstack(
+        [catalog, *[m.exact_monthly + s for m, s in zip(bought, shared, strict=True)]]
+    )
     result = tco.compute(
         names=[*r.names, *(str(s.label) for s in specs)], baseline_cents=baseline,
         one_time_cents=one_time, monthly_cents=monthly,
         annual_rate=plan.annual_discount_rate, exact_monthly=exact,
     )  # fmt: skip
     notes = list(money.notes)
-    for m in bought:
-        said = owned.resale_payback_note(m, baseline, shared_monthly, shared_cents, plan.currency)
+    for m, s, e in zip(bought, shared, entered_cents, strict=True):
+        said = owned.resale_payback_note(m, baseline, s, e, plan.currency)
         notes.append(m.notes + ([said] if said else []))
     first = len(options)
     return options + specs, PricedOptions(
         result=result,
         setup_cents=np.concatenate([money.setup_cents, [m.one_time["setup"] for m in bought]]),
-        shared_one_time=money.shared_one_time,
+        entered_one_time=money.entered_one_time + entered,
         counts=money.counts + [[] for _ in bought],
         notes=notes,
         owned={first + j: m for j, m in enumerate(bought)},
+        costs=money.costs + costs,
     )
 
 
@@ -768,8 +880,8 @@ def _sensitivity(
     if not options:
         return None
     best = options[0].money
-    ot = plan.one_time
-    entered = sum(tco.to_cents(v) for v in (ot.migration, ot.retraining, ot.other) if v)
+    items = options[0].one_time_items
+    entered = sum(tco.to_cents(items.get(k, 0)) for k in ("migration", "retraining", "other"))
     case = sensitivity.Case(
         baseline=np.asarray(baseline, dtype=np.int64),
         monthly=np.array([tco.to_cents(m) for m in best.monthly], dtype=np.int64),
@@ -881,13 +993,15 @@ def _results(
             )  # fmt: skip
         notes = money.notes[i] + _notes(plan, prices, option, parts, dl_hours)
         bought = money.owned.get(int(i))
+        check = capacity_check(plan, parts, bought is not None, prices)
         out.append(
             OptionResult(
                 key=option.key, label=option.label, figure=figure, parts=parts,
                 money=result.option(i), one_time_items=money.one_time_items(i),
                 break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
                 owned=bought.to_dict() if bought else None,
-                title=option.told_apart(prices),
+                title=option.told_apart(prices), one_time_costs=money.costs[i],
+                capacity_check=check,
             )
         )  # fmt: skip
     return out
@@ -900,9 +1014,10 @@ def _transition(
     of running both, every option also pays the baseline (less the commitments it pays
     anyway: `extra`); that is a one-off cost of the switch, not a monthly one."""
     h = result.horizon
-    both = min(plan.one_time.running_both_months or 0, h)
-    transition = int(extra[:both].sum())
     for option, i in zip(options, result.order(), strict=True):  # `_results`' order
+        carries = option.one_time_costs is None or option.one_time_costs.carries("running_both")
+        both = both_months(plan) if carries else 0
+        transition = int(extra[:both].sum())
         monthly = result.monthly_cents[i]
         steady = monthly[both] if both < h else monthly[-1] - extra[-1]
         option.money.steady_monthly = tco.money(int(steady))
@@ -937,11 +1052,6 @@ def _notes(
             )  # fmt: skip
         if prices.get(part.tier, "pricing_model") == "spot":
             notes.append(msg("engine.note_spot", tier=tier, share=_share(plan)))
-        cap = part.capacity
-        if part.mode == "fixed" and cap is not None and cap.has_number:
-            need, count = max(cap.servers_by_month), max(part.servers_by_month)
-            if need > count:
-                notes.append(msg("engine.note_fixed_below_need", tier=tier, need=need, count=count))
     return notes
 
 
@@ -1028,11 +1138,11 @@ NOT_ENTERED = {
 def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) -> Headline:
     missing = plan.one_time.not_entered()
     later = [_not_entered(missing)] if missing else []
-    if not options:
+    if not options or options[0].cannot_carry:  # none, or none carries the work: no best
         nothing = dict.fromkeys(("best", "label", "saving_per_month", "saving_per_year",
                                  "payback_label", "payback_month", "payback_fraction"))  # fmt: skip
-        return Headline(**nothing, not_entered=missing,
-                        sentences=[msg("engine.headline_none"), *later])  # fmt: skip
+        said = msg("engine.headline_none_carries" if options else "engine.headline_none")
+        return Headline(**nothing, not_entered=missing, sentences=[said, *later])  # fmt: skip
     best = options[0]
     m = best.money
     if m.saving <= 0:

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from common.units import HOURS_PER_MONTH
-from planner.compute import capacity, engine, owned, tco, uncertainty
+from planner.compute import capacity, engine, onetime, owned, tco, uncertainty
 from planner.compute import drawn_money as money
 from planner.compute import drawn_pools as pools
 from planner.compute.capacity import EPS
@@ -86,6 +86,18 @@ def values_of(items: Sequence[Uncertain], drawn: Mapping[str, np.ndarray], d: in
     return out
 
 
+def _exact_cents(unit: Fraction, nums: Sequence[np.ndarray], n: int) -> np.ndarray:
+    """round_half_up(unit × Π (num ÷ SCALE_DEN)) in cents per draw, in Python integers
+    (exact at any size), as `tco.to_cents` rounds the engine's moved line."""
+    p, q = unit.as_integer_ratio()
+    top = np.full(n, p * 100, dtype=object)
+    den = q
+    for num in nums:
+        top = top * np.asarray(num, dtype=np.int64).astype(object)
+        den *= SCALE_DEN
+    return np.asarray((2 * top + den) // (2 * den), dtype=np.int64)
+
+
 # --- the vectorised model -----------------------------------------------------------------
 
 
@@ -108,6 +120,8 @@ class Option:
     key: str
     parts: list[Part]
     bought: owned.OwnedMoney | None = None
+    costs: onetime.OneTimeCosts | None = None  # the switch's one-time costs it carries
+    server: Any = None  # an owned option's OwnedServer (its inputs are drawn: issue 21)
 
 
 class Model:
@@ -159,7 +173,7 @@ class Model:
         self.months = np.arange(self.h, dtype=float)[:, None]
         extra = plan.monthly
         self.shared_const = tco.to_cents(extra.egress) + tco.to_cents(extra.other)
-        self.both = min(plan.one_time.running_both_months or 0, self.h)
+        self.both = engine.both_months(plan)
         self.items = uncertainty.inputs(plan, frame, measurements, self.leading_tiers())
         self.moving = self._moving_commitments()
         self.shared = self.shared_const + self._fixed_commitments()
@@ -168,8 +182,10 @@ class Model:
         return [p.tier for o in self.options for p in o.parts]
 
     def _option(self, spec: engine.OptionSpec) -> Option:
+        costs = self.pricer.one_time_costs(spec)
         if spec.owned is not None:
-            return Option(spec.key, [], owned.owned_money(spec.owned, self.h))
+            bought = owned.owned_money(spec.owned, self.h)
+            return Option(spec.key, [], bought, costs, server=spec.owned)
         parts = []
         for part in spec.parts:
             p = self.prices
@@ -186,7 +202,7 @@ class Model:
             else:
                 item.usage = self.pricer.usage_amount(part)
             parts.append(item)
-        return Option(spec.key, parts)
+        return Option(spec.key, parts, costs=costs)
 
     # --- pricing D draws ---
     # Draws are priced CHUNK at a time in months × draws arrays (`drawn_money`), so that
@@ -244,16 +260,26 @@ class Model:
             num, den = self._factor(drawn, n, tier, tier in self.converted)
             cents = money.line_cents(price, num, den, np.full((1, n), float(count)))
             w.net[:months] -= cents
-        w.net[: self.both] = -self.shared_const
+        staying = w.net[: self.both].copy()  # an option that does not run both pays as ever
         rate = get("annual_discount_rate", RATE_DEN, self.plan.annual_discount_rate)
         money.discount_factors(rate, w.factors)
-        once = self._shared_one_time(drawn, n)
         out = {
             name: np.empty((n, len(self.options)), dtype=np.int64)
             for name in ("npv", "saving", "payback", "gaining")
         }
         for k, option in enumerate(self.options):
-            if option.bought is not None:
+            if option.costs is None or option.costs.carries("running_both"):
+                w.net[: self.both] = -self.shared_const
+            else:
+                w.net[: self.both] = staying
+            once = self._entered_one_time(drawn, n, option.costs)
+            if option.bought is not None and self._owned_drawn(drawn):
+                bill, metered, bought_once = self._owned_money(option, drawn, n)
+                saving = np.subtract(w.net, bill, out=w.lines)
+                shared = w.baseline - w.net
+                exact = w.baseline - (shared + metered)
+                one_time = bought_once + once
+            elif option.bought is not None:
                 saving = np.subtract(w.net, option.bought.monthly_cents[:, None], out=w.lines)
                 shared = w.baseline - w.net
                 exact = w.baseline - (shared + option.bought.exact_monthly[:, None])
@@ -266,6 +292,73 @@ class Model:
             out["npv"][:, k], out["saving"][:, k], out["payback"][:, k] = npv, total, month
             out["gaining"][:, k] = gaining
         return out
+
+    @staticmethod
+    def _owned_drawn(drawn: Mapping[str, np.ndarray]) -> bool:
+        return any(name.startswith("owned:") for name in drawn)
+
+    def _owned_money(self, option: Option, drawn: Mapping[str, np.ndarray], n: int):
+        """An owned option's bill (H × n cents), its metered bill (float cents) and its
+        one-time cents (n) with owned hardware's inputs drawn: each line the exact
+        `owned.owned_money` gives for the moved server (`uncertainty._owned_server`),
+        a draw's service life choosing its schedule of purchases and resale."""
+        server, h = option.server, self.h
+        ones = np.full(n, SCALE_DEN, dtype=np.int64)
+        names = ("purchase_price", "kwh_price", "pue", "colocation", "resale", "lifetime")
+        f = {k: drawn.get(f"owned:{k}", ones) for k in names}
+        bill = np.zeros((h, n), dtype=np.int64)
+        metered = np.zeros((h, n), dtype=float)
+        once = np.zeros(n, dtype=np.int64)
+        years = np.array([
+            uncertainty.owned_years(server.depreciation_years, Decimal(int(v)) / SCALE_DEN)
+            for v in f["lifetime"]
+        ])  # fmt: skip
+        count = server.count
+        price = Fraction(server.purchase_price)
+        for y in np.unique(years):
+            at = years == y
+            moved = server.model_copy(update={"depreciation_years": int(y)})
+            base = owned.owned_money(moved, h)
+            fp = f["purchase_price"][at]
+
+            def cents(unit: Fraction, *nums: np.ndarray, k: int = int(at.sum())) -> np.ndarray:
+                return _exact_cents(unit * count, nums, k)
+
+            # purchases (cash), a loan's payments and the balance at the horizon, support:
+            # each in proportion to the price, where the schedule at this life puts them
+            buy = cents(price, fp)
+            if server.financing == "cash":
+                once[at] += buy * (0 in base.purchases)
+                for month in base.purchases:
+                    if month:
+                        bill[month - 1, at] += buy
+            else:
+                rate, term = Fraction(server.loan_annual_rate or 0), int(server.loan_months or 1)
+                pay = cents(owned.annuity(price, rate, term), fp)
+                unit = tco.to_cents(owned.annuity(price, rate, term) * count)
+                if unit:
+                    active = base.lines["loan"] // unit
+                    bill[:, at] += active[:, None] * pay[None, :]
+                for start in base.purchases:  # each loan still running at the horizon
+                    if start + term > h:
+                        left = owned.balance(price, rate, term, h - start)
+                        bill[h - 1, at] += cents(left, fp)
+            once[at] += base.one_time["setup"]
+            bill[:, at] += (base.lines["setup"] + base.lines["spares"])[:, None]
+            support = cents(owned.support_unit(server), fp)
+            power_unit = owned.power_unit(server)
+            power = cents(power_unit, f["kwh_price"][at], f["pue"][at])
+            colo = cents(Fraction(server.colocation_monthly), f["colocation"][at])
+            bill[:, at] += (support + power + colo)[None, :]
+            if server.resale == "percent":
+                resale = cents(price * Fraction(server.resale_percent or 0), fp, f["resale"][at])
+            else:
+                resale = cents(base.resale_unit, fp)
+            bill[h - 1, at] -= resale
+            exact = float(power_unit * count * 100) * (
+                f["kwh_price"][at] / SCALE_DEN) * (f["pue"][at] / SCALE_DEN)  # fmt: skip
+            metered[:, at] = bill[:, at] - power[None, :] + exact[None, :]
+        return bill, metered, once
 
     def _factor(self, drawn: Mapping[str, np.ndarray], n: int, tier: str, converted: bool):
         """The price factor of a tier per draw, as a numerator over a power of 10⁴: its own
@@ -332,11 +425,14 @@ class Model:
         price = Fraction(self.prices.monthly(b.tier))
         money.line_cents(price, num, den, counts, w.baseline, w.scratch)
 
-    def _shared_one_time(self, drawn, n: int) -> np.ndarray:
+    def _entered_one_time(self, drawn, n: int, costs: onetime.OneTimeCosts | None) -> np.ndarray:
+        """The entered one-time costs the option carries (`onetime`), per draw."""
         ot = self.plan.one_time
         factor = drawn.get("one_time", np.full(n, SCALE_DEN))
         total = np.zeros(n, dtype=np.int64)
-        items = [ot.migration, ot.retraining, ot.other]
+        carries = costs.carries if costs is not None else (lambda _: True)
+        items = [ot.migration if carries("migration") else None,
+                 ot.retraining if carries("retraining") else None, ot.other]  # fmt: skip
         for value in items:
             if value:
                 p, q = Fraction(value).as_integer_ratio()

@@ -133,6 +133,8 @@ def analyse(case: Case, currency: str, horizon: int) -> list[dict[str, Any]]:
     ]  # fmt: skip
     pays_now = case.outcome()[2] > 0
     for name, base, change in line_inputs:
+        if base == 0:
+            continue  # nothing to move: no "0–0" row (issue 21)
         lo_f, hi_f = RANGES[name]
         low, high = _cents(base * lo_f), _cents(base * hi_f)
         even = _break_even(lambda v, c=change: case.pays(**c(v)), low, high)

@@ -49,6 +49,19 @@ DEFAULT_RANGES: dict[str, tuple[str, str]] = {
     "volume": ("0.75", "1.25"),
     "one_time": ("0.5", "2"),
 }
+# Owned hardware's inputs (issue 21, item 3), each a factor on every owned server's own
+# figure, planner defaults (docs/design.md, "Owned hardware in the sensitivity and the
+# odds" gives each range's reasoning): the purchase price, the electricity price, the PUE
+# (never below 1), colocation, a resale percentage, and the service life (depreciation
+# years × the factor, rounded half-up to whole years, 1…15).
+OWNED_RANGES: dict[str, tuple[str, str]] = {
+    "owned:purchase_price": ("0.9", "1.2"),
+    "owned:kwh_price": ("0.7", "1.5"),
+    "owned:pue": ("0.85", "1.25"),
+    "owned:colocation": ("0.8", "1.3"),
+    "owned:resale": ("0.5", "1.5"),
+    "owned:lifetime": ("0.6", "1.4"),
+}
 DISCOUNT_RATE_HIGH = Decimal("0.14")  # the discount rate's high: twice the plan's, at least this
 # The schema's own bounds of the inputs given as the rate itself: a default range never
 # leaves them (the growth range runs to twice the plan's growth, at most 0.5).
@@ -167,10 +180,64 @@ def inputs(
         out.append(_absolute("monthly_growth", Decimal(0), g, max(g * 2, Decimal("0.02")), g))
     out.append(_absolute("annual_discount_rate", Decimal(0), r, max(r * 2, DISCOUNT_RATE_HIGH), r))
     out.append(_scale("one_time", *ranges["one_time"], msg("uncertainty.one_time")))
+    out += owned_inputs(plan)
     if plan.workloads:
         low, high = max(u - Decimal("0.15"), Decimal("0.3")), min(u + Decimal("0.15"), Decimal(1))
         out.append(_absolute("utilisation_target", min(low, u), u, max(high, u), u))
     return [_entered(i, entered.get(i.name.split(":")[0])) for i in out]
+
+
+def owned_inputs(plan: Plan) -> list[Uncertain]:
+    """Owned hardware's inputs, each only where it moves a figure (no "$0-$0" row): power
+    where a server draws any, colocation where one pays any, a resale percentage where
+    one is entered (a book value moves with the price and the service life)."""
+    servers = plan.owned
+    if not servers:
+        return []
+    moves = {
+        "owned:purchase_price": any(s.purchase_price > 0 for s in servers),
+        "owned:kwh_price": any(s.watts > 0 and s.kwh_price > 0 and s.pue > 0 for s in servers),
+        "owned:pue": any(s.watts > 0 and s.kwh_price > 0 and s.pue > 1 for s in servers),
+        "owned:colocation": any(s.colocation_monthly > 0 for s in servers),
+        "owned:resale": any(s.resale == "percent" and (s.resale_percent or 0) > 0
+                            for s in servers),
+        "owned:lifetime": any(s.purchase_price > 0 for s in servers),
+    }  # fmt: skip
+    out = []
+    for name, (low, high) in OWNED_RANGES.items():
+        if not moves[name]:
+            continue
+        if name == "owned:pue":  # a PUE below 1 is no PUE: the low stops at 1
+            least = max(Decimal(1) / min(s.pue for s in servers), Decimal(low))
+            low = str(least.quantize(FACTOR, rounding="ROUND_UP"))
+        label = msg(f"uncertainty.{name.replace(':', '_')}")
+        out.append(_scale(name, low, high, label))
+    return out
+
+
+def owned_years(years: int, factor: Decimal) -> int:
+    """A service life moved by `factor`: whole years, rounded half-up, 1…15."""
+    moved = (Decimal(years) * factor).to_integral_value(rounding="ROUND_HALF_UP")
+    return int(min(max(moved, Decimal(1)), Decimal(15)))
+
+
+def _owned_server(server: Any, values: Mapping[str, Decimal]) -> Any:
+    """One owned server with owned hardware's inputs in place (`OWNED_RANGES`)."""
+    f = {k.split(":", 1)[1]: v for k, v in values.items() if k.startswith("owned:")}
+    update: dict[str, Any] = {}
+    if "purchase_price" in f:
+        update["purchase_price"] = server.purchase_price * f["purchase_price"]
+    if "kwh_price" in f:
+        update["kwh_price"] = server.kwh_price * f["kwh_price"]
+    if "pue" in f:
+        update["pue"] = max(server.pue * f["pue"], Decimal(1))
+    if "colocation" in f:
+        update["colocation_monthly"] = server.colocation_monthly * f["colocation"]
+    if "resale" in f and server.resale == "percent" and server.resale_percent is not None:
+        update["resale_percent"] = server.resale_percent * f["resale"]
+    if "lifetime" in f:
+        update["depreciation_years"] = owned_years(server.depreciation_years, f["lifetime"])
+    return server.model_copy(update=update) if update else server
 
 
 def _scale(name: str, low: str, high: str, label: Message) -> Uncertain:
@@ -283,6 +350,8 @@ def _apply_plan(plan: Plan, values: Mapping[str, Decimal]) -> Plan:
             if getattr(ot, k) is not None
         }
         update["one_time"] = ot.model_copy(update=changed)
+    if plan.owned and any(k.startswith("owned:") for k in values):
+        update["owned"] = tuple(_owned_server(s, values) for s in plan.owned)
     volume, rps = values.get("batch_volume", Decimal(1)), values.get("requests_per_second")
     if volume != 1 or (rps is not None and rps != 1):
         update["workloads"] = tuple(_workload(w, volume, rps) for w in plan.workloads)
@@ -416,9 +485,9 @@ def tornado(rows: Sequence[Mapping[str, Any]], base_npv: str, limit: int = 8) ->
     """The `limit` inputs that swing the NPV most: (label, low NPV, high NPV) around base."""
     return {
         "base_npv": base_npv,
-        "bars": [
+        "bars": [  # never a bar whose low equals its high (issue 21): it moves nothing
             {"input": r["input"], "label": r["label"], "npv_low": r["npv_low"],
              "npv_high": r["npv_high"]}
-            for r in list(rows)[:limit]
+            for r in [r for r in rows if r["npv_low"] != r["npv_high"]][:limit]
         ],
     }  # fmt: skip

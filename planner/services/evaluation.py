@@ -319,8 +319,11 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
         odds = montecarlo.summary(model, seed=seed)
     except bounds.TooLarge as exc:  # an entered range, or the draws at once: refused
         raise engine.too_large(exc.at("ranges")) from None
+    amounts = _amounts(evaluation, model.items)
+    # an amount of nothing moves nothing: no "$0-$0 one-time costs" row (issue 21)
+    rows = [r for r in rows if r["input"] not in amounts or amounts[r["input"]].value != 0]
     rows = breakeven.in_money(
-        rows, model.items, _amounts(evaluation, model.items), outcome,
+        rows, model.items, amounts, outcome,
         currency=plan.currency, horizon=plan.horizon_months,
         base_pays=best.money.payback_month is not None, labels=_labels(inputs, model.items),
     )  # fmt: skip
@@ -354,14 +357,16 @@ def _amounts(evaluation: Evaluation, items: list[ranges.Uncertain]) -> dict[str,
     bill = plan.baseline.monthly
     if bill is None:
         bill = Decimal(evaluation.comparison.baseline["monthly"][0])
-    ot = plan.one_time
+    options = evaluation.comparison.options
+    carried = options[0].one_time_items if options else {}  # the best option's (issue 21)
     out = {
         "baseline_monthly": breakeven.Amount(Decimal(bill), breakeven.MONTH),
         "one_time": breakeven.Amount(
-            sum((v for v in (ot.migration, ot.retraining, ot.other) if v), Decimal(0)),
+            sum((Decimal(carried.get(k, 0)) for k in ("migration", "retraining", "other")),
+                Decimal(0)),
             breakeven.ONCE,
         ),
-    }
+    }  # fmt: skip
     for item in items:
         if item.name.startswith("price:"):
             slug = item.name.split(":", 1)[1]

@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from common.django.message_render import render
 from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef, msg, plain
@@ -113,6 +113,25 @@ class Row:
     npv: Decimal | None = None  # of switching; None in a share frozen before it was kept
     changed: bool = False  # the shared page: differs from the frozen figures
     transition: Decimal = Decimal(0)  # the months of running both, once (issue 21)
+    # the switch's one-time costs it carries (keys of onetime.COSTS); None: a share frozen
+    # before the rule (issue 21, item 2)
+    one_time_costs: list[str] | None = None
+    stays: bool | None = None  # on the baseline's provider and instance family
+    # a fixed count against the work (issue 21, item 5): carries | cannot_carry |
+    # not_checked, and its sentence; None: no workloads or no fixed count
+    capacity: str | None = None
+    capacity_said: Message | None = None
+    owned: bool = False  # bought servers: no catalog price
+
+    @property
+    def one_time_costs_said(self) -> str:
+        """What the one-time column says it carries ("" for a share frozen before)."""
+        if self.one_time_costs is None:
+            return ""
+        if not self.one_time_costs:
+            return _("no migration, running both or re-validation: it stays")
+        return _("carries %(costs)s") % {"costs": one_time_costs_text(self.one_time_costs)}
+
     retired: bool = False  # the shared page: a tier it names is no longer offered
 
     @property
@@ -156,7 +175,8 @@ class Results:
 
     @property
     def best(self) -> Row | None:
-        return self.rows[0] if self.rows else None
+        """The cheapest option that can carry the work (issue 21: one that cannot never is)."""
+        return self.rows[0] if self.rows and self.rows[0].best else None
 
 
 def dec(value: Any) -> Decimal:
@@ -270,6 +290,12 @@ def _row(option: Mapping[str, Any]) -> Row:
         ],
         monthly=dec(money.get("steady_monthly") or monthly[0]),
         transition=dec(money.get("transition_cost") or "0"),
+        one_time_costs=(option.get("one_time_costs") or {}).get("charged"),
+        stays=(option.get("one_time_costs") or {}).get("stays"),
+        capacity=(option.get("capacity_check") or {}).get("status"),
+        capacity_said=said.maybe(
+            "capacity_check.said", (option.get("capacity_check") or {}).get("said")
+        ),
         one_time=dec(money["one_time"]),
         one_time_items={k: dec(v) for k, v in (option.get("one_time_items") or {}).items()},
         total=dec(money["total"]),
@@ -305,9 +331,17 @@ def _no_number(entry: Mapping[str, Any]) -> NoNumber:
 
 def results(comparison: Mapping[str, Any]) -> Results:
     """The comparison as the dashboard reads it: rows sorted by total cost, cheapest first."""
-    rows = sorted((_row(o) for o in comparison.get("options") or []), key=lambda r: r.total)
-    if rows:
+    rows = sorted((_row(o) for o in comparison.get("options") or []),
+                  key=lambda r: (r.capacity == "cannot_carry", r.total))  # fmt: skip
+    if rows and rows[0].capacity != "cannot_carry":
         rows[0].best = True
+    bought = (comparison.get("plan") or {}).get("owned") or []
+    for row in rows:  # an owned option's servers: the count the plan buys (issue 21)
+        if row.key.startswith("owned:") and not row.servers:
+            index = int(row.key.split(":", 1)[1])
+            if index < len(bought):
+                row.owned = True
+                row.servers = [(int(bought[index].get("count") or 1), row.title)]
     baseline = comparison["baseline"]
     headline = dict(comparison.get("headline") or {})
     out = Results(
@@ -467,6 +501,18 @@ def mark_changes(frozen: Results, today: Results, retired: set[str]) -> None:
         row.retired = any(p.tier in retired for p in row.prices)
 
 
+ONE_TIME_COST_NAMES = {
+    "migration": gettext_lazy("migration"),
+    "running_both": gettext_lazy("running both"),
+    "retraining": gettext_lazy("re-validation"),
+}
+
+
+def one_time_costs_text(charged: list[str]) -> str:
+    """The switch's one-time costs an option carries, in the reader's language."""
+    return ", ".join(str(ONE_TIME_COST_NAMES.get(c, c)) for c in charged)
+
+
 def not_entered_text(item: str) -> str:
     """A one-time cost the plan has not entered yet, by the schema's key."""
     known = {
@@ -533,9 +579,11 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
         money = o["money"]
         monthly = dec(money.get("steady_monthly") or (money.get("monthly") or ["0"])[0])
         servers = min(_servers_cost(o), monthly)
+        stays = (o.get("one_time_costs") or {}).get("charged") == []
+        label = _("%(option)s (stays: no migration)") % {"option": title} if stays else title
         bars.append(
             {
-                "label": title,
+                "label": label,
                 "servers": _cents(servers),
                 "operations": _cents(monthly - servers),
                 "one_time": _cents(dec(money["one_time"]) / horizon),

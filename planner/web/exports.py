@@ -33,6 +33,13 @@ COMPARISON_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("monthly", _("steady monthly cost: the first month after the months of running both")),
     ("one_time", _("one-time cost at month 0 (migration, retraining, set-up fees, other)")),
     ("transition_cost", _("what the months of running both cost, once (inside the total)")),
+    (
+        "one_time_costs",
+        _(
+            "the switch's one-time costs the option carries, separated by ';': "
+            "migration, running_both, retraining; empty: none (it stays)"
+        ),
+    ),
     ("total", _("one-time + every monthly cost over the horizon")),
     ("saving", _("baseline total minus this total (negative: dearer)")),
     ("saving_pct", _("saving as a percentage of the baseline total")),
@@ -159,7 +166,8 @@ def comparison_csv(results: Results) -> str:
     common = [str(results.horizon), results.as_of.isoformat() if results.as_of else ""]
     rows: list[list[str]] = [
         ["baseline", "baseline", "", "entered", "", results.currency,
-         _money(results.baseline_monthly), "0.00", "0.00", _money(results.baseline_total), "0.00",
+         _money(results.baseline_monthly), "0.00", "0.00", "", _money(results.baseline_total),
+         "0.00",
          "0.00",
          "", "", "", *common, ""],
     ]  # fmt: skip
@@ -167,7 +175,8 @@ def comparison_csv(results: Results) -> str:
         sources = ";".join(f"{p.tier}@{p.effective_from or ''}" for p in row.prices)
         rows.append(
             [row.key, row.label, str(rank), row.figure, str(row.server_count), results.currency,
-             _money(row.monthly), _money(row.one_time), _money(row.transition), _money(row.total),
+             _money(row.monthly), _money(row.one_time), _money(row.transition),
+             ";".join(row.one_time_costs or []), _money(row.total),
              _money(row.saving),
              _money(row.saving_pct), "" if row.payback_month is None else str(row.payback_month),
              row.payback_label, _bool(row.fits_in_ram), *common, sources]

@@ -42,6 +42,7 @@ LABELS: dict[str, Promise] = {
     "baseline.bill.services": gettext_lazy("Bill lines: services"),
     "baseline.bill.instance_types": gettext_lazy("Bill lines: instance types"),
     "baseline.bill.growth_from_trend": gettext_lazy("Monthly growth from the bill's trend"),
+    "baseline.runs_on": gettext_lazy("The quoted spend runs on (tier)"),
     "commitment.months_remaining": gettext_lazy("Months remaining"),
     "commitment.monthly": gettext_lazy("Monthly cost"),
     "commitment.tier": gettext_lazy("or: tier"),
@@ -63,6 +64,9 @@ LABELS: dict[str, Promise] = {
     "part.gpu_hours_per_month": gettext_lazy("GPU-hours a month"),
     "part.instance_hours_per_month": gettext_lazy("Instance-hours a month"),
     "part.min_term_months": gettext_lazy("Minimum term"),
+    "part.migration": gettext_lazy("Migration"),
+    "part.running_both": gettext_lazy("Running both"),
+    "part.retraining": gettext_lazy("Re-validation"),
     "workload.name": gettext_lazy("Name"),
     "trainings_per_month": gettext_lazy("Trainings a month"),
     "searches_per_month": gettext_lazy("Searches a month"),
@@ -154,6 +158,8 @@ CHOICE_LABELS: dict[str, Promise] = {
     "book_value": gettext_lazy("book value"),
     "percent": gettext_lazy("share of the purchase price"),
     "cash": gettext_lazy("cash"),
+    "charged": gettext_lazy("charged"),
+    "not_charged": gettext_lazy("not charged"),
     "loan": gettext_lazy("lease or loan"),
 }
 

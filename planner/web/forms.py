@@ -16,7 +16,9 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from common.django.message_render import render
 from common.messages import Message, Number, msg
@@ -33,7 +35,9 @@ SECTIONS = (("baseline", schema.BASELINE_FIELDS), ("one_time", schema.ONE_TIME_F
             ("monthly", schema.MONTHLY_FIELDS))  # fmt: skip
 _ROW_PATH = re.compile(r"^(candidates\[\d+\]\.parts\[\d+\]|baseline\.commitments\[\d+\]"
                        r"|workloads\[\d+\]|owned\[\d+\])(?:\.(\w+))?")  # fmt: skip
-_CANDIDATE_PATH = re.compile(r"^candidates\[(\d+)\](?:\.(name))?$")
+_CANDIDATE_PATH = re.compile(
+    r"^candidates\[(\d+)\](?:\.(name|migration|running_both|retraining))?$"
+)
 
 # --- schema errors in the reader's language --------------------------------------------
 
@@ -133,6 +137,9 @@ def _scalar_fields(language: str, currencies: tuple[str, ...]) -> dict[str, form
                 label = formsets._label(spec, section)
                 fields[f"{section}__{spec.name}"] = formsets.form_field(spec, label, language)
     fields["baseline__monthly"].widget.attrs["data-first-answer"] = "1"
+    with translation.override(language):  # issue 21: what growth does, where it is entered
+        growth = fields["monthly_growth"]
+        growth.help_text = f"{growth.help_text}. {GROWTH_HELP}"
     return fields
 
 
@@ -166,6 +173,11 @@ def _bill_fields(choices: list[tuple[int, str]]) -> dict[str, forms.Field]:
         label=_("Monthly growth from the bill's trend"), required=False
     )
     return fields
+GROWTH_HELP = gettext_lazy(
+    "How much the work grows each month, compounded: today's bill and sized options grow "
+    "with it; a fixed count does not, so the plan says from which month it cannot carry "
+    "the work."
+)
 
 
 LOCALE_CURRENCY = {"en": "USD", "de": "EUR"}  # the currency a reader's language starts in
@@ -325,12 +337,16 @@ class PlanForm(forms.Form):
             if values is None:
                 continue
             name = values.pop("name", "")
+            # the option's own one-time overrides (issue 21): the first row that gives one
+            said = {k: values.pop(k) for k in formsets.OPTION_FIELDS if k in values}
             index = by_name.get(name) if name else None
             if index is None:
                 index = len(candidates)
                 candidates.append({"name": name, "parts": []})
                 if name:
                     by_name[name] = index
+            for key, value in said.items():
+                candidates[index].setdefault(key, value)
             form.path = f"candidates[{index}].parts[{len(candidates[index]['parts'])}]"
             candidates[index]["parts"].append(values)
         return candidates

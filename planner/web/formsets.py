@@ -37,7 +37,11 @@ SPARE_ROWS = 1
 MIN_CANDIDATE_ROWS = 3
 
 CANDIDATE_ORDER = ("name", "tier", "mode", "count", "gpu_hours_per_month",
-                   "instance_hours_per_month", "min_term_months")  # fmt: skip
+                   "instance_hours_per_month", "min_term_months", "migration", "running_both",
+                   "retraining")  # fmt: skip
+# A candidate row's fields that belong to the option, not the part: its name and its
+# one-time overrides (issue 21, item 2), given once on the option's first row.
+OPTION_FIELDS = ("migration", "running_both", "retraining")
 CONTEXTS = {"candidate": "part", "commitment": "commitment", "owned": "owned",
             "workload": "workload"}  # fmt: skip
 
@@ -104,8 +108,8 @@ def _spec(specs: tuple[FieldSpec, ...], name: str) -> FieldSpec:
 
 def _specs(section: str, workload_kind: str = "") -> tuple[FieldSpec, ...]:
     if section == "candidate":
-        by_name = {s.name: s for s in (_spec(schema.CANDIDATE_FIELDS, "name"),
-                                       *schema.PART_FIELDS)}  # fmt: skip
+        option = [_spec(schema.CANDIDATE_FIELDS, n) for n in ("name", *OPTION_FIELDS)]
+        by_name = {s.name: s for s in (*option, *schema.PART_FIELDS)}
         return tuple(by_name[n] for n in CANDIDATE_ORDER)
     if section == "commitment":
         return tuple(schema.COMMITMENT_FIELDS)
@@ -316,8 +320,10 @@ def prefix(section: str, workload_kind: str = "") -> str:
 def rows_of(section: str, plan: Mapping[str, Any], workload_kind: str = "") -> list[dict]:
     """A stored plan's objects of one list, as the rows' initial values."""
     if section == "candidate":
-        rows = [{**part, "name": c.get("name", "")}
-                for c in plan.get("candidates") or [] for part in parts_of(c)]  # fmt: skip
+        rows = [{**part, "name": c.get("name", ""),
+                 **({k: c.get(k) for k in OPTION_FIELDS if c.get(k)} if j == 0 else {})}
+                for c in plan.get("candidates") or []
+                for j, part in enumerate(parts_of(c))]  # fmt: skip
         for row in rows:
             if row.get("mode") == inferred_mode(row):
                 row["mode"] = ""  # shown as "—": the schema infers it again
@@ -355,7 +361,7 @@ def build(
 def parts_of(candidate: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     if "parts" in candidate:
         return list(candidate["parts"] or [])
-    return [{k: v for k, v in candidate.items() if k != "name"}]
+    return [{k: v for k, v in candidate.items() if k not in ("name", *OPTION_FIELDS)}]
 
 
 def inferred_mode(part: Mapping[str, Any]) -> str:

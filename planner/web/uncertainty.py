@@ -74,6 +74,11 @@ class Uncertainty:
     recorded: Message | None = None  # seed, draws, NumPy
     chart: dict[str, Any] | None = field(default=None)
 
+    @property
+    def growth_tops(self) -> bool:
+        """Monthly growth swings the answer most (issue 21: the page says why)."""
+        return bool(self.rows) and self.rows[0].key == "monthly_growth"
+
 
 def _language() -> str:
     return translation.get_language() or "en"
@@ -180,8 +185,8 @@ def tornado_data(data: Mapping[str, Any], shown: Uncertainty) -> dict[str, Any] 
     base = dec(tornado.get("base_npv"))
     out_bars = []
     for bar in bars[:TORNADO_BARS]:
-        if dec(bar["npv_low"]) == base == dec(bar["npv_high"]):
-            continue  # moves nothing: an empty row in the chart (the table still lists it)
+        if dec(bar["npv_low"]) == dec(bar["npv_high"]):
+            continue  # a bar whose low equals its high says nothing (issue 21): never drawn
         row = rows.get(str(bar["input"]))
         label = render(row.label) if row else str(bar.get("label") or bar["input"])
         span = f"{row.low} {formatting.DASH} {row.high}" if row else ""

@@ -162,6 +162,12 @@ class Baseline(SchemaObject):
         Spec("tier", doc="a catalog tier whose price is the baseline (give this or monthly)"),
     ] = None
     count: Annotated[int, Spec("int", min=1, max=10_000, unit="servers", doc="with tier")] = 1
+    runs_on: Annotated[
+        str | None,
+        Spec("tier", doc="with monthly: a catalog tier the quoted spend runs on; its provider "
+                         "and instance family decide which options stay (no migration, "
+                         "running both or re-validation); its price is not used"),
+    ] = None  # fmt: skip
     commitments: Annotated[
         tuple[Commitment, ...],
         Items(20, doc="reserved terms still running: they keep costing after a switch"),
@@ -318,11 +324,27 @@ class Part(SchemaObject):
         return out
 
 
+ONE_TIME_OVERRIDE = ("charged", "not_charged")
+ONE_TIME_COSTS = ("migration", "running_both", "retraining")
+
+
+def _one_time_override(what: str) -> Any:
+    return Annotated[
+        str | None,
+        Spec("enum", choices=ONE_TIME_OVERRIDE,
+             doc=f"{what} for this option; null: by the rule (an option on the baseline's "
+                 "provider and instance family carries none, one that moves carries it)"),
+    ]  # fmt: skip
+
+
 class Candidate(SchemaObject):
     name: Annotated[str, Spec("str", max=200)] = ""
     parts: Annotated[
         tuple[Part, ...], Items(5, doc="one option may mix CPU and GPU parts", min_items=1)
     ]
+    migration: _one_time_override("the migration work") = None
+    running_both: _one_time_override("the months of running both") = None
+    retraining: _one_time_override("re-validating models") = None
 
     @classmethod
     def _checks(
@@ -338,9 +360,9 @@ def _shorthand(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     """A candidate of one part may be written inline: {"tier": ..., "count": 2}."""
     if not isinstance(value, Mapping) or "parts" in value:
         return handler(value)
-    full: dict[str, Any] = {"parts": [{k: v for k, v in value.items() if k != "name"}]}
-    if "name" in value:
-        full["name"] = value["name"]
+    option = ("name", *ONE_TIME_COSTS)
+    full: dict[str, Any] = {"parts": [{k: v for k, v in value.items() if k not in option}]}
+    full.update({k: value[k] for k in option if k in value})
     try:
         return handler(full)
     except ValidationError as exc:
@@ -357,6 +379,9 @@ class InlineCandidate(Part):
     """The shorthand's documentation: one part and the option's name in one object."""
 
     name: Annotated[str, Spec("str", max=200)] = ""
+    migration: _one_time_override("the migration work") = None
+    running_both: _one_time_override("the months of running both") = None
+    retraining: _one_time_override("re-validating models") = None
 
 
 CandidateItem = Annotated[
