@@ -101,6 +101,7 @@ class Part:
     row: int | None = None  # capacity table row (sized)
     count: int = 0  # fixed
     usage: Fraction | None = None  # usage: the month-1 bill at base prices, exact
+    renew: int = 0  # a commitment's term, its upfront paid again each term (tco.renewals)
 
 
 @dataclass
@@ -179,6 +180,7 @@ class Model:
                 Fraction(self.pricer.ops_unit(part.tier)), Fraction(p.setup(part.tier)),
                 self.pricer._owed_months(part), converted,
             )  # fmt: skip
+            item.renew = self.pricer.renew_term(part)
             if part.mode == "sized":
                 item.row = self.table.row_of[part.tier]  # type: ignore[union-attr]
             elif part.mode == "fixed":
@@ -412,6 +414,9 @@ class Model:
                 np.maximum(added, 0, out=added)
                 lines += money.line_cents(part.setup, ones, 1, added, w.cents, w.scratch)
                 setup += money.line_cents(part.setup, ones, 1, counts[:1])[0]
+                if part.renew:
+                    renewed = tco.renewals(counts, part.renew)
+                    lines += money.line_cents(part.setup, ones, 1, renewed, w.cents, w.scratch)
             if part.owed:
                 lines[-1] += money.line_cents(part.price, num, den, counts[-1:])[0] * part.owed
         return setup

@@ -120,6 +120,7 @@ def evaluate(
         speed_factors=inputs.speed_factors,
         as_of=inputs.as_of,
         prices=inputs.prices,
+        commitments=inputs.commitments,
     )
     return Evaluation(inputs, comparison)
 
@@ -277,13 +278,14 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
     and the Monte Carlo of the three leading options."""
     inputs, comparison_ = evaluation.inputs, evaluation.comparison
     plan = inputs.plan
-    if not comparison_.options:
+    moves = engine.moving(comparison_.options)  # the odds are about switching
+    if not moves:
         return {"option": None, "currency": plan.currency, "horizon_months": plan.horizon_months,
                 "base": None, "one_way": [], "tornado": None, "montecarlo": None}  # fmt: skip
     model = montecarlo.Model(
         plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices
     )
-    best = comparison_.options[0]
+    best = moves[0]
 
     seen: dict[tuple, tuple[int, int, int] | None] = {}
 

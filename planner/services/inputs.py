@@ -29,12 +29,14 @@ from django.core.serializers.json import DjangoJSONEncoder
 from benchmarks_app.estimate_selectors import TierCpu, estimates
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.selectors import best_measurements as select_measurements
+from catalog import commitments as cloud_commitments
 from catalog.models import ExchangeRate, Price, Tier
 from catalog.pricing import catalog_frame
 from changes.memo import kept
 from changes.selectors import Generation, current_generation
 from common.django.clock import today
 from planner.compute import capacity, engine, fitgate, schema
+from planner.compute import commitments as stay
 from planner.models import SpeedFactor
 
 Found = BestMeasurement | NoMeasurement
@@ -259,6 +261,19 @@ class EngineInputs:
     speed_factor_rows: list[dict[str, Any]] = field(default_factory=list)
     prices: engine.Prices | None = None
     generation: Generation | None = None
+    commitments: stay.Alternatives | None = None  # the baseline tier's cloud alternatives
+
+
+def commitment_alternatives(frame: pd.DataFrame, slug: str | None) -> stay.Alternatives | None:
+    """The baseline tier's commitment and spot alternatives as the engine's plain data
+    (`catalog.commitments.alternatives`); None for a quoted baseline."""
+    if slug is None:
+        return None
+    slots = tuple(
+        stay.Slot(a.group, a.years, a.slug, a.pricing_model, a.missing)
+        for a in cloud_commitments.alternatives(frame, slug)
+    )
+    return stay.Alternatives(slug, cloud_commitments.on_demand_of(frame, slug), slots)
 
 
 def gather(
@@ -281,4 +296,5 @@ def gather(
         speed_factor_rows=[plain(row) for row in factor_rows],
         prices=catalog.prices,
         generation=generation,
+        commitments=commitment_alternatives(catalog.frame, plan.baseline.tier),
     )
