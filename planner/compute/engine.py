@@ -296,6 +296,8 @@ class Comparison:
         """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB);
         `no_number=False` leaves that list empty (for a caller that writes it itself)."""
         options = self.options if limit is None else self.options[:limit]
+        if limit is not None:  # the cloud's commitments are always shown (issue 27)
+            options = options + [o for o in self.options[limit:] if o.commitment is not None]
         return {
             "plan": plan_to_dict(self.plan),
             "as_of": _iso(self.as_of),
