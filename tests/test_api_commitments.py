@@ -1,3 +1,4 @@
+# ruff: noqa: RUF003  (hand calculations written with ×)
 """A c1.medium eu-west-1 baseline gets the Savings Plan alternatives of the real AWS
 sample (issue 27, items 4 and 5), through `POST /api/v1/evaluate`; the slots the sample
 has no rate for say so."""

@@ -266,7 +266,7 @@ class CommitmentTerms(Open):
     pricing_model: str | None
     on_demand_tier: str | None = Field(description="what the break-even is weighed against")
     break_even_month: int | None = Field(
-        description="the first month m with upfront + m × the committed monthly ≤ m × "
+        description="the first month m with upfront + m * the committed monthly ≤ m * "
         "on-demand monthly, one server; null: never (or spot, or no on-demand price)"
     )
     loses_below_utilisation: Decimal | None = Field(
