@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.django.message_render import render
-from common.messages import Message, ProfileRef, TierRef, msg, plain
+from common.messages import Message, Money, ProfileRef, TierRef, msg, plain
 from common.units import HOURS_PER_MONTH
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
@@ -114,6 +114,8 @@ class Row:
     changed: bool = False  # the shared page: differs from the frozen figures
     transition: Decimal = Decimal(0)  # the months of running both, once (issue 21)
     retired: bool = False  # the shared page: a tier it names is no longer offered
+    # a cloud commitment on the baseline's instance (issue 27): its break-even, or spot's risk
+    commitment: Message | None = None
 
     @property
     def dearer_by(self) -> Decimal:
@@ -150,10 +152,25 @@ class Results:
     no_number: list[NoNumber]
     assumptions: list[dict[str, Any]]
     charts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    commitments_missing: list[Message] = field(default_factory=list)  # slots with no rate
 
     @property
     def best(self) -> Row | None:
         return self.rows[0] if self.rows else None
+
+    @property
+    def vs_commitment(self) -> Message | None:
+        """The best move weighed against the best cloud commitment (issue 27)."""
+        moves = [r for r in self.rows if r.commitment is None]
+        stays = [r for r in self.rows if r.commitment is not None]
+        if not moves or not stays:
+            return None
+        move, stay = moves[0], stays[0]
+        code = "engine.headline_move_beats_commitment"
+        if stay.total <= move.total:
+            code = "engine.headline_commitment_beats_move"
+        return msg(code, move=move.title, commitment=stay.title, months=self.horizon,
+                   difference=Money(abs(stay.total - move.total), self.currency))  # fmt: skip
 
 
 def dec(value: Any) -> Decimal:
@@ -280,6 +297,9 @@ def _row(option: Mapping[str, Any]) -> Row:
         evidence=[e for j, p in enumerate(parts) for e in _evidence(p, said, f"parts[{j}]")],
         notes=[said(f"notes[{i}]", note) for i, note in enumerate(option.get("notes") or [])],
         npv=dec(money["npv"]) if money.get("npv") is not None else None,
+        commitment=said("commitment.summary", option["commitment"].get("summary"))
+        if option.get("commitment")
+        else None,
     )
 
 
@@ -321,6 +341,9 @@ def results(comparison: Mapping[str, Any]) -> Results:
         stays_on_gpu=list(comparison.get("stays_on_gpu") or []),
         no_number=[_no_number(n) for n in comparison.get("no_number") or []],
         assumptions=list(comparison.get("assumptions") or []),
+        commitments_missing=[
+            Said(m)("reason", m.get("reason")) for m in comparison.get("commitments_missing") or []
+        ],
     )
     out.charts = chart_data(comparison, rows)
     return out
