@@ -991,6 +991,12 @@ _FINANCE: dict[str, Text] = {
     "uncertainty.annual_discount_rate": N_("the discount rate"),
     "uncertainty.one_time": N_("the one-time costs"),
     "uncertainty.utilisation_target": N_("the utilisation target"),
+    "uncertainty.spot_interruption_aggregator": N_(
+        "the share of spot work re-run after interruptions (ec2instances.info: %(bucket)s)"
+    ),
+    "uncertainty.spot_interruption_assumption": N_(
+        "the share of spot work re-run after interruptions (the planner's assumption)"
+    ),
     "uncertainty.break_even": N_(
         "the switch stops paying back within %(months)s months when %(input)s is at %(value)s "
         "of the base case"

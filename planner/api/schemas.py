@@ -443,7 +443,7 @@ class UncertainInput(Open):
     input: str = Field(
         description="baseline_monthly, price:<tier key>, fx, batch_volume, requests_per_second, "
         "throughput:<profile class>, monthly_growth, annual_discount_rate, one_time, "
-        "utilisation_target"
+        "utilisation_target, spot_interruption_allowance (a leading option is spot)"
     )
     kind: Literal["scale", "absolute"] = Field(
         description="scale: low/base/high are factors on the plan's own figure (1 = as "
@@ -452,9 +452,13 @@ class UncertainInput(Open):
     low: Decimal
     base: Decimal
     high: Decimal
-    source: Literal["default", "entered", "measured"] = Field(
-        description="a planner default, the plan's own `ranges`, or the run's bootstrap "
-        "interval (P5 to P95 of the median over its repetitions)"
+    source: Literal["default", "entered", "measured", "estimate", "aggregator", "assumption"] = (
+        Field(
+            description="a planner default, the plan's own `ranges`, the run's bootstrap "
+            "interval (P5 to P95 of the median over its repetitions), an estimate's band; "
+            "spot_interruption_allowance: the ec2instances.info pct_interrupt bucket "
+            "(aggregator) or the planner's 5-20 % (assumption)"
+        )
     )
     label: str = Field(description="the input in English; as a message in `messages`")
     low_amount: Money | None = Field(description="money inputs: low as an amount, else null")

@@ -61,6 +61,15 @@ class Alternatives:
     interruption: dict[str, Interruption] = field(default_factory=dict)
 
 
+ASSUMED_LOW, ASSUMED_HIGH = Decimal("0.05"), Decimal("0.20")
+
+
+def assumed(rate: Decimal) -> Interruption:
+    """The planner's range where no published figure exists: 5-20 % around the plan's
+    allowance (widened to include it), labelled an assumption."""
+    return Interruption(min(rate, ASSUMED_LOW), rate, max(rate, ASSUMED_HIGH), "assumption")
+
+
 def key_of(slot: Slot) -> str:
     return "commitment:spot" if slot.group == "spot" else f"commitment:{slot.group}-{slot.years}y"
 

@@ -417,8 +417,7 @@ def _commitment_terms(
         found = alternatives.interruption.get(slot.slug)
         rate = plan.spot_interruption_allowance
         if found is None:
-            low, high = (min(rate, Decimal("0.05")), max(rate, Decimal("0.20")))
-            found = stay.Interruption(low, rate, high, "assumption")
+            found = stay.assumed(rate)
         out["interruption"] = {
             "rate": str(rate), "low": str(found.low), "high": str(found.high),
             "source": found.source, "bucket": found.bucket,

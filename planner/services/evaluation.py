@@ -283,8 +283,9 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
         return {"option": None, "currency": plan.currency, "horizon_months": plan.horizon_months,
                 "base": None, "one_way": [], "tornado": None, "montecarlo": None}  # fmt: skip
     model = montecarlo.Model(
-        plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices
-    )
+        plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices,
+        interruptions=inputs.interruptions,
+    )  # fmt: skip
     best = moves[0]
 
     seen: dict[tuple, tuple[int, int, int] | None] = {}

@@ -17,6 +17,7 @@ so a kept read is never out of date (`changes.memo`).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from benchmarks_app.estimate_selectors import TierCpu, estimates
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.selectors import best_measurements as select_measurements
 from catalog import commitments as cloud_commitments
+from catalog import interruptions as spot_interruptions
 from catalog.models import ExchangeRate, Price, Tier
 from catalog.pricing import catalog_frame
 from changes.memo import kept
@@ -262,9 +264,30 @@ class EngineInputs:
     prices: engine.Prices | None = None
     generation: Generation | None = None
     commitments: stay.Alternatives | None = None  # the baseline tier's cloud alternatives
+    # spot tiers' published interruption ranges (catalog.interruptions), by slug
+    interruptions: dict[str, stay.Interruption] = field(default_factory=dict)
 
 
-def commitment_alternatives(frame: pd.DataFrame, slug: str | None) -> stay.Alternatives | None:
+def interruption_ranges(plan: schema.Plan, frame: pd.DataFrame) -> dict[str, stay.Interruption]:
+    """The spot tiers' interruption ranges from `PLANNER_SPOT_INTERRUPTIONS_FILE`, the plan's
+    allowance as their base (the engine's figures stay the plan's)."""
+    path = getattr(settings, "PLANNER_SPOT_INTERRUPTIONS_FILE", None)
+    found = _buckets(str(path)) if path else {}
+    rate = plan.spot_interruption_allowance
+    return {
+        slug: stay.Interruption(r.low, rate, r.high, "aggregator", r.bucket)
+        for slug, r in spot_interruptions.ranges_for(frame, found).items()
+    }
+
+
+@functools.lru_cache(maxsize=2)
+def _buckets(path: str) -> dict[tuple[str, str], str]:
+    return spot_interruptions.read(path)
+
+
+def commitment_alternatives(
+    frame: pd.DataFrame, slug: str | None, interruptions: dict[str, stay.Interruption] | None = None
+) -> stay.Alternatives | None:
     """The baseline tier's commitment and spot alternatives as the engine's plain data
     (`catalog.commitments.alternatives`); None for a quoted baseline."""
     if slug is None:
@@ -273,7 +296,9 @@ def commitment_alternatives(frame: pd.DataFrame, slug: str | None) -> stay.Alter
         stay.Slot(a.group, a.years, a.slug, a.pricing_model, a.missing)
         for a in cloud_commitments.alternatives(frame, slug)
     )
-    return stay.Alternatives(slug, cloud_commitments.on_demand_of(frame, slug), slots)
+    return stay.Alternatives(
+        slug, cloud_commitments.on_demand_of(frame, slug), slots, dict(interruptions or {})
+    )
 
 
 def gather(
@@ -287,6 +312,7 @@ def gather(
     # A speed factor's reference tier needs its own measurement looked up too.
     looked_up = list(dict.fromkeys(slugs + [row["relative_to"] for row in factor_rows]))
     measurements = best_measurements(looked_up, workload_classes(plan), generation=generation)
+    interruptions = interruption_ranges(plan, catalog.frame)
     return EngineInputs(
         plan=plan,
         as_of=as_of,
@@ -296,5 +322,6 @@ def gather(
         speed_factor_rows=[plain(row) for row in factor_rows],
         prices=catalog.prices,
         generation=generation,
-        commitments=commitment_alternatives(catalog.frame, plan.baseline.tier),
+        commitments=commitment_alternatives(catalog.frame, plan.baseline.tier, interruptions),
+        interruptions=interruptions,
     )
