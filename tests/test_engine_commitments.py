@@ -134,3 +134,11 @@ def test_renewals_follow_each_server_from_the_month_it_was_added():
     counts = np.array([1, 1, 2, 2, 2, 3, 3, 3])
     assert tco.renewals(counts, 3).tolist() == [0, 0, 0, 1, 0, 1, 1, 0]
     assert tco.renewals(counts, 8).tolist() == [0] * 8
+
+
+def test_ten_thousand_servers_on_spot_are_priced_past_a_typed_parts_hour_limit():
+    result = compare(baseline={"tier": OD["slug"], "count": 10_000})
+    spot = by_key(result)["commitment:spot"]
+    assert spot.parts[0].servers_by_month[0] == 0  # usage: hours, not servers
+    # 10,000 × 730 × 1.10 × 150 ÷ 730
+    assert spot.money.monthly[0] == Decimal("1650000.00")

@@ -382,7 +382,10 @@ def commitment_options(
         label = msg(f"engine.option_stay_{slot.group}", tier=tier, years=slot.years)
         if slot.group == "spot":
             hours = Decimal(plan.baseline.count * HOURS_PER_MONTH)
-            part = Part(tier=slot.slug, mode="usage", instance_hours_per_month=hours)
+            # built, not validated: 10,000 servers' hours pass a typed part's 1,000,000
+            part = Part.model_construct(tier=slot.slug, mode="usage", count=None,
+                                        gpu_hours_per_month=None, instance_hours_per_month=hours,
+                                        min_term_months=None)  # fmt: skip
         else:
             part = Part(tier=slot.slug, mode="fixed", count=plan.baseline.count)
         terms = _commitment_terms(plan, prices, slot, on_demand, alternatives)
