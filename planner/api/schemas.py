@@ -415,7 +415,9 @@ class Comparison(BaseModel):
     currency: str
     baseline: BaselineCost
     headline: Headline
-    options: list[Option] = Field(description="cheapest total first; at most 50")
+    options: list[Option] = Field(
+        description="cheapest total first; at most 50, and every cloud commitment option"
+    )
     options_total: int
     stays_on_gpu: list[StaysOnGpu]
     no_number: list[NoNumber]
