@@ -55,7 +55,7 @@ from planner.compute.schema import (
 
 # Raised when the same inputs can give different figures (a rule or a default changed);
 # a share's frozen snapshot records the version that computed it.
-ENGINE_VERSION = "1.0"
+ENGINE_VERSION = "1.1"  # 1.1: commitment options, renewed terms (issue 27)
 CPU_KINDS = ("cloud_vm", "dedicated")
 PRICING_MODELS = ("on_demand", "spot", "reserved_1y", "reserved_3y", "fixed_monthly")
 OPS_DEFAULT_PER_MONTH = Fraction(defaults.SELF_MANAGED_OPS.value) / 12

@@ -49,7 +49,7 @@ OPTIONS_LIMIT = 50
 # Raised when the shape of a cached answer changes, so a deploy never serves the old one.
 CACHE_VERSION = 3  # 3: a comparison kept as its encoded JSON
 CACHE_SECONDS = 24 * 3600  # the key holds the date: a day is as long as an answer can live
-UNCERTAINTY_VERSION = 3  # raised when the shape of `uncertainty_of` changes
+UNCERTAINTY_VERSION = 4  # 4: the spot interruption input (issue 27); raised when the shape of `uncertainty_of` changes
 
 
 @dataclass
