@@ -54,6 +54,21 @@ def years_of(model: str) -> int:
     return 3 if "_3y" in model else 1 if "_1y" in model else 0
 
 
+def on_demand_of(frame: pd.DataFrame, slug: str) -> str | None:
+    """The on-demand tier of the same provider, instance name and region as `slug` (the
+    tier itself where it is on demand); None where the frame has none."""
+    if slug not in set(frame["slug"]):
+        return None
+    row = frame.loc[frame["slug"] == slug].iloc[0]
+    if row["pricing_model"] == "on_demand":
+        return slug
+    region = frame["region"].fillna("")
+    same = frame.loc[(frame["provider"] == row["provider"]) & (frame["name"] == row["name"])
+                     & (region == (row["region"] or ""))
+                     & (frame["pricing_model"] == "on_demand")]  # fmt: skip
+    return str(same.sort_values("slug")["slug"].iloc[0]) if not same.empty else None
+
+
 def alternatives(frame: pd.DataFrame, slug: str) -> list[Alternative]:
     """The commitment and spot alternatives of the tier `slug` (empty for a tier that is
     not in the frame or whose provider sells none)."""

@@ -214,6 +214,25 @@ _ENGINE: dict[str, Text] = {
     "engine.pricing_reserved_1y": N_("reserved 1 y"),
     "engine.pricing_reserved_3y": N_("reserved 3 y"),
     "engine.pricing_fixed_monthly": N_("monthly"),
+    # staying on the baseline's instance with a cloud commitment (issue 27)
+    "engine.option_stay_reserved": N_("Stay and commit: %(tier)s, %(years)s-year reservation"),
+    "engine.option_stay_savings_plan": N_("Stay and commit: %(tier)s, %(years)s-year savings plan"),
+    "engine.option_stay_committed_use": N_(
+        "Stay and commit: %(tier)s, %(years)s-year committed use"
+    ),
+    "engine.option_stay_spot": N_("Stay on spot: %(tier)s"),
+    "engine.commitment_break_even": N_(
+        "beats on-demand from month %(month)s; loses to on-demand below %(share)s utilisation"
+    ),
+    "engine.commitment_never_beats": N_("never beats on-demand at these prices"),
+    "engine.commitment_no_on_demand": N_(
+        "no on-demand price of this instance in the catalog to weigh it against"
+    ),
+    "engine.commitment_spot": N_(
+        "interruptions: %(share)s of work re-run (range %(low)s to %(high)s; %(source)s)"
+    ),
+    "engine.interruption_aggregator": N_("interruption frequency %(bucket)s, ec2instances.info"),
+    "engine.interruption_assumption": N_("the planner's assumption, no published figure"),
     # why a candidate cannot be priced
     "engine.no_price": N_("no price in the catalog on or before the plan's date"),
     "engine.gpu_hours_need_gpu_count": N_(
@@ -272,6 +291,14 @@ _ENGINE: dict[str, Text] = {
     ),
     # the headline, one sentence each
     "engine.headline_none": N_("No option could be sized or priced."),
+    "engine.headline_move_beats_commitment": N_(
+        "Against staying and committing: %(move)s costs %(difference)s less over %(months)s "
+        "months than %(commitment)s."
+    ),
+    "engine.headline_commitment_beats_move": N_(
+        "Against staying and committing: %(commitment)s costs %(difference)s less over "
+        "%(months)s months than %(move)s."
+    ),
     "engine.headline_stay": N_(
         "Staying is cheapest over %(months)s months: the best alternative, %(option)s, "
         "costs %(more)s more."
@@ -1017,6 +1044,12 @@ _FINANCE: dict[str, Text] = {
     "uncertainty.owned_resale": N_("the resale value"),
     "uncertainty.owned_lifetime": N_("the service life (whole years)"),
     "uncertainty.utilisation_target": N_("the utilisation target"),
+    "uncertainty.spot_interruption_aggregator": N_(
+        "the share of spot work re-run after interruptions (ec2instances.info: %(bucket)s)"
+    ),
+    "uncertainty.spot_interruption_assumption": N_(
+        "the share of spot work re-run after interruptions (the planner's assumption)"
+    ),
     "uncertainty.break_even": N_(
         "the switch stops paying back within %(months)s months when %(input)s is at %(value)s "
         "of the base case"

@@ -292,6 +292,9 @@ CATALOG_IMPORT_MAX_BYTES = envint("CATALOG_IMPORT_MAX_BYTES", 10 * 1024 * 1024)
 API_RATE_LIMIT_PER_MINUTE = envint("API_RATE_LIMIT_PER_MINUTE", 120)
 # A same-host scaling fit with an R² below this sizes no plan (planner/compute/fitgate.py).
 PLANNER_FIT_MIN_R2 = float(os.getenv("PLANNER_FIT_MIN_R2", "0.9"))
+# ec2instances.info instances.json whose pct_interrupt buckets give spot tiers their
+# interruption range (catalog.interruptions); unset: the planner's assumption, labelled.
+PLANNER_SPOT_INTERRUPTIONS_FILE = os.getenv("PLANNER_SPOT_INTERRUPTIONS_FILE") or None
 # A plan is a few KiB: larger bodies are refused (413) without being read.
 API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", MAX_JSON_BODY_BYTES)
 

@@ -37,6 +37,10 @@ def evaluate(api, baseline: dict, tier: str, count: int = 1, **one_time) -> dict
     assert response.status_code == 200, response.content[:500]
     assert Plan.objects.count() == 0  # evaluate stores nothing
     body = response.json()
+    # a tier baseline also gets its cloud commitments as options (issue 27): apart here
+    stays = [o for o in body["options"] if o["key"].startswith("commitment:")]
+    body["options"] = [o for o in body["options"] if o not in stays]
+    body["stays"] = {o["key"]: o for o in stays}
     assert len(body["options"]) == 1
     return body
 
@@ -114,3 +118,35 @@ def test_c5_4xlarge_spot_quote_against_advanced_saves_a_cent_a_month(api):
     assert money["payback_month"] == 1
     spot = body["baseline"]["provenance"]["prices"][0]
     assert spot["confirmed"] is False  # the users' quote, flagged as such
+
+
+C5_4X = "aws-c5.4xlarge-us-east-1-on-demand"
+
+
+def test_c5_4xlarge_baseline_shows_its_reservations_with_break_even_beside_the_epyc(api):
+    """The field notes' case: 'did you compare with a reservation?' answered on the page."""
+    body = evaluate(api, {"tier": C5_4X}, EXTREME, migration_hours=5, migration_rate=100)
+    stays = body["stays"]
+    assert set(stays) == {"commitment:reserved-1y", "commitment:reserved-3y", "commitment:spot"}
+    one, three = stays["commitment:reserved-1y"], stays["commitment:reserved-3y"]
+    assert one["label"] == "Stay and commit: AWS c5.4xlarge, 1-year reservation"
+    # no upfront (ec2.shop's no-upfront rates): ahead of on-demand from month 1
+    assert one["commitment"]["break_even_month"] == 1
+    assert three["commitment"]["break_even_month"] == 1
+    assert one["commitment"]["loses_below_utilisation"] == "0.6294"  # 0.428 ÷ 0.68
+    assert three["commitment"]["loses_below_utilisation"] == "0.4191"  # 0.285 ÷ 0.68
+    assert one["money"]["one_time"] == "0.00"  # staying: no migration
+    assert set(one["money"]["monthly"]) == {"312.44"}  # 0.428 × 730
+    assert set(three["money"]["monthly"]) == {"208.05"}  # 0.285 × 730
+    assert body["options"][0]["money"]["one_time"] == "500.00"  # the move pays its migration
+    # the move weighed against the best commitment, in the headline
+    assert "Against staying and committing" in body["headline"]["sentence"]
+    # no savings plan for c5.4xlarge in the default catalog: said, not made up
+    missing = {(m["group"], m["years"]): m["reason"] for m in body["commitments_missing"]}
+    assert set(missing) == {("savings_plan", 1), ("savings_plan", 3)}
+    assert missing[("savings_plan", 1)] == (
+        "No 1-year savings plan price for c5.4xlarge in the catalog: no rate is made up."
+    )
+    spot = stays["commitment:spot"]["commitment"]
+    assert spot["interruption"]["source"] == "assumption"
+    assert spot["break_even_month"] is None

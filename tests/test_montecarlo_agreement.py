@@ -5,12 +5,14 @@ pools (with and without a spare server), and a tier that is both the baseline's 
 candidate's."""
 
 import datetime as dt
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from benchmarks_app.evidence import BestMeasurement, Sweep
+from planner.compute import commitments as stay
 from planner.compute import drawn_money as money
 from planner.compute import engine, montecarlo, tco, uncertainty
 from planner.compute.schema import parse_plan
@@ -61,9 +63,9 @@ def plan(**extra):
     return parse_plan(data)
 
 
-def disagreements(p, draws: int, seed: int, catalog=CATALOG) -> list:
+def disagreements(p, draws: int, seed: int, catalog=CATALOG, interruptions=None) -> list:
     """Every (draw, option, Monte Carlo figures, engine figures) that differ."""
-    model = montecarlo.Model(p, catalog, MEASUREMENTS)
+    model = montecarlo.Model(p, catalog, MEASUREMENTS, interruptions=interruptions)
     drawn = montecarlo.draw(model.items, draws, seed)
     found = model.run(drawn)
     wrong = []
@@ -163,3 +165,43 @@ def test_a_usage_line_on_a_half_cent_rounds_up_as_the_exact_product_does():
     cents = money.usage_cents(Fraction(145, 1000), np.array([10_000]), 10_000, growth,
                               lambda _j: Fraction(0), work[1], work[0])  # fmt: skip
     assert cents.tolist() == [[15], [15]] == [[tco.to_cents(Fraction(145, 1000))]] * 2
+
+
+C5_4X_SPOT_HOURLY = tier("aws-c5.4xlarge-us-east-1-spot", "0.2721", "hour", kind="cloud_vm",
+                         model="spot", vcpus=16, ram=32, price_id=42)  # fmt: skip
+
+
+def test_the_spot_interruption_share_is_drawn_and_sized_as_the_engine_sizes_it():
+    """Issue 27, item 6: a sized spot tier among the leading options makes the share of
+    work re-run an uncertain input (the aggregator's bucket where it has one); each draw
+    sizes the spot servers with its own share, to the cent of the engine's figures."""
+    spot = "aws-c5.4xlarge-us-east-1-spot"
+    catalog = frame(EXTREME, ADVANCED, C5_2X, C5_4X, C5_4X_SPOT_HOURLY, R5_4X, G5, G5_SPOT)
+    MEASUREMENTS[(spot, "gbm")] = MEASUREMENTS[("aws-c5.4xlarge-us-east-1-on-demand", "gbm")]
+    try:
+        p = plan(candidates=[{"tier": spot}, {"tier": "inmotion-extreme"},
+                             {"parts": [{"tier": spot},
+                                        {"tier": "aws-g5.xlarge-us-east-1-spot",
+                                         "gpu_hours_per_month": "40"}]}])  # fmt: skip
+        rate = stay.Interruption(Decimal("0.05"), Decimal("0.10"), Decimal("0.30"), "aggregator",
+                                 "5-10% / >20%")  # fmt: skip
+        found = {spot: rate, "aws-g5.xlarge-us-east-1-spot": rate}
+        model = montecarlo.Model(p, catalog, MEASUREMENTS, interruptions=found)
+        (item,) = [i for i in model.items if i.name == "spot_interruption_allowance"]
+        assert (item.low, item.base, item.high, item.source) == (
+            Decimal("0.050000"),
+            Decimal("0.10"),
+            Decimal("0.300000"),
+            "aggregator",
+        )
+        assert disagreements(p, 40, 3, catalog, found) == []
+        # without a published figure: the planner's 5-20 %, said to be an assumption
+        (guess,) = [i for i in montecarlo.Model(p, catalog, MEASUREMENTS).items
+                    if i.name == "spot_interruption_allowance"]  # fmt: skip
+        assert (guess.low, guess.high, guess.source) == (
+            Decimal("0.050000"),
+            Decimal("0.200000"),
+            "assumption",
+        )
+    finally:
+        del MEASUREMENTS[(spot, "gbm")]

@@ -269,8 +269,54 @@ class CapacityCheck(Open):
     said: str = Field(description="the status as a sentence (messages: capacity_check.said)")
 
 
+class Interruption(Open):
+    """A spot option's interruption rate: the share of work re-run, its range and source."""
+
+    rate: Decimal = Field(description="the plan's spot_interruption_allowance, used here")
+    low: Decimal
+    high: Decimal
+    source: Literal["aggregator", "assumption"] = Field(
+        description="aggregator: the ec2instances.info pct_interrupt bucket of the tier; "
+        "assumption: the planner's default range, no published figure"
+    )
+    bucket: str = Field(description='the aggregator\'s own words ("<5%"); empty otherwise')
+
+
+class CommitmentTerms(Open):
+    """A cloud commitment on the baseline tier's own instance (issue 27): staying, no
+    one-time cost of a switch."""
+
+    group: Literal["reserved", "savings_plan", "committed_use", "spot"]
+    years: int = Field(description="1 or 3; 0 for spot")
+    tier: str
+    pricing_model: str | None
+    on_demand_tier: str | None = Field(description="what the break-even is weighed against")
+    break_even_month: int | None = Field(
+        description="the first month m with upfront + m * the committed monthly ≤ m * "
+        "on-demand monthly, one server; null: never (or spot, or no on-demand price)"
+    )
+    loses_below_utilisation: Decimal | None = Field(
+        description="(committed monthly + upfront ÷ term) ÷ on-demand monthly: a server "
+        "busy less than this share of the month costs less on demand"
+    )
+    summary: str
+    interruption: Interruption | None = Field(None, description="spot only")
+
+
+class MissingCommitment(Open):
+    """A commitment slot of the baseline tier's provider with no rate in the catalog."""
+
+    group: Literal["reserved", "savings_plan", "committed_use", "spot"]
+    years: int
+    reason: str
+    messages: Messages
+
+
 class Option(Open):
-    key: str = Field(description="candidate:<index> or tier:<slug>")
+    key: str = Field(
+        description="candidate:<index>, tier:<slug>, owned:<index>, or commitment:<group>-"
+        "<years>y / commitment:spot (the baseline tier's cloud commitment)"
+    )
     label: str
     figure: Literal["measured", "estimate", "entered"]
     servers: int = Field(description="servers in month 1, all parts")
@@ -292,6 +338,9 @@ class Option(Open):
     notes: list[str]
     provenance: Provenance
     messages: Messages
+    commitment: CommitmentTerms | None = Field(
+        None, description="only on a cloud commitment option (key commitment:…)"
+    )
 
 
 class BaselineCost(Open):
@@ -406,7 +455,9 @@ class Comparison(BaseModel):
     currency: str
     baseline: BaselineCost
     headline: Headline
-    options: list[Option] = Field(description="cheapest total first; at most 50")
+    options: list[Option] = Field(
+        description="cheapest total first; at most 50, and every cloud commitment option"
+    )
     options_total: int
     stays_on_gpu: list[StaysOnGpu]
     no_number: list[NoNumber]
@@ -415,6 +466,11 @@ class Comparison(BaseModel):
     fx: list[Fx]
     sensitivity: Sensitivity | None = Field(
         default=None, description="null when no option has a figure"
+    )
+    commitments_missing: list[MissingCommitment] = Field(
+        default=[],
+        description="the baseline tier's commitment slots with no rate in the catalog (no "
+        "rate is made up); absent when none",
     )
 
 
@@ -429,7 +485,7 @@ class UncertainInput(Open):
     input: str = Field(
         description="baseline_monthly, price:<tier key>, fx, batch_volume, requests_per_second, "
         "throughput:<profile class>, monthly_growth, annual_discount_rate, one_time, "
-        "utilisation_target"
+        "utilisation_target, spot_interruption_allowance (a leading option is spot)"
     )
     kind: Literal["scale", "absolute"] = Field(
         description="scale: low/base/high are factors on the plan's own figure (1 = as "
@@ -438,9 +494,13 @@ class UncertainInput(Open):
     low: Decimal
     base: Decimal
     high: Decimal
-    source: Literal["default", "entered", "measured"] = Field(
-        description="a planner default, the plan's own `ranges`, or the run's bootstrap "
-        "interval (P5 to P95 of the median over its repetitions)"
+    source: Literal["default", "entered", "measured", "estimate", "aggregator", "assumption"] = (
+        Field(
+            description="a planner default, the plan's own `ranges`, the run's bootstrap "
+            "interval (P5 to P95 of the median over its repetitions), an estimate's band; "
+            "spot_interruption_allowance: the ec2instances.info pct_interrupt bucket "
+            "(aggregator) or the planner's 5-20 % (assumption)"
+        )
     )
     label: str = Field(description="the input in English; as a message in `messages`")
     low_amount: Money | None = Field(description="money inputs: low as an amount, else null")

@@ -42,6 +42,7 @@ from common.gcpause import paused
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds, capacity, defaults, onetime, owned, sensitivity, tco
+from planner.compute import commitments as stay
 from planner.compute.answer import Headline
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
@@ -56,7 +57,7 @@ from planner.compute.schema import (
 
 # Raised when the same inputs can give different figures (a rule or a default changed);
 # a share's frozen snapshot records the version that computed it.
-ENGINE_VERSION = "1.0"
+ENGINE_VERSION = "1.1"  # 1.1: commitment options, renewed terms (issue 27)
 CPU_KINDS = ("cloud_vm", "dedicated")
 PRICING_MODELS = ("on_demand", "spot", "reserved_1y", "reserved_3y", "fixed_monthly")
 OPS_DEFAULT_PER_MONTH = Fraction(defaults.SELF_MANAGED_OPS.value) / 12
@@ -316,6 +317,8 @@ class OptionResult:
     one_time_costs: onetime.OneTimeCosts | None = None  # which of the switch's it carries
     capacity_check: CapacityCheck | None = None  # a fixed count against the work (issue 21)
 
+    commitment: dict[str, Any] | None = None  # a cloud commitment's terms (OptionSpec)
+
     @property
     def cannot_carry(self) -> bool:
         return self.capacity_check is not None and self.capacity_check.status == CANNOT_CARRY
@@ -323,6 +326,8 @@ class OptionResult:
     def to_dict(self) -> dict[str, Any]:
         """Plain data: each sentence as its English text, and `messages` beside them."""
         extra = {"owned": self.owned} if self.owned is not None else {}
+        if self.commitment is not None:
+            extra["commitment"] = self.commitment
         out = with_messages(
             {
                 **extra,
@@ -359,11 +364,15 @@ class Comparison:
     assumptions: list[dict[str, Any]]
     fx: list[dict[str, Any]]
     sensitivity: dict[str, Any] | None = None  # the best option's one-way sensitivity
+    # the baseline's commitment slots the catalog has no rate for (issue 27)
+    commitments_missing: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self, limit: int | None = None, *, no_number: bool = True) -> dict[str, Any]:
         """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB);
         `no_number=False` leaves that list empty (for a caller that writes it itself)."""
         options = self.options if limit is None else self.options[:limit]
+        if limit is not None:  # the cloud's commitments are always shown (issue 27)
+            options = options + [o for o in self.options[limit:] if o.commitment is not None]
         return {
             "plan": plan_to_dict(self.plan),
             "as_of": _iso(self.as_of),
@@ -378,6 +387,11 @@ class Comparison:
             "assumptions": self.assumptions,
             "fx": self.fx,
             "sensitivity": with_messages(self.sensitivity) if self.sensitivity else None,
+            **(
+                {"commitments_missing": [with_messages(m) for m in self.commitments_missing]}
+                if self.commitments_missing
+                else {}
+            ),
         }
 
 
@@ -406,9 +420,13 @@ class OptionSpec:
         if self.title is None and self.title_of is not None:
             return prices.title(self.title_of)
         return self.title
+
     # {cost: "charged" | "not_charged" | None}: the plan's per-option overrides of the
     # one-time costs' rule (`onetime.one_time_costs_for`)
     one_time: Mapping[str, str | None] = field(default_factory=dict)
+    # a cloud commitment on the baseline's own instance (`commitment_options`): its terms;
+    # it carries no switch costs by `onetime.one_time_costs_for` (same provider and family)
+    commitment: dict[str, Any] | None = None
 
 
 def owned_options(plan: Plan) -> list[OptionSpec]:
@@ -417,6 +435,94 @@ def owned_options(plan: Plan) -> list[OptionSpec]:
     for index, server in enumerate(plan.owned):
         label = _text(server.name) if server.name else msg("owned.option_label", count=server.count)
         out.append(OptionSpec(f"owned:{index}", label, [], owned=server))
+    return out
+
+
+def commitment_options(
+    plan: Plan, prices: Prices, alternatives: stay.Alternatives | None
+) -> tuple[list[OptionSpec], list[dict[str, Any]]]:
+    """The cloud's own best deals for the baseline tier's instance, as options (issue 27):
+    each reservation, savings plan or committed use slot at the baseline's count (growing
+    as the baseline grows), spot at the baseline's instance-hours with its re-runs; and
+    the slots with no rate in the catalog, each with the reason (no rate is made up)."""
+    base = plan.baseline.tier
+    if alternatives is None or base is None or alternatives.baseline != base:
+        return [], []
+    on_demand = alternatives.on_demand if alternatives.on_demand in prices else None
+    options, missing = [], []
+    for slot in alternatives.slots:
+        if slot.slug is None or slot.slug not in prices:
+            reason = slot.missing or prices.missing_reason(str(slot.slug))
+            missing.append({"group": slot.group, "years": slot.years, "reason": reason})
+            continue
+        if slot.slug == base:
+            continue  # the baseline is this commitment already
+        tier = _provider_tier(prices, slot.slug)
+        label = msg(f"engine.option_stay_{slot.group}", tier=tier, years=slot.years)
+        if slot.group == "spot":
+            hours = Decimal(plan.baseline.count * HOURS_PER_MONTH)
+            # built, not validated: 10,000 servers' hours pass a typed part's 1,000,000
+            part = Part.model_construct(tier=slot.slug, mode="usage", count=None,
+                                        gpu_hours_per_month=None, instance_hours_per_month=hours,
+                                        min_term_months=None)  # fmt: skip
+        else:
+            part = Part(tier=slot.slug, mode="fixed", count=plan.baseline.count)
+        terms = _commitment_terms(plan, prices, slot, on_demand, alternatives)
+        options.append(OptionSpec(stay.key_of(slot), label, [part], title=label, commitment=terms))
+    return options, missing
+
+
+def _provider_tier(prices: Prices, slug: str) -> TierRef | Message:
+    name, provider, _ = prices._naming(slug)
+    tier: TierRef | Message = TierRef(slug, name)
+    if provider and not name.lower().startswith(provider.lower()):
+        tier = msg("engine.tier_of_provider", provider=provider, tier=tier)
+    return tier
+
+
+def _commitment_terms(
+    plan: Plan,
+    prices: Prices,
+    slot: stay.Slot,
+    on_demand: str | None,
+    alternatives: stay.Alternatives,
+) -> dict[str, Any]:
+    """A commitment option's terms: its break-even month and the utilisation below which
+    it loses against on demand; for spot, the interruption rate and its source."""
+    out: dict[str, Any] = {
+        "group": slot.group, "years": slot.years, "tier": slot.slug,
+        "pricing_model": slot.pricing_model, "on_demand_tier": on_demand,
+        "break_even_month": None, "loses_below_utilisation": None,
+    }  # fmt: skip
+    assert slot.slug is not None
+    if slot.group == "spot":
+        found = alternatives.interruption.get(slot.slug)
+        rate = plan.spot_interruption_allowance
+        if found is None:
+            found = stay.assumed(rate)
+        out["interruption"] = {
+            "rate": str(rate), "low": str(found.low), "high": str(found.high),
+            "source": found.source, "bucket": found.bucket,
+        }  # fmt: skip
+        source = msg(f"engine.interruption_{found.source}", bucket=found.bucket)
+        out["summary"] = msg("engine.commitment_spot", share=_share(plan), source=source,
+                             low=Percent(found.low, 0), high=Percent(found.high, 0))  # fmt: skip
+        return out
+    if on_demand is None or prices.get(on_demand, "unit") != prices.get(slot.slug, "unit"):
+        out["summary"] = msg("engine.commitment_no_on_demand")
+        return out
+    upfront, committed = prices.setup(slot.slug), prices.monthly(slot.slug)
+    hourly = prices.monthly(on_demand)
+    term = int(prices.get(slot.slug, "min_term_months") or 12 * slot.years)
+    month = stay.break_even_month(upfront, committed, hourly)
+    share = stay.loses_below(upfront, committed, term, hourly)
+    out["break_even_month"] = month
+    out["loses_below_utilisation"] = str(share) if share is not None else None
+    if month is None:
+        out["summary"] = msg("engine.commitment_never_beats")
+    else:
+        out["summary"] = msg("engine.commitment_break_even", month=month,
+                             share=Percent(share, 2))  # fmt: skip
     return out
 
 
@@ -521,6 +627,7 @@ class Pricer:
         self.plan, self.prices, self.table = plan, prices, table
         self.h = plan.horizon_months
         self.table_row = table.row_of if table else {}
+        self.baseline_counts: np.ndarray | None = None  # a tier baseline's servers by month
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
@@ -534,6 +641,7 @@ class Pricer:
             }
         self._require(b.tier, "baseline.tier")
         counts = bounds.servers(np.ceil(b.count * _growth(g, self.h) - capacity.EPS))
+        self.baseline_counts = counts.astype(np.int64)
         cents = tco.line_cents([self.prices.monthly(b.tier)], counts[None, :])[0]
         info = {"tier": b.tier, "count": b.count, "price": self.prices.provenance(b.tier)}
         return cents, {**info, **committed}
@@ -645,6 +753,10 @@ class Pricer:
         owner = np.array([i for i, _ in flat], dtype=np.int64)
         slugs = [part.tier for _, part in flat]
         counts = self.counts([part for _, part in flat])
+        exempt = [o.commitment is not None for o in options]  # staying: the baseline count
+        for j, (i, part) in enumerate(flat):  # staying: as many servers as the baseline
+            if exempt[i] and part.mode == "fixed" and self.baseline_counts is not None:
+                counts[j] = self.baseline_counts
         monthly_units = [self.prices.monthly(s) for s in slugs]
         setup_units = [self.prices.setup(s) for s in slugs]
         part_monthly = tco.line_cents(monthly_units, counts)
@@ -656,6 +768,9 @@ class Pricer:
         for j, (i, part) in enumerate(flat):
             if part.mode == "usage":
                 part_monthly[j] += self.usage_cents(part)
+            if term := self.renew_term(part):
+                renewed = tco.renewals(counts[j], term)
+                part_monthly[j] += tco.line_cents([setup_units[j]], renewed[None, :])[0]
             owed = self._owed_months(part)
             if owed:
                 part_monthly[j, -1] += tco.line_cents([monthly_units[j]], counts[j, -1:])[0] * owed
@@ -693,11 +808,38 @@ class Pricer:
         return PricedOptions(result, setup_by_option, entered, per_option_counts, notes,
                              costs=costs)  # fmt: skip
 
-    def _owed_months(self, part: Part) -> int:
+    def _term(self, part: Part) -> int:
         term = part.min_term_months
         if term is None:
             term = self.prices.get(part.tier, "min_term_months") or 0
-        return max(int(term) - self.h, 0) if part.mode != "usage" else 0
+        return int(term)
+
+    def _owed_months(self, part: Part) -> int:
+        return max(self._term(part) - self.h, 0) if part.mode != "usage" else 0
+
+    def renew_term(self, part: Part) -> int:
+        """The term after which a commitment's upfront is paid again (0: never): a
+        reservation, savings plan or committed use with an upfront and a term shorter than
+        the horizon is bought again each term (`tco.renewals`)."""
+        model = str(self.prices.get(part.tier, "pricing_model") or "")
+        if part.mode == "usage" or commitment_group(model) is None:
+            return 0
+        if not self.prices.setup(part.tier):
+            return 0
+        term = self._term(part)
+        return term if 0 < term < self.h else 0
+
+
+COMMITMENT_GROUPS = ("reserved", "savings_plan", "committed_use")
+
+
+def commitment_group(model: str) -> str | None:
+    """`savings_plan_compute_1y_all_upfront` → `savings_plan`; None for on-demand, spot or
+    a monthly price (as `catalog.pricing_models.group_of` groups them)."""
+    for group in COMMITMENT_GROUPS:
+        if model == group or model.startswith(group + "_"):
+            return group
+    return None
 
 
 def both_months(plan: Plan) -> int:
@@ -722,8 +864,12 @@ def compare(
     verify_top: int = 5,
     seed: int = 0,
     prices: Prices | None = None,
+    commitments: stay.Alternatives | None = None,
 ) -> Comparison:
     """Size and price every option of the plan against its baseline.
+
+    `commitments`: the baseline tier's cloud alternatives (`inputs.gather`), each priced
+    as an option that stays on the instance (`commitment_options`).
 
     `prices`: `Prices(frame, plan.currency)` built once and kept by a caller that
     evaluates many plans on one unchanged frame (its memos then serve them all).
@@ -733,7 +879,8 @@ def compare(
     try:
         with paused():  # common/gcpause.py: the collector's passes were half the time
             return _compare(plan, frame, measurements, as_of=as_of, speed_factors=speed_factors,
-                            verify_top=verify_top, seed=seed, prices=prices)  # fmt: skip
+                            verify_top=verify_top, seed=seed, prices=prices,
+                            commitments=commitments)  # fmt: skip
     except bounds.TooLarge as exc:
         raise too_large(exc.at("__all__", plan.monthly_growth)) from None
 
@@ -775,14 +922,16 @@ def _compare(
     verify_top: int,
     seed: int,
     prices: Prices | None,
+    commitments: stay.Alternatives | None = None,
 ) -> Comparison:
     if prices is None or prices.currency != plan.currency:
         prices = Prices(frame, plan.currency)
     specs, missing = plan_options(plan, prices)
+    staying, not_sold = commitment_options(plan, prices, commitments)
     sized = sorted({p.tier for o in specs for p in o.parts if p.mode in ("sized", "fixed")})
     with _named(plan, "workloads"):
         table = size_plan(plan, prices, sized, measurements, speed_factors or {}) if sized else None
-    priced = [o for o in specs if _has_number(o, table)]
+    priced = [o for o in specs if _has_number(o, table)] + staying
     pricer = Pricer(plan, prices, table)
     with _named(
         plan, "baseline.monthly" if plan.baseline.monthly is not None else "baseline.count"
@@ -817,7 +966,8 @@ def _compare(
         price_performance=_price_performance(table, prices),
         assumptions=_assumptions(plan),
         fx=_fx(prices),
-        sensitivity=_sensitivity(plan, options, baseline_cents),
+        sensitivity=_sensitivity(plan, moving(options), baseline_cents),
+        commitments_missing=not_sold,
     )
 
 
@@ -871,6 +1021,12 @@ def _with_owned(
         owned={first + j: m for j, m in enumerate(bought)},
         costs=money.costs + costs,
     )
+
+
+def moving(options: Sequence[OptionResult]) -> list[OptionResult]:
+    """The options that move (not a cloud commitment on the baseline's instance): the
+    sensitivity and the odds are about switching."""
+    return [o for o in options if o.commitment is None]
 
 
 def _sensitivity(
@@ -1001,7 +1157,7 @@ def _results(
                 break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
                 owned=bought.to_dict() if bought else None,
                 title=option.told_apart(prices), one_time_costs=money.costs[i],
-                capacity_check=check,
+                capacity_check=check, commitment=option.commitment,
             )
         )  # fmt: skip
     return out
@@ -1019,6 +1175,10 @@ def _transition(
         both = both_months(plan) if carries else 0
         transition = int(extra[:both].sum())
         monthly = result.monthly_cents[i]
+        if option.commitment is not None:  # staying: no months of running both
+            option.money.steady_monthly = tco.money(int(monthly[min(both, h - 1)]))
+            option.money.transition_cost = tco.money(0)
+            continue
         steady = monthly[both] if both < h else monthly[-1] - extra[-1]
         option.money.steady_monthly = tco.money(int(steady))
         option.money.transition_cost = tco.money(transition)
@@ -1171,12 +1331,30 @@ def _headline(plan: Plan, options: list[OptionResult], result: tco.TcoResult) ->
         )
     if any(not part.price["confirmed"] for part in best.parts):
         sentences.append(msg("engine.headline_unconfirmed"))
+    sentences += _vs_commitment(plan, options)
     return Headline(
         best=best.key, label=best.label, saving_per_month=m.saving_per_month,
         saving_per_year=m.saving_per_year, payback_label=m.payback_label,
         payback_month=m.payback_month, payback_fraction=m.payback_fraction, not_entered=missing,
         sentences=sentences + later, payback=m.payback,
     )  # fmt: skip
+
+
+def _vs_commitment(plan: Plan, options: list[OptionResult]) -> list[Message]:
+    """The best move weighed against the best way to stay and commit (issue 27)."""
+    moves = moving(options)
+    commits = [o for o in options if o.commitment is not None]
+    if not moves or not commits:
+        return []
+    move, commit = moves[0], commits[0]
+    code = "engine.headline_move_beats_commitment"
+    if commit.money.total <= move.money.total:
+        code = "engine.headline_commitment_beats_move"
+    return [
+        msg(code, move=move.title or move.label, commitment=commit.title or commit.label,
+            months=plan.horizon_months,
+            difference=Money(abs(commit.money.total - move.money.total), plan.currency))
+    ]  # fmt: skip
 
 
 def _not_entered(items: list[str]) -> Message:

@@ -53,6 +53,7 @@ PERCENTILES = (10, 50, 90)
 CHUNK = 1024  # draws priced together: the fastest of 256…4096 here (bench/sensitivity.py)
 SCALE_DEN = 10_000  # factors to four places
 RATE_DEN = 1_000_000  # rates to six places
+SPOT = uncertainty.SPOT_INTERRUPTION
 
 
 # --- draws -------------------------------------------------------------------------------
@@ -113,6 +114,8 @@ class Part:
     row: int | None = None  # capacity table row (sized)
     count: int = 0  # fixed
     usage: Fraction | None = None  # usage: the month-1 bill at base prices, exact
+    renew: int = 0  # a commitment's term, its upfront paid again each term (tco.renewals)
+    spot: bool = False  # a spot tier: its re-run share is drawn (`SPOT_INTERRUPTION`)
 
 
 @dataclass
@@ -136,6 +139,7 @@ class Model:
         *,
         leading: int = LEADING,
         prices: engine.Prices | None = None,
+        interruptions: Mapping[str, Any] | None = None,
     ) -> None:
         self.plan, self.h = plan, plan.horizon_months
         self.frame, self.measurements = frame, measurements
@@ -174,7 +178,9 @@ class Model:
         extra = plan.monthly
         self.shared_const = tco.to_cents(extra.egress) + tco.to_cents(extra.other)
         self.both = engine.both_months(plan)
-        self.items = uncertainty.inputs(plan, frame, measurements, self.leading_tiers())
+        self.items = uncertainty.inputs(
+            plan, frame, measurements, self.leading_tiers(), interruptions
+        )
         self.moving = self._moving_commitments()
         self.shared = self.shared_const + self._fixed_commitments()
 
@@ -195,6 +201,8 @@ class Model:
                 Fraction(self.pricer.ops_unit(part.tier)), Fraction(p.setup(part.tier)),
                 self.pricer._owed_months(part), converted,
             )  # fmt: skip
+            item.renew = self.pricer.renew_term(part)
+            item.spot = p.get(part.tier, "pricing_model") == "spot"
             if part.mode == "sized":
                 item.row = self.table.row_of[part.tier]  # type: ignore[union-attr]
             elif part.mode == "fixed":
@@ -465,6 +473,8 @@ class Model:
                 split = np.ceil(c.memory_gib[r] / t.ram_gib[r] - EPS)
                 floor = np.maximum(floor, np.nan_to_num(split))
         rerun = 1 + t.spot_allowance if t.spot[r] else 1.0
+        if t.spot[r] and SPOT in drawn:  # each draw's share of spot work re-run
+            rerun = 1 + drawn[SPOT] / RATE_DEN
         # workers + hours × rerun × growth ÷ (730 × utilisation), then ⌈÷ vCPUs − ε⌉
         np.multiply((hours * rerun)[None, :], w.growth, out=servers)
         servers /= (HOURS_PER_MONTH * util)[None, :]
@@ -500,7 +510,11 @@ class Model:
             if part.mode == "usage":
                 assert part.usage is not None
                 rate = self._rate(drawn)
-                lines += money.usage_cents(part.usage, num, den, w.growth, rate, w.cents, w.scratch)
+                usage = part.usage
+                if part.spot and SPOT in drawn:  # the re-runs at each draw's share
+                    usage = usage / (1 + Fraction(self.plan.spot_interruption_allowance))
+                    num, den = num * (RATE_DEN + drawn[SPOT]), den * RATE_DEN
+                lines += money.usage_cents(usage, num, den, w.growth, rate, w.cents, w.scratch)
                 continue
             counts = self._counts(part, drawn, n, w)
             lines += money.line_cents(part.price, num, den, counts, w.cents, w.scratch)
@@ -513,6 +527,9 @@ class Model:
                 np.maximum(added, 0, out=added)
                 lines += money.line_cents(part.setup, ones, 1, added, w.cents, w.scratch)
                 setup += money.line_cents(part.setup, ones, 1, counts[:1])[0]
+                if part.renew:
+                    renewed = tco.renewals(counts, part.renew)
+                    lines += money.line_cents(part.setup, ones, 1, renewed, w.cents, w.scratch)
             if part.owed:
                 lines[-1] += money.line_cents(part.price, num, den, counts[-1:])[0] * part.owed
         return setup

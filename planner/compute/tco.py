@@ -104,6 +104,28 @@ def growth_cents(amount: Price, monthly_growth: Price, horizon: int) -> np.ndarr
     return np.array(out, dtype=np.int64)
 
 
+def renewals(counts: np.ndarray, term: int) -> np.ndarray:
+    """Servers whose commitment term starts again in each month (axis 0: months 1…H, as
+    index 0…H−1; any axes after it, e.g. draws, ride along).
+
+    The first servers' term starts at month 0 and renews at index `term` (the start of
+    month term + 1), then every `term` months; a server added at index a renews at
+    a + term. At most the servers still running renew. Zero where the term is not
+    shorter than the horizon (that is the minimum term owed instead)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    out = np.zeros_like(counts)
+    h = counts.shape[0]
+    if term <= 0 or term >= h:
+        return out
+    starts = np.zeros_like(counts)
+    starts[0] = counts[0]
+    starts[1:] = np.maximum(np.diff(counts, axis=0), 0)
+    for m in range(term, h):
+        out[m] = np.minimum(starts[m - term], counts[m])
+        starts[m] += out[m]
+    return out
+
+
 def monthly_rate(annual: Decimal | float) -> float:
     return (1 + float(annual)) ** (1 / 12) - 1
 

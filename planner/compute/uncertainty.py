@@ -34,6 +34,7 @@ import pandas as pd
 
 from benchmarks_app.evidence import BestMeasurement
 from common.messages import Message, Percent, msg
+from planner.compute.commitments import Interruption, assumed
 from planner.compute.schema import Plan
 
 FACTOR = Decimal("0.0001")  # a factor's places: keeps a scaled price an exact Decimal
@@ -72,6 +73,9 @@ ABSOLUTE_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
 }
 
 
+SPOT_INTERRUPTION = "spot_interruption_allowance"  # issue 27: a spot tier among the leading
+
+
 @dataclass(frozen=True)
 class Uncertain:
     """One input: its name, kind, range and where the range comes from."""
@@ -82,7 +86,7 @@ class Uncertain:
     low: Decimal
     base: Decimal
     high: Decimal
-    source: str  # default | entered | measured
+    source: str  # default | entered | measured | estimate | aggregator | assumption
     label: Message
     medians: tuple[float, ...] = ()  # throughput: bootstrap medians ÷ the run's median
 
@@ -157,9 +161,11 @@ def inputs(
     frame: pd.DataFrame,
     measurements: Mapping[Any, Any],
     leading: Sequence[str],
+    interruptions: Mapping[str, Interruption] | None = None,
 ) -> list[Uncertain]:
     """Every uncertain input of the plan with its range; `leading`: the tier slugs of the
-    three leading options (their price lines are inputs)."""
+    three leading options (their price lines are inputs); `interruptions`: spot tiers'
+    published interruption ranges, by slug."""
     entered = {r.input: r for r in plan.ranges}
     ranges = DEFAULT_RANGES
     out = [
@@ -184,6 +190,8 @@ def inputs(
     if plan.workloads:
         low, high = max(u - Decimal("0.15"), Decimal("0.3")), min(u + Decimal("0.15"), Decimal(1))
         out.append(_absolute("utilisation_target", min(low, u), u, max(high, u), u))
+    if spot := _spot_interruption(plan, frame, leading, interruptions or {}):
+        out.append(spot)
     return [_entered(i, entered.get(i.name.split(":")[0])) for i in out]
 
 
@@ -238,6 +246,31 @@ def _owned_server(server: Any, values: Mapping[str, Decimal]) -> Any:
     if "lifetime" in f:
         update["depreciation_years"] = owned_years(server.depreciation_years, f["lifetime"])
     return server.model_copy(update=update) if update else server
+
+
+def _spot_interruption(
+    plan: Plan, frame: pd.DataFrame, leading: Sequence[str], found: Mapping[str, Interruption]
+) -> Uncertain | None:
+    """The share of spot work re-run after interruptions, where a leading tier is spot: the
+    aggregator's bucket of each (the widest over them) where every one has one, else the
+    planner's assumption (`commitments.assumed`), said as such."""
+    models = dict(zip(frame["slug"], frame["pricing_model"], strict=False))
+    spot = [s for s in dict.fromkeys(leading) if models.get(s) == "spot"]
+    if not spot:
+        return None
+    rate = plan.spot_interruption_allowance
+    ranges = [found.get(s) for s in spot]
+    if all(r is not None for r in ranges):
+        low = min(r.low for r in ranges if r is not None)
+        high = max(r.high for r in ranges if r is not None)
+        source, bucket = "aggregator", " / ".join(sorted({r.bucket for r in ranges if r}))
+    else:
+        guess = assumed(rate)
+        low, high, source, bucket = guess.low, guess.high, "assumption", ""
+    label = msg(f"uncertainty.spot_interruption_{source}", bucket=bucket)
+    low, high = min(low, rate), max(high, rate)
+    return Uncertain(SPOT_INTERRUPTION, "absolute", _q(low, RATE), rate, _q(high, RATE), source,
+                     label)  # fmt: skip
 
 
 def _scale(name: str, low: str, high: str, label: Message) -> Uncertain:
@@ -334,7 +367,8 @@ def apply(
 
 def _apply_plan(plan: Plan, values: Mapping[str, Decimal]) -> Plan:
     update: dict[str, Any] = {}
-    for name in ("monthly_growth", "annual_discount_rate", "utilisation_target"):
+    for name in ("monthly_growth", "annual_discount_rate", "utilisation_target",
+                 SPOT_INTERRUPTION):  # fmt: skip
         if name in values:
             update[name] = values[name]
     bill = values.get("baseline_monthly", Decimal(1))

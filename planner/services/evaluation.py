@@ -49,7 +49,8 @@ OPTIONS_LIMIT = 50
 # Raised when the shape of a cached answer changes, so a deploy never serves the old one.
 CACHE_VERSION = 3  # 3: a comparison kept as its encoded JSON
 CACHE_SECONDS = 24 * 3600  # the key holds the date: a day is as long as an answer can live
-UNCERTAINTY_VERSION = 3  # raised when the shape of `uncertainty_of` changes
+# raised when the shape of `uncertainty_of` changes; 5: owned inputs (21), spot interruption (27)
+UNCERTAINTY_VERSION = 5
 
 
 @dataclass
@@ -122,6 +123,7 @@ def evaluate(
         speed_factors=inputs.speed_factors,
         as_of=inputs.as_of,
         prices=inputs.prices,
+        commitments=inputs.commitments,
     )
     return Evaluation(inputs, comparison)
 
@@ -283,13 +285,15 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
     and the Monte Carlo of the three leading options."""
     inputs, comparison_ = evaluation.inputs, evaluation.comparison
     plan = inputs.plan
-    if not comparison_.options:
+    moves = engine.moving(comparison_.options)  # the odds are about switching
+    if not moves:
         return {"option": None, "currency": plan.currency, "horizon_months": plan.horizon_months,
                 "base": None, "one_way": [], "tornado": None, "montecarlo": None}  # fmt: skip
     model = montecarlo.Model(
-        plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices
-    )
-    best = comparison_.options[0]
+        plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices,
+        interruptions=inputs.interruptions,
+    )  # fmt: skip
+    best = moves[0]
 
     seen: dict[tuple, tuple[int, int, int] | None] = {}
 

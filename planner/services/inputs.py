@@ -17,6 +17,7 @@ so a kept read is never out of date (`changes.memo`).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,12 +32,15 @@ from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.selectors import best_measurements as select_measurements
 from benchmarks_app.selectors import pending_importers
 from benchmarks_app.visibility import evidence_of, viewer
+from catalog import commitments as cloud_commitments
+from catalog import interruptions as spot_interruptions
 from catalog.models import ExchangeRate, Price, Tier
 from catalog.pricing import catalog_frame
 from changes.memo import kept
 from changes.selectors import Generation, current_generation
 from common.django.clock import today
 from planner.compute import capacity, engine, fitgate, schema
+from planner.compute import commitments as stay
 from planner.models import SpeedFactor
 
 Found = BestMeasurement | NoMeasurement
@@ -278,6 +282,42 @@ class EngineInputs:
     speed_factor_rows: list[dict[str, Any]] = field(default_factory=list)
     prices: engine.Prices | None = None
     generation: Generation | None = None
+    commitments: stay.Alternatives | None = None  # the baseline tier's cloud alternatives
+    # spot tiers' published interruption ranges (catalog.interruptions), by slug
+    interruptions: dict[str, stay.Interruption] = field(default_factory=dict)
+
+
+def interruption_ranges(plan: schema.Plan, frame: pd.DataFrame) -> dict[str, stay.Interruption]:
+    """The spot tiers' interruption ranges from `PLANNER_SPOT_INTERRUPTIONS_FILE`, the plan's
+    allowance as their base (the engine's figures stay the plan's)."""
+    path = getattr(settings, "PLANNER_SPOT_INTERRUPTIONS_FILE", None)
+    found = _buckets(str(path)) if path else {}
+    rate = plan.spot_interruption_allowance
+    return {
+        slug: stay.Interruption(r.low, rate, r.high, "aggregator", r.bucket)
+        for slug, r in spot_interruptions.ranges_for(frame, found).items()
+    }
+
+
+@functools.lru_cache(maxsize=2)
+def _buckets(path: str) -> dict[tuple[str, str], str]:
+    return spot_interruptions.read(path)
+
+
+def commitment_alternatives(
+    frame: pd.DataFrame, slug: str | None, interruptions: dict[str, stay.Interruption] | None = None
+) -> stay.Alternatives | None:
+    """The baseline tier's commitment and spot alternatives as the engine's plain data
+    (`catalog.commitments.alternatives`); None for a quoted baseline."""
+    if slug is None:
+        return None
+    slots = tuple(
+        stay.Slot(a.group, a.years, a.slug, a.pricing_model, a.missing)
+        for a in cloud_commitments.alternatives(frame, slug)
+    )
+    return stay.Alternatives(
+        slug, cloud_commitments.on_demand_of(frame, slug), slots, dict(interruptions or {})
+    )
 
 
 def gather(
@@ -291,6 +331,7 @@ def gather(
     # A speed factor's reference tier needs its own measurement looked up too.
     looked_up = list(dict.fromkeys(slugs + [row["relative_to"] for row in factor_rows]))
     measurements = best_measurements(looked_up, workload_classes(plan), generation=generation)
+    interruptions = interruption_ranges(plan, catalog.frame)
     return EngineInputs(
         plan=plan,
         as_of=as_of,
@@ -300,4 +341,6 @@ def gather(
         speed_factor_rows=[plain(row) for row in factor_rows],
         prices=catalog.prices,
         generation=generation,
+        commitments=commitment_alternatives(catalog.frame, plan.baseline.tier, interruptions),
+        interruptions=interruptions,
     )

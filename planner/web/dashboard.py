@@ -133,6 +133,8 @@ class Row:
         return _("carries %(costs)s") % {"costs": one_time_costs_text(self.one_time_costs)}
 
     retired: bool = False  # the shared page: a tier it names is no longer offered
+    # a cloud commitment on the baseline's instance (issue 27): its break-even, or spot's risk
+    commitment: Message | None = None
 
     @property
     def dearer_by(self) -> Decimal:
@@ -172,11 +174,26 @@ class Results:
     # Where the baseline came from when a bill gave it: the bill, its tier lines, the types
     # with no catalog tier and the trend, as messages (empty: no bill).
     baseline_bill: list[Message] = field(default_factory=list)
+    commitments_missing: list[Message] = field(default_factory=list)  # slots with no rate
 
     @property
     def best(self) -> Row | None:
         """The cheapest option that can carry the work (issue 21: one that cannot never is)."""
         return self.rows[0] if self.rows and self.rows[0].best else None
+
+    @property
+    def vs_commitment(self) -> Message | None:
+        """The best move weighed against the best cloud commitment (issue 27)."""
+        moves = [r for r in self.rows if r.commitment is None]
+        stays = [r for r in self.rows if r.commitment is not None]
+        if not moves or not stays:
+            return None
+        move, stay = moves[0], stays[0]
+        code = "engine.headline_move_beats_commitment"
+        if stay.total <= move.total:
+            code = "engine.headline_commitment_beats_move"
+        return msg(code, move=move.title, commitment=stay.title, months=self.horizon,
+                   difference=Money(abs(stay.total - move.total), self.currency))  # fmt: skip
 
 
 def dec(value: Any) -> Decimal:
@@ -309,6 +326,9 @@ def _row(option: Mapping[str, Any]) -> Row:
         evidence=[e for j, p in enumerate(parts) for e in _evidence(p, said, f"parts[{j}]")],
         notes=[said(f"notes[{i}]", note) for i, note in enumerate(option.get("notes") or [])],
         npv=dec(money["npv"]) if money.get("npv") is not None else None,
+        commitment=said("commitment.summary", option["commitment"].get("summary"))
+        if option.get("commitment")
+        else None,
     )
 
 
@@ -358,6 +378,9 @@ def results(comparison: Mapping[str, Any]) -> Results:
         stays_on_gpu=list(comparison.get("stays_on_gpu") or []),
         no_number=[_no_number(n) for n in comparison.get("no_number") or []],
         assumptions=list(comparison.get("assumptions") or []),
+        commitments_missing=[
+            Said(m)("reason", m.get("reason")) for m in comparison.get("commitments_missing") or []
+        ],
     )
     out.charts = chart_data(comparison, rows)
     out.baseline_bill = bill_lines((baseline.get("provenance") or {}).get("bill"))

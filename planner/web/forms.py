@@ -173,6 +173,8 @@ def _bill_fields(choices: list[tuple[int, str]]) -> dict[str, forms.Field]:
         label=_("Monthly growth from the bill's trend"), required=False
     )
     return fields
+
+
 GROWTH_HELP = gettext_lazy(
     "How much the work grows each month, compounded: today's bill and sized options grow "
     "with it; a fixed count does not, so the plan says from which month it cannot carry "

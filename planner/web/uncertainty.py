@@ -209,4 +209,6 @@ def source_text(source: str) -> str:
         "entered": _("your range"),
         "measured": _("the run's repetitions (bootstrap P5 to P95 of the median)"),
         "estimate": _("the estimate's band (leave-one-out error of published scores)"),
+        "aggregator": _("Spot Instance Advisor bucket, via ec2instances.info"),
+        "assumption": _("the planner's assumption, no published figure"),
     }.get(source, source)
