@@ -94,9 +94,11 @@ def with_catalog_data(body):
         return [with_catalog_data(item) for item in body]
     if not isinstance(body, dict):
         return body
-    out = {key: with_catalog_data(value) for key, value in body.items()}
-    if isinstance(out.get("tier"), str) and out["tier"] not in KNOWN_TIERS:
-        out["tier"] = EXTREME
+    # an imported bill is the caller's own data too: a generated plan names none
+    out = {key: with_catalog_data(value) for key, value in body.items() if key != "bill"}
+    for key in ("tier", "runs_on"):
+        if isinstance(out.get(key), str) and out[key] not in KNOWN_TIERS:
+            out[key] = EXTREME
     if isinstance(out.get("currency"), str) and out["currency"] not in ("USD", "EUR"):
         out["currency"] = "USD"
     return out

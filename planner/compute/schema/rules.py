@@ -210,9 +210,10 @@ def attach(plan: Schema) -> Schema:
         else:  # the one-part shorthand
             add(form, PART)
     plan["description"] += (
-        " Rules on data, not in this schema: every tier is a key the catalog offers "
-        "(GET /api/v1/tiers), and currency is one with an exchange rate on the plan's date "
-        "(the refusal lists them)."
+        " Rules on data, not in this schema: every tier (and baseline.runs_on) is a key "
+        "the catalog offers (GET /api/v1/tiers), currency is one with an exchange rate on "
+        "the plan's date (the refusal lists them), and baseline.bill.id is one of the "
+        "caller's own imported bills."
     )
     return plan
 
