@@ -146,9 +146,13 @@ def test_the_shared_frame_and_tier_index_read_back_as_built():
     tier_search.index()
     memo.drop()
     read = tier_search.index()
-    assert read == built and all(e.pricing_model for e in read)
-    monthly = tier_search.with_pricing(read, built[0].pricing_model)
-    assert monthly and len(monthly) == len(tier_search.with_pricing(built, built[0].pricing_model))
+    assert read is not built and read == built and all(model for *_, model in read.rows())
+    model = built.rows()[0][3]
+    monthly = tier_search.with_pricing(read, model)
+    assert monthly and monthly == tier_search.with_pricing(built, model)
+    query = built.rows()[0][0][:6]
+    found = tier_search.search(read, query)
+    assert found == tier_search.search(built, query) and found.total == len(built)
 
 
 @pytest.mark.django_db
@@ -167,3 +171,6 @@ def test_an_empty_catalogs_shared_frame_reads_back_and_the_page_answers(client):
     assert list(read.frame.columns) == list(built.frame.columns)
     memo.drop()
     assert client.get("/catalog/").status_code == 200
+    tier_search.index()  # shared by this process
+    memo.drop()
+    assert len(tier_search.index()) == 0

@@ -79,3 +79,50 @@ def test_a_small_catalog_keeps_its_full_list_and_a_large_one_is_searched(owner, 
     monkeypatch.setattr(tier_search, "FULL_LIST_MAX", 1)
     html = login(owner).get("/plans/new").content.decode()
     assert '<datalist id="tier-options"></datalist>' in html
+
+
+def test_words_beyond_ascii_are_found_inside_and_at_the_start_of_a_word(owner):
+    """The index is searched as UTF-8 bytes: a word with umlauts is found by its start and
+    by a piece inside it, and its label comes back whole."""
+    tier = make_tier("gross-box", name="Größe Übermaß")
+    add_price(tier, "0.10", days_ago(5))
+    client = login(owner)
+    assert slugs(client, "übermaß") == slugs(client, "röß") == ["gross-box"]
+    label = client.get(URL, {"q": "größe"}).json()["results"][0]["label"]
+    assert label.startswith("Größe Übermaß") or "Größe Übermaß" in label
+
+
+def _plain_search(rows, query):
+    """The search as its docstring says it, one tier at a time (the index does it over the
+    bytes of all tiers at once): every word inside the text; slug prefix, then every word
+    starting a word, then the rest."""
+    query = query.strip().lower()
+    terms = query.split()
+    matched = [r for r in rows if all(t in r[2] for t in terms)]
+    first = [r for r in matched if r[0].startswith(query)]
+    words = [r for r in matched if r not in first and all(" " + t in r[2] for t in terms)]
+    rest = [r for r in matched if r not in first and r not in words]
+    return [r[0] for r in first + words + rest][: tier_search.LIMIT], len(matched)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["", "b", "box", "box-s", "ox", "box small", "größe", "röß", "e ü", "1", "xyz", "9" * 300],
+)
+def test_the_index_search_finds_what_a_plain_scan_finds(query):
+    rows = [
+        (slug, label, tier_search.tier_text(slug, label, fields), model)
+        for slug, label, fields, model in [
+            ("box-small", "Small · 2 vCPU", ["Hetzner", "eu"], "on_demand"),
+            ("aa-other", "Box medium", ["AWS", "us-east-1", "1 cores"], "spot"),
+            ("zz-box-large", "Megabox\nlarge", ["OVH"], "on_demand"),
+            ("gross-box", "Größe Übermaß", ["Hetzner", "ü"], "fixed_monthly"),
+        ]
+    ]
+    index = tier_search.Index.of(rows)
+    found = tier_search.search(index, query)
+    assert ([slug for slug, _ in found.results], found.total) == _plain_search(rows, query)
+    assert index.rows() == rows
+    spot = tier_search.with_pricing(index, "spot")
+    assert tier_search.search(spot, query).total == _plain_search(rows[1:2], query)[1]
+    assert tier_search.search(tier_search.Index.of([]), query).total == 0

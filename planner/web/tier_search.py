@@ -1,5 +1,6 @@
 """The editor's tier search: an index of the offered tiers, built once per data generation
-in this process, answering a typed query with at most `LIMIT` tiers, best first.
+and shared between processes, answering a typed query with at most `LIMIT` tiers, best
+first.
 
 A 20,000-option datalist is not usable (nor quick to send), so the tier inputs ask
 `/plans/tiers?q=…` as the reader types. Every word of the query must occur in a tier's
@@ -9,16 +10,27 @@ tiers with that processor. The tiers
 whose slug starts with the query come first, then those where every word starts a word of
 theirs, then the rest, each group in catalog (slug) order. A scan of plain strings with
 `in` is a few milliseconds at 20,000 tiers: no inverted index is needed.
+
+The index is four columns of UTF-8 bytes (slug, label, text, pricing model), searched as
+bytes: a substring of valid UTF-8 is found in the bytes exactly where it is in the text,
+and only the labels returned are decoded. Issue 28: the first search after a sync, in a
+process that did not build the index, reads it from the shared cache (where the control
+worker put it, `warm`) as four LZ4-compressed blobs and splits them, and builds no object
+per tier beyond the bytes it searches: decoding 6 MB of non-ASCII text and making 20,000
+named tuples was most of that search's cost (bench/tier_search.py prints it beside the
+warm searches).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import translation
@@ -39,17 +51,72 @@ FULL_LIST_MAX = 500
 
 SHARED_SECONDS = 7 * 24 * 3600
 _WORD = re.compile(r"[^0-9a-z]+")
-_SEP = "\x1f"  # ASCII unit separator: in no tier's slug, label or text (else not shared)
+# LZ4 (Arrow's codec): a blob the cache stores as is (the file cache's zlib finds little
+# to squeeze in it) and that decompresses at gigabytes a second; zlib-inflating the 6 MB
+# of joined columns took longer than the search.
+_CODEC = "lz4"
 
 
-class Entry(NamedTuple):
-    """A named tuple, not a dataclass: a process reading the index from the shared cache
-    makes 20,000 of them, in a fifth of a frozen dataclass's time."""
+class Column(NamedTuple):
+    """One text column of the index: its values' UTF-8 bytes one after another, each but
+    the last followed by a newline, and where each value ends. Values are cut by their
+    ends, never split at the newline (a label may hold one); a text holds none (its words
+    are joined by spaces), so no word found runs from one tier's text into the next."""
 
-    slug: str
-    label: str
-    text: str  # " word word …": lower case, each word after a space
-    pricing_model: str = ""  # for the pricing filter (`with_pricing`)
+    data: bytes
+    ends: np.ndarray  # one a value (int32 where it fits: half the bytes to share)
+
+    @classmethod
+    def of(cls, values: list[str]) -> Column:
+        encoded = [v.encode() for v in values]
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        ends = np.cumsum(lengths + 1) - 1  # each value's newline after it
+        data = b"\n".join(encoded)
+        return cls(data, ends.astype(np.int32) if len(data) < 2**31 else ends)
+
+    def starts(self) -> np.ndarray:
+        return np.concatenate(([0], self.ends[:-1] + 1))[: len(self.ends)].astype(np.int64)
+
+    def value(self, row: int) -> str:
+        start = int(self.ends[row - 1]) + 1 if row else 0
+        return self.data[start : int(self.ends[row])].decode()
+
+
+@dataclass(frozen=True, eq=False)
+class Index:
+    """The offered tiers in catalog (slug) order, as columns of bytes: searched with NumPy
+    over the bytes (no object a tier), and only the rows returned decoded."""
+
+    slugs: Column
+    labels: Column
+    texts: Column  # " word word …": lower case, each word after a space
+    models: list[str]  # the distinct pricing models (for `with_pricing`) …
+    model_codes: np.ndarray  # … and each row's index into them
+    only: np.ndarray | None = None  # the rows a pricing filter kept
+
+    @classmethod
+    def of(cls, rows: list[tuple[str, str, str, str]]) -> Index:
+        """From (slug, label, text, pricing model) rows in catalog order."""
+        columns = [list(c) for c in zip(*rows, strict=True)] or [[], [], [], []]
+        slugs, labels, texts, pricing = columns
+        models = sorted(set(pricing))
+        code = {m: i for i, m in enumerate(models)}
+        codes = np.fromiter((code[m] for m in pricing), dtype=np.int32, count=len(pricing))
+        return cls(Column.of(slugs), Column.of(labels), Column.of(texts), models, codes)
+
+    def __len__(self) -> int:
+        return len(self.model_codes) if self.only is None else int(self.only.sum())
+
+    def rows(self) -> list[tuple[str, str, str, str]]:
+        """(slug, label, text, pricing model) of each row kept, for tests and checks."""
+        kept = range(len(self.model_codes)) if self.only is None else np.flatnonzero(self.only)
+        return [(self.slugs.value(i), self.labels.value(i), self.texts.value(i),
+                 self.models[self.model_codes[i]]) for i in kept]  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Index) and self.rows() == other.rows()
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -58,7 +125,7 @@ class Found:
     total: int  # every tier that matched, beyond the ones returned
 
 
-def entry(slug: str, label: str, fields: Iterable[object], pricing_model: str = "") -> Entry:
+def tier_text(slug: str, label: str, fields: Iterable[object]) -> str:
     """A tier's searchable text: each field's words as written and split at punctuation."""
     words: dict[str, None] = {}
     for value in (slug, label, *fields):
@@ -67,39 +134,71 @@ def entry(slug: str, label: str, fields: Iterable[object], pricing_model: str = 
             for piece in _WORD.split(token):
                 if piece:
                     words[piece] = None
-    return Entry(slug, label, " " + " ".join(words), pricing_model)
+    return " " + " ".join(words)
 
 
-def with_pricing(entries: list[Entry], wanted: str) -> list[Entry]:
-    """The entries of one pricing model or group (`catalog.pricing_models`): "savings_plan"
+def with_pricing(index: Index, wanted: str) -> Index:
+    """The tiers of one pricing model or group (`catalog.pricing_models`): "savings_plan"
     keeps every savings plan, "reserved_3y_all_upfront" that model alone."""
-    return [e for e in entries if pricing_models.matches(e.pricing_model, wanted)]
+    codes = [i for i, model in enumerate(index.models) if pricing_models.matches(model, wanted)]
+    only = np.isin(index.model_codes, codes)
+    return replace(index, only=only if index.only is None else only & index.only)
 
 
-def search(entries: list[Entry], query: str, limit: int = LIMIT) -> Found:
+def search(index: Index, query: str, limit: int = LIMIT) -> Found:
     """The tiers matching every word of `query`, slug prefixes first, then word prefixes."""
     query = query.strip().lower()[:MAX_QUERY]
-    terms = query.split()
+    count = len(index.model_codes)
+    kept = np.ones(count, dtype=bool) if index.only is None else index.only
+    terms = [t.encode() for t in query.split()]
     if not terms:
-        return Found([(e.slug, e.label) for e in entries[:limit]], len(entries))
-    starts = [" " + t for t in terms]
-    groups: tuple[list[Entry], list[Entry], list[Entry]] = ([], [], [])
-    for e in entries:
-        text = e.text
-        if not all(t in text for t in terms):
-            continue
-        if e.slug.startswith(query):
-            groups[0].append(e)
-        elif all(s in text for s in starts):
-            groups[1].append(e)
-        else:
-            groups[2].append(e)
-    ranked = [*groups[0], *groups[1], *groups[2]]
-    return Found([(e.slug, e.label) for e in ranked[:limit]], len(ranked))
+        return Found(_results(index, np.flatnonzero(kept)[:limit]), int(kept.sum()))
+    matched, starting = kept.copy(), kept.copy()
+    text = np.frombuffer(index.texts.data, dtype=np.uint8)
+    for term in terms:
+        found = _occurrences(text, term)
+        rows = np.searchsorted(index.texts.ends, found, side="right")
+        inside = np.zeros(count, dtype=bool)
+        inside[rows] = True
+        at_start = np.zeros(count, dtype=bool)
+        at_start[rows[text[found - 1] == 0x20]] = True  # each text begins with a space
+        matched &= inside
+        starting &= at_start
+    first = _starts_with(index.slugs, query.encode(), matched)
+    ranked = np.concatenate((np.flatnonzero(first),
+                             np.flatnonzero(matched & starting & ~first),
+                             np.flatnonzero(matched & ~starting & ~first)))  # fmt: skip
+    return Found(_results(index, ranked[:limit]), int(matched.sum()))
 
 
-def index(generation: Generation | None = None) -> list[Entry]:
-    """The offered tiers' entries for this language, data generation and date: from this
+def _occurrences(data: np.ndarray, term: bytes) -> np.ndarray:
+    """Where `term` starts in `data`: the places of its first byte, narrowed byte by byte."""
+    width = len(term)
+    if width > len(data):
+        return np.empty(0, dtype=np.int64)
+    found = np.flatnonzero(data[: len(data) - width + 1] == term[0])
+    for offset in range(1, width):
+        found = found[data[found + offset] == term[offset]]
+    return found
+
+
+def _starts_with(column: Column, prefix: bytes, among: np.ndarray) -> np.ndarray:
+    """Which of the rows `among` has a value starting with `prefix`."""
+    data = np.frombuffer(column.data, dtype=np.uint8)
+    starts = column.starts()
+    result = among & ((column.ends - starts) >= len(prefix))
+    for offset, byte in enumerate(prefix):
+        where = np.flatnonzero(result)
+        result[where] = data[starts[where] + offset] == byte
+    return result
+
+
+def _results(index: Index, rows: Iterable[int]) -> list[tuple[str, str]]:
+    return [(index.slugs.value(int(i)), index.labels.value(int(i))) for i in rows]
+
+
+def index(generation: Generation | None = None) -> Index:
+    """The offered tiers' index for this language, data generation and date: from this
     process, else from the shared cache (where the control worker put it after a price
     sync, `warm`), else built (seconds at 20,000 tiers) and shared."""
     generation = generation or current_generation()
@@ -115,23 +214,27 @@ def index(generation: Generation | None = None) -> list[Entry]:
     )
 
 
-def _shared(key: tuple[str, str, str], language: str) -> list[Entry]:
-    """Shared as one string per field (the pricing model too: the picker filters by it),
-    the entries' values joined by a unit separator: a process that did not build the index
-    unpickles four strings and splits them, several times quicker than 80,000 small
-    strings (bench/tier_search.py, the first search after a sync)."""
-    name = "tier-index-3:" + ":".join(key)
+def _shared(key: tuple[str, str, str], language: str) -> Index:
+    """Shared as the columns' bytes (LZ4-compressed), their ends and the pricing codes:
+    what a process reads back is what it searches, nothing to split or decode."""
+    name = "tier-index-5:" + ":".join(key)
     shared = cache.get(name)
     if shared is not None:
-        count, columns = shared
-        if not count:
-            return []
-        return list(map(Entry._make, zip(*(c.split(_SEP) for c in columns), strict=True)))
-    entries = _build(language)
-    if not any(_SEP in value for e in entries for value in e):
-        columns = tuple(_SEP.join(column) for column in zip(*entries, strict=True))
-        cache.set(name, (len(entries), columns), SHARED_SECONDS)
-    return entries
+        columns, models, codes = shared
+        codec = pa.Codec(_CODEC)
+        slugs, labels, texts = (
+            Column(codec.decompress(blob, decompressed_size=size, asbytes=True), ends)
+            for size, blob, ends in columns
+        )
+        return Index(slugs, labels, texts, models, codes)
+    built = _build(language)
+    codec = pa.Codec(_CODEC)
+    columns = tuple(
+        (len(c.data), codec.compress(c.data, asbytes=True), c.ends)
+        for c in (built.slugs, built.labels, built.texts)
+    )
+    cache.set(name, (columns, built.models, built.model_codes), SHARED_SECONDS)
+    return built
 
 
 def warm(generation: Generation) -> None:
@@ -141,16 +244,16 @@ def warm(generation: Generation) -> None:
             index(generation)
 
 
-def _build(language: str) -> list[Entry]:
+def _build(language: str) -> Index:
     frame = catalog_frame(today())
     models = catalog_selectors.pricing_model_labels()
-    entries = []
+    rows = []
     for row in frame.itertuples():
         label = web_data.tier_label(row, language, models)
         fields = (row.provider, row.name, row.region, row.pricing_model, row.kind,
                   *_specs(row))  # fmt: skip
-        entries.append(entry(row.slug, label, fields, row.pricing_model))
-    return entries
+        rows.append((row.slug, label, tier_text(row.slug, label, fields), row.pricing_model))
+    return Index.of(rows)
 
 
 def _specs(row) -> list[str]:
