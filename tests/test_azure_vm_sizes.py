@@ -211,3 +211,51 @@ def test_a_size_missing_from_the_table_is_named_in_the_record_and_on_the_catalog
     assert known.count("not in the Azure VM size table") == page.count(
         "not in the Azure VM size table"
     )  # only the unknown size carries it
+
+
+def _default_region_items() -> list[dict]:
+    """The VM meters of every Azure reference sample in a default region (hosts are no VM)."""
+    from catalog.feeds import config
+
+    regions = set(config.azure_regions())
+    items = [
+        item
+        for name in AZURE_SIZE_SAMPLES
+        for item in json.loads(sample(f"azure/{name}").read_text())["Items"]
+        if item["armRegionName"] in regions and "Dedicated Host" not in item["productName"]
+    ]
+    assert items  # eastus has several samples
+    return items
+
+
+@pytest.mark.django_db
+def test_every_size_of_the_default_regions_samples_gets_vcpus_and_ram(tmp_path: Path):
+    """Issue 28, "Azure's default regions give every listed size its vCPU and RAM": the VM
+    meters of all reference samples of the default regions, as one page (a derived file),
+    synced for those regions: every tier made has its vCPUs and RAM from the table."""
+    items = _default_region_items()
+    page = tmp_path / "default-regions.json"
+    page.write_text(json.dumps({"Items": items, "NextPageLink": None, "Count": len(items)}))
+    regions = sorted({i["armRegionName"] for i in items})
+    (result,) = sync_source("azure", regions, file=page)
+    assert result.status == "imported"
+    tiers = Tier.objects.filter(provider__name="Microsoft Azure")
+    assert {t.name for t in tiers} == {i["armSkuName"] for i in items}
+    sizes = vm_sizes()
+    for tier in tiers:
+        assert (tier.vcpus, tier.ram_gib) == sizes[tier.name][:2], tier.name
+
+
+def test_the_sizes_the_reference_azure_bills_name_are_in_the_table():
+    """The reference Azure bills (../shared/reference/bills/azure) run Standard_DS1_v2 and
+    DS2_v2 (Dsv2, added with its page's Basics table) beside D2s_v3, E2s_v3 and B1s."""
+    import re
+
+    bills = SAMPLES.parent / "bills" / "azure"
+    if not bills.is_dir():
+        pytest.skip(f"no reference bills under {bills}")
+    named = {m for f in bills.rglob("*.csv") for m in re.findall(r"Standard_\w+", f.read_text())}
+    assert {"Standard_DS1_v2", "Standard_DS2_v2"} <= named
+    assert named <= set(vm_sizes()), sorted(named - set(vm_sizes()))
+    assert vm_sizes()["Standard_DS2_v2"][:2] == (2, Decimal(7))
+    assert vm_sizes()["Standard_DS1_v2"][:2] == (1, Decimal("3.5"))
