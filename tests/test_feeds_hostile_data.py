@@ -5,6 +5,7 @@ line or key and field, or imported with what was dropped and why in the import r
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from catalog.feeds.sync import sync_source
 from catalog.models import FeedImport, Tier
@@ -24,9 +25,12 @@ E4 = "ecb/eurofxref-hist-20260413.csv"
 
 
 def refused(result: FeedImport, before: dict) -> str:
+    """The import ended refused, wrote nothing, and the catalog page answers (issue 28:
+    "/catalog/ answers 200 whatever a refused file held"); its text."""
     text = " | ".join(plain(Message.from_json(m)) for m in result.messages)
     assert result.status == FeedImport.Status.REFUSED, text
     assert catalog_state() == before
+    assert Client().get("/catalog/").status_code == 200
     return text
 
 
