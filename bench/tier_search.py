@@ -8,8 +8,12 @@ region, specs), as JSON and as htmx `<option>`s. The first request after the imp
 the index for the new data generation: it is timed apart (cold). Then, after a sync (a new
 data generation, issue 28), the first search in a process whose caches are empty, without
 and with the control worker's warm-up (`catalog.page_frame.warm`, which runs the tier
-picker's warmer). Targets: p95 under 50 ms (issue 13); cold after the warm-up within 2x
-the warm p50 (issue 28). Prints the figures and writes bench/results/tier_search.json.
+picker's warmer). As one sample is at the mercy of the machine's load, the first search
+after the warm-up is also taken 5 times (the memo dropped each time, the shared index kept,
+as a second worker finds it), and for each whole search its first run beside the same
+search warm. Targets: p95 under 50 ms (issue 13); the median of the 5 first searches after
+the warm-up within 2x the warm p50 (issue 28). Prints the figures and writes
+bench/results/tier_search.json.
 Not run in CI.
 
     .venv/bin/python bench/tier_search.py [--tiers 20000] [--queries 200]
@@ -22,6 +26,7 @@ import itertools
 import json
 import os
 import platform
+import statistics
 import sys
 import tempfile
 import time
@@ -74,6 +79,11 @@ def after_sync(client, warm_p50_ms: float) -> dict:
         assert client.get(URL, {"q": "bench"}).status_code == 200
         return round((time.perf_counter() - started) * 1000, 1)
 
+    def timed(q: str) -> float:
+        started = time.perf_counter()
+        assert client.get(URL, {"q": q}).status_code == 200
+        return (time.perf_counter() - started) * 1000
+
     new_generation()
     unwarmed = first()
     new_generation()
@@ -81,9 +91,28 @@ def after_sync(client, warm_p50_ms: float) -> dict:
     page_frame.warm()
     warm_s = round(time.perf_counter() - started, 1)
     warmed = first()
+    # One sample is at the mercy of the machine's load: the first search of each whole
+    # search, in a process that had not read the index (the shared one stays, as in a
+    # second worker), beside the same search warm (median of 5), and "bench" 5 times cold.
+    per_query = {}
+    for q in SEARCHES:
+        forget_process_caches()
+        cold = timed(q)
+        warm = statistics.median(timed(q) for _ in range(5))
+        per_query[q] = {"cold_ms": round(cold, 1), "warm_ms": round(warm, 1),
+                        "ratio": round(cold / warm, 2)}  # fmt: skip
+    colds = [first() for _ in range(5)]
+    same_warm = statistics.median(timed("bench") for _ in range(5))
+    ratios = sorted(f["ratio"] for f in per_query.values())
     return {"cold_unwarmed_ms": unwarmed, "warmup_task_s": warm_s,
             "cold_after_warmup_ms": warmed,
-            "cold_after_warmup_to_warm_p50": round(warmed / warm_p50_ms, 2)}  # fmt: skip
+            "cold_after_warmup_to_warm_p50": round(warmed / warm_p50_ms, 2),
+            "cold_bench_median_of_5_ms": round(statistics.median(colds), 1),
+            "warm_bench_median_of_5_ms": round(same_warm, 1),
+            "cold_bench_median_to_warm_p50": round(statistics.median(colds) / warm_p50_ms, 2),
+            "per_query": per_query,
+            "per_query_ratio_median": statistics.median(ratios),
+            "per_query_ratio_max": ratios[-1]}  # fmt: skip
 
 
 def main() -> int:
@@ -129,7 +158,7 @@ def main() -> int:
         **figures,
         "target": f"p95 < {TARGET_MS} ms at {args.tiers} tiers",
         "met": all(f["p95_ms"] < TARGET_MS for f in figures.values())
-        and synced["cold_after_warmup_to_warm_p50"] <= 2,
+        and synced["cold_bench_median_to_warm_p50"] <= 2,
     }
     print(f"{tiers} tiers (import {import_s:.1f} s); first search, index built: {cold_ms} ms")
     print(f"{'answer':<8}{'p50 ms':>9}{'p95 ms':>9}{'min ms':>9}{'runs':>7}{'with tiers':>12}")
@@ -140,6 +169,18 @@ def main() -> int:
           f"warm-up task {synced['warmup_task_s']} s; first search after it "
           f"{synced['cold_after_warmup_ms']} ms ({synced['cold_after_warmup_to_warm_p50']}x "
           f"the warm p50)")  # fmt: skip
+    print(
+        f"  same after the warm-up, 5 first searches of 'bench': median "
+        f"{synced['cold_bench_median_of_5_ms']} ms ({synced['cold_bench_median_to_warm_p50']}x "
+        f"the warm p50); 'bench' warm: {synced['warm_bench_median_of_5_ms']} ms"
+    )
+    print(f"  {'first search, cold vs warm':<28}{'cold ms':>9}{'warm ms':>9}{'ratio':>7}")
+    for q, f in synced["per_query"].items():
+        print(f"  {q:<28}{f['cold_ms']:>9}{f['warm_ms']:>9}{f['ratio']:>7}")
+    print(
+        f"  cold/warm of the same search: median {synced['per_query_ratio_median']}, "
+        f"worst {synced['per_query_ratio_max']}"
+    )
     print(f"target p95 < {TARGET_MS} ms and cold after warm-up <= 2x warm: {result['met']}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")

@@ -55,6 +55,7 @@ _WORD = re.compile(r"[^0-9a-z]+")
 # to squeeze in it) and that decompresses at gigabytes a second; zlib-inflating the 6 MB
 # of joined columns took longer than the search.
 _CODEC = "lz4"
+_LABEL_CHUNK = 512
 
 
 class Column(NamedTuple):
@@ -78,8 +79,7 @@ class Column(NamedTuple):
         return np.concatenate(([0], self.ends[:-1] + 1))[: len(self.ends)].astype(np.int64)
 
     def value(self, row: int) -> str:
-        start = int(self.ends[row - 1]) + 1 if row else 0
-        return self.data[start : int(self.ends[row])].decode()
+        return self.data[_start(self.ends, row) : int(self.ends[row])].decode()
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,7 +88,7 @@ class Index:
     over the bytes (no object a tier), and only the rows returned decoded."""
 
     slugs: Column
-    labels: Column
+    labels: Column | LabelChunks
     texts: Column  # " word word …": lower case, each word after a space
     models: list[str]  # the distinct pricing models (for `with_pricing`) …
     model_codes: np.ndarray  # … and each row's index into them
@@ -216,25 +216,59 @@ def index(generation: Generation | None = None) -> Index:
 
 def _shared(key: tuple[str, str, str], language: str) -> Index:
     """Shared as the columns' bytes (LZ4-compressed), their ends and the pricing codes:
-    what a process reads back is what it searches, nothing to split or decode."""
-    name = "tier-index-5:" + ":".join(key)
+    what a process reads back is what it searches, nothing to split or decode. The labels,
+    a third of the bytes and only shown for the rows a search returns, in chunks of
+    `_LABEL_CHUNK` rows, each decompressed when a row of it is first shown."""
+    name = "tier-index-6:" + ":".join(key)
     shared = cache.get(name)
     if shared is not None:
-        columns, models, codes = shared
+        (slugs, texts), (label_ends, label_chunks), models, codes = shared
         codec = pa.Codec(_CODEC)
-        slugs, labels, texts = (
+        slugs, texts = (
             Column(codec.decompress(blob, decompressed_size=size, asbytes=True), ends)
-            for size, blob, ends in columns
+            for size, blob, ends in (slugs, texts)
         )
-        return Index(slugs, labels, texts, models, codes)
+        return Index(slugs, LabelChunks(label_ends, label_chunks), texts, models, codes)
     built = _build(language)
     codec = pa.Codec(_CODEC)
     columns = tuple(
         (len(c.data), codec.compress(c.data, asbytes=True), c.ends)
-        for c in (built.slugs, built.labels, built.texts)
+        for c in (built.slugs, built.texts)
     )
-    cache.set(name, (columns, built.models, built.model_codes), SHARED_SECONDS)
+    labels = built.labels
+    chunks = []
+    for first in range(0, len(labels.ends), _LABEL_CHUNK):
+        last = min(first + _LABEL_CHUNK, len(labels.ends)) - 1
+        data = labels.data[_start(labels.ends, first) : int(labels.ends[last])]
+        chunks.append((len(data), codec.compress(data, asbytes=True)))
+    shared = (columns, (labels.ends, chunks), built.models, built.model_codes)
+    cache.set(name, shared, SHARED_SECONDS)
     return built
+
+
+class LabelChunks:
+    """The labels as read back from the shared cache: compressed in chunks of rows, each
+    decompressed the first time one of its labels is shown (a race decompresses it twice,
+    no harm)."""
+
+    def __init__(self, ends: np.ndarray, chunks: list[tuple[int, bytes]]) -> None:
+        self.ends = ends
+        self._chunks = chunks
+        self._open: dict[int, bytes] = {}
+
+    def value(self, row: int) -> str:
+        chunk = row // _LABEL_CHUNK
+        data = self._open.get(chunk)
+        if data is None:
+            size, blob = self._chunks[chunk]
+            data = pa.Codec(_CODEC).decompress(blob, decompressed_size=size, asbytes=True)
+            self._open[chunk] = data
+        base = _start(self.ends, chunk * _LABEL_CHUNK)
+        return data[_start(self.ends, row) - base : int(self.ends[row]) - base].decode()
+
+
+def _start(ends: np.ndarray, row: int) -> int:
+    return int(ends[row - 1]) + 1 if row else 0
 
 
 def warm(generation: Generation) -> None:
