@@ -184,3 +184,75 @@ def test_a_damaged_file_read_in_blocks_is_refused_whole_and_changes_nothing(offe
     assert result.status == "refused"
     assert result.messages[0]["params"]["line"] == number
     assert catalog_state() == before and FeedImport.objects.get().status == "refused"
+
+
+def a2_as_csv(path: Path, host_lease: str) -> int:
+    """The genuine A2 offer (../shared/reference/feeds) written in the CSV form: one line a
+    price dimension, its columns as `bench.aws_offer_synth` writes them; the Dedicated Host
+    reservations' lease as AWS's CSV writes it ("1 yr", issue 28), their purchase options
+    as the JSON has them ("AllUpfront", "NoUpfront"). Returns the number of host lines."""
+    import csv
+    import json
+
+    from tests.support.feeds import sample
+
+    document = json.loads(sample("aws/ec2-us-east-1-20200709-selected.json").read_text())
+    hosts = 0
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+        writer.writerow(["FormatVersion", document["formatVersion"]])
+        writer.writerow(["Disclaimer", document["disclaimer"]])
+        writer.writerow(["Publication Date", document["publicationDate"]])
+        writer.writerow(["Version", document["version"]])
+        writer.writerow(["OfferCode", document["offerCode"]])
+        writer.writerow(aws_offer_synth.CSV_HEADER)
+        for term_type, by_sku in document["terms"].items():
+            for sku, terms in by_sku.items():
+                product = document["products"][sku]
+                host = product["productFamily"] == "Dedicated Host"
+                for term in terms.values():
+                    attributes = dict(term.get("termAttributes", {}))
+                    if host and "LeaseContractLength" in attributes:
+                        attributes["LeaseContractLength"] = host_lease.format(
+                            attributes["LeaseContractLength"][0]
+                        )
+                    for dimension in term["priceDimensions"].values():
+                        cells = {
+                            "SKU": sku, "OfferTermCode": term["offerTermCode"],
+                            "RateCode": dimension["rateCode"], "TermType": term_type,
+                            "PriceDescription": dimension["description"],
+                            "EffectiveDate": term["effectiveDate"][:10],
+                            "StartingRange": dimension.get("beginRange", ""),
+                            "EndingRange": dimension.get("endRange", ""),
+                            "Unit": dimension["unit"],
+                            "PricePerUnit": dimension["pricePerUnit"]["USD"],
+                            "Currency": "USD", "Product Family": product["productFamily"],
+                            "serviceCode": "AmazonEC2",
+                            **{k: attributes.get(k, "") for k in
+                               ("LeaseContractLength", "PurchaseOption", "OfferingClass")},
+                            **{column: product["attributes"].get(name, "") for column, name
+                               in aws_offer_synth.ATTRIBUTE_COLUMNS.items()},
+                        }  # fmt: skip
+                        writer.writerow([cells.get(c, "") for c in aws_offer_synth.CSV_HEADER])
+                        hosts += host and term_type == "Reserved"
+    return hosts
+
+
+@pytest.mark.parametrize("screened", [True, False], ids=["screened", "line-by-line"])
+def test_the_genuine_a2_offer_in_csv_form_with_host_reservations_reads_as_its_json(
+    tmp_path, monkeypatch, screened
+):
+    """Issue 28, "Genuine AWS CSV lines": A2's Dedicated Host reservations, written as AWS's
+    CSV writes them ("1 yr"/"3 yr", "AllUpfront"/"NoUpfront"), no longer refuse the file:
+    the CSV gives exactly the prices of the JSON it was derived from."""
+    from tests.support.feeds import sample
+
+    if not screened:
+        line_by_line(monkeypatch)
+    path = tmp_path / "a2.csv"
+    assert a2_as_csv(path, "{} yr") > 0
+    from_json = list(
+        aws._JsonOffer(sample("aws/ec2-us-east-1-20200709-selected.json"), "us-east-1", None)
+        .records()
+    )  # fmt: skip
+    assert from_json and read(path) == from_json
