@@ -8,17 +8,15 @@ text (slug, provider, name, region, pricing model, kind, vCPUs, cores, RAM, mont
 CPU model with its vendor and generation, GPU model): "EPYC", "4545P" or "Genoa" find the
 tiers with that processor. The tiers
 whose slug starts with the query come first, then those where every word starts a word of
-theirs, then the rest, each group in catalog (slug) order. A scan of plain strings with
-`in` is a few milliseconds at 20,000 tiers: no inverted index is needed.
+theirs, then the rest, each group in catalog (slug) order.
 
-The index is four columns of UTF-8 bytes (slug, label, text, pricing model), searched as
-bytes: a substring of valid UTF-8 is found in the bytes exactly where it is in the text,
-and only the labels returned are decoded. Issue 28: the first search after a sync, in a
-process that did not build the index, reads it from the shared cache (where the control
-worker put it, `warm`) as four LZ4-compressed blobs and splits them, and builds no object
-per tier beyond the bytes it searches: decoding 6 MB of non-ASCII text and making 20,000
-named tuples was most of that search's cost (bench/tier_search.py prints it beside the
-warm searches).
+The index is columns of UTF-8 bytes (slugs, labels, texts) and the pricing models as
+codes, searched as bytes with NumPy: a substring of valid UTF-8 is found in the bytes
+exactly where it is in the text, and only the labels returned are decoded. Issue 28: the
+first search after a sync, in a process that did not build the index, reads it from the
+shared cache (where the control worker put it, `warm`) as compressed blobs and searches
+them as they are: decoding 6 MB of non-ASCII text and making 20,000 named tuples was most
+of that search's cost (bench/tier_search.py prints it beside the warm searches).
 """
 
 from __future__ import annotations
@@ -51,10 +49,13 @@ FULL_LIST_MAX = 500
 
 SHARED_SECONDS = 7 * 24 * 3600
 _WORD = re.compile(r"[^0-9a-z]+")
-# LZ4 (Arrow's codec): a blob the cache stores as is (the file cache's zlib finds little
-# to squeeze in it) and that decompresses at gigabytes a second; zlib-inflating the 6 MB
-# of joined columns took longer than the search.
-_CODEC = "lz4"
+# Zstandard at level 9 (Arrow's codec): the 3.9 MB of texts at 20,000 tiers become 0.22 MB,
+# which the file cache's zlib stores nearly as is (0.9 ms to inflate) and which
+# decompresses in 5 ms; as LZ4 (0.76 MB) zlib found more to squeeze and took 35 ms to
+# inflate it, more than the search (medians of 7, measured 2026-12-04 on this 2-core machine
+# under load; bench/tier_search.py shows the effect on the first search).
+# Level 9 takes 0.7 s to compress, on the control worker; 19 took 55 s.
+_CODEC, _LEVEL = "zstd", 9
 _LABEL_CHUNK = 512
 
 
@@ -215,11 +216,11 @@ def index(generation: Generation | None = None) -> Index:
 
 
 def _shared(key: tuple[str, str, str], language: str) -> Index:
-    """Shared as the columns' bytes (LZ4-compressed), their ends and the pricing codes:
+    """Shared as the columns' bytes (compressed, `_CODEC`), their ends and the pricing codes:
     what a process reads back is what it searches, nothing to split or decode. The labels,
     a third of the bytes and only shown for the rows a search returns, in chunks of
     `_LABEL_CHUNK` rows, each decompressed when a row of it is first shown."""
-    name = "tier-index-6:" + ":".join(key)
+    name = "tier-index-7:" + ":".join(key)
     shared = cache.get(name)
     if shared is not None:
         (slugs, texts), (label_ends, label_chunks), models, codes = shared
@@ -230,7 +231,7 @@ def _shared(key: tuple[str, str, str], language: str) -> Index:
         )
         return Index(slugs, LabelChunks(label_ends, label_chunks), texts, models, codes)
     built = _build(language)
-    codec = pa.Codec(_CODEC)
+    codec = pa.Codec(_CODEC, _LEVEL)
     columns = tuple(
         (len(c.data), codec.compress(c.data, asbytes=True), c.ends)
         for c in (built.slugs, built.texts)
