@@ -1229,8 +1229,13 @@ _ESTIMATES: dict[str, Text] = {
         "the tier's threads (%(scaling)s), band %(low)s to %(high)s times the figure"
     ),
     "estimates.label_offer_cpu": N_("offer: %(offered)s; runs saw %(seen)s"),
+    # kept for answers frozen before 2026-12-04 (a share's copy); new ones say the next
     "estimates.label_neighbour": N_(
         "no public score for %(cpu)s: its nearest neighbour %(row)s stands in"
+    ),
+    "estimates.label_no_public_row": N_(
+        "no public row covers %(cpu)s: a nearest-neighbour estimate, %(neighbour)s "
+        "standing in for it (band widened)"
     ),
     "estimates.label_family": N_(
         "%(cpu)s is only a family label: the band spans its family's models"

@@ -85,3 +85,47 @@ def test_the_api_answer_labels_every_sized_option_an_estimate_with_its_band(fres
     # a tier without a figure says why, once, and never for lack of a benchmark run alone
     for entry in body["no_number"]:
         assert entry["reasons"], entry
+
+
+EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"  # AMD EPYC 4545P
+M5 = "aws-m5.4xlarge-us-east-1-on-demand"
+NO_ROW = {
+    "en": "No public row covers AMD EPYC 4545P: a nearest-neighbour estimate, AMD EPYC 4345P "
+    "standing in for it (band widened).",
+    "de": "Keine öffentliche Messreihe deckt AMD EPYC 4545P ab: eine Schätzung über den "
+    "nächsten Nachbarn, AMD EPYC 4345P steht dafür ein (Spanne verbreitert).",
+}
+
+
+def test_a_nearest_neighbour_estimate_says_no_public_row_covers_the_cpu(fresh_install, owner):
+    """Issue 23: no public row covers the EPYC 4545P (InMotion Extreme); its estimate says
+    so in the API's provenance (a field) and in the page's marker, in English and German."""
+    plan = {**PLAN, "candidates": [{"tier": EXTREME}, {"tier": M5}]}
+    body = post_json(token_client(owner)[0], "/api/v1/evaluate", plan).json()
+    said = {p["tier"]: [w["basis"]["published_estimate"] for w in p["capacity"]["workloads"]]
+            for o in body["options"] for p in o["parts"]}  # fmt: skip
+    for estimate in said[EXTREME]:
+        assert estimate["no_public_row"] == [
+            {"side": "tier", "cpu": "AMD EPYC 4545P", "nearest_neighbour": "AMD EPYC 4345P",
+             "row": "cpu epyc-4345p"}
+        ]  # fmt: skip
+    assert all(e["no_public_row"] == [] for e in said[M5])  # its CPU's own public row
+    from tests.support.dashboard import login, saved_plan
+
+    saved = saved_plan(owner, name="issue 23", monthly="5000", candidates=plan["candidates"],
+                       workloads=PLAN["workloads"])  # fmt: skip
+    for language, words in NO_ROW.items():
+        client = login(owner)
+        client.cookies["django_language"] = language
+        page = client.get(f"/plans/{saved.code}/").content.decode()
+        rows = page.split('<tr class="option')[1:]
+        [extreme] = [r for r in rows if "InMotion Hosting Extreme" in r]
+        assert words in html_text(extreme), language
+        assert not any("cpu-note" in r for r in rows if r is not extreme)
+
+
+def html_text(html: str) -> str:
+    import html as html_lib
+    import re
+
+    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", "", html)))

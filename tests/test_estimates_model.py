@@ -22,6 +22,20 @@ def test_epyc_4545p_stands_in_by_its_nearest_neighbour_said_as_such():
     side = model.cpu_side("AMD EPYC 4545P", vendor="InMotion Hosting", server="Extreme")
     assert (side.how, side.row) == ("neighbour", "cpu epyc-4345p")
     assert side.spread == pytest.approx(model.band_widths()["neighbour"])
+    assert side.to_dict()["stands_in"] == "AMD EPYC 4345P"
+
+
+def test_a_nearest_neighbour_estimate_says_no_public_row_covers_its_cpu():
+    """Issue 23: no public row covers the EPYC 4545P; the estimate says so as a field."""
+    ref = model.cpu_side("", vendor="aws", server="c5.4xlarge")
+    tier = model.cpu_side("AMD EPYC 4545P", vendor="InMotion Hosting", server="Extreme")
+    curve = model.Curve("amdahl", {"serial_fraction": 0.1}, "run")
+    said = model.estimate(100.0, 4, ref, tier, 32, curve).to_dict()
+    assert said["no_public_row"] == [{"side": "tier", "cpu": "AMD EPYC 4545P",
+                                      "nearest_neighbour": "AMD EPYC 4345P",
+                                      "row": "cpu epyc-4345p"}]  # fmt: skip
+    covered = model.cpu_side("", vendor="aws", server="c7a.4xlarge")
+    assert model.estimate(100.0, 4, ref, covered, 16, curve).to_dict()["no_public_row"] == []
 
 
 def test_family_label_spreads_over_its_models():
