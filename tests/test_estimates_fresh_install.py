@@ -129,3 +129,49 @@ def html_text(html: str) -> str:
     import re
 
     return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", "", html)))
+
+
+HETZNER = "hetzner-auction-sb-191830-fsn1-fixed-monthly"  # Intel Core i7-6700
+ADVANCED = "inmotion-hosting-advanced-dedicated-fixed-monthly"  # no vCPU count
+C5_2X = "aws-c5.2xlarge-us-east-1-on-demand"  # 16 GiB: the 40 GB working set does not fit
+WAYS = {
+    HETZNER: ("Cheapest way to a figure: a run file of", "from a server with Intel Core "
+              "i7-6700 (the stand-alone runner,"),
+    ADVANCED: ("The way to a figure: its vCPU count and RAM in the catalog",),
+    C5_2X: ("No benchmark run changes this: the working set does not fit the tier's memory.",),
+}  # fmt: skip
+
+
+def test_tiers_without_an_estimate_are_listed_once_with_their_reason_and_cheapest_way(
+    fresh_install, owner
+):
+    """Issue 23's done-when: the plan's repeated "no benchmark run" blocks are gone; each
+    tier without an estimate is listed once, with its reasons and the cheapest way to a
+    figure for what it lacks (never the whole standard suite for a tier no run can help)."""
+    from tests.support.dashboard import login, saved_plan
+
+    saved = saved_plan(owner, name="issue 23", monthly="5000", candidates=[],
+                       workloads=PLAN["workloads"])  # fmt: skip
+    page = login(owner).get(f"/plans/{saved.code}/").content.decode()
+    body = eval_no_number(owner)
+    tiers = page.split('<li class="missing-tier" data-tier="')[1:]
+    listed = [t.split('"', 1)[0] for t in tiers]
+    assert sorted(listed) == sorted(body) and len(set(listed)) == len(listed)
+    assert 'details class="no-number"' not in page  # not listed a second time
+    assert "standard benchmark suite" not in page
+    for tier in tiers:
+        assert tier.count('data-testid="way"') == 1
+    for slug, words in WAYS.items():
+        [said] = [html_text(t) for t in tiers if t.startswith(f'{slug}"')]
+        assert all(w in said for w in words), (slug, said)
+    assert 'data-way="speed-factor"' in page and page.count('data-way="fixed-count"') == 1
+    german = login(owner)
+    german.cookies["django_language"] = "de"
+    page = html_text(german.get(f"/plans/{saved.code}/").content.decode())
+    assert ("Günstigster Weg zu einer Zahl: eine Laufdatei von") in page
+    assert "Kein Benchmark-Lauf ändert das" in page
+
+
+def eval_no_number(owner) -> list[str]:
+    body = post_json(token_client(owner)[0], "/api/v1/evaluate", PLAN).json()
+    return [entry["tier"] for entry in body["no_number"]]
