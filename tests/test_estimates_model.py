@@ -114,3 +114,22 @@ def test_azure_and_gcp_tiers_find_their_series_cpu_by_the_feeds_provider_and_nam
     assert (azure.how, azure.row) == ("server", "azure Standard_D2s_v3")
     assert (gcp.how, gcp.row) == ("server", "gcp n2-standard-8")
     assert azure.cpu_key.startswith("xeon") and gcp.values["pm_single_thread"] > 0
+
+
+def test_the_bench_sets_each_left_out_cases_band_without_that_case():
+    """Issue 23's done-when: bench/speed_estimates.py sets the band of a held-out server's
+    cases from the cases that involve it neither as target nor as reference. One server
+    whose estimates are 3x off is not covered by the others' band; with its own cases in
+    the band it would be."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "speed_estimates.py"
+    spec = importlib.util.spec_from_file_location("speed_estimates_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    pairs = [("a", "b", 1.1), ("b", "c", 1.1), ("c", "d", 1.1), ("d", "a", 3.0)]
+    rows = [{"target": t, "ref": r, "measured": 1.0, "run": off} for t, r, off in pairs]
+    said = bench.summary(rows, "run")
+    assert said["cases"] == 4
+    assert said["band_coverage"] == 0.75  # a, b and c covered; d's 3x beyond the others' band
