@@ -327,9 +327,9 @@ _ENGINE: dict[str, Text] = {
     # no figure: what evidence is missing, and each way forward with what it costs
     "engine.missing_summary": NP_(
         "No figure yet: %(count)s tier has none for this workload, so no server count can "
-        "be worked out. Each says why, and the cheapest way to a figure:",
+        "be worked out; below: why, and the cheapest way to a figure.",
         "No figure yet: %(count)s tiers have none for this workload, so no server count can "
-        "be worked out. Each says why, and the cheapest way to a figure:",
+        "be worked out; below: why, and the cheapest way to a figure.",
         "count",
     ),
     "engine.missing_tier": N_("%(tier)s: no benchmark run of %(classes)s yet."),

@@ -35,7 +35,7 @@ def test_the_summary_says_in_plain_words_what_is_missing(owner, profile):
     page = results_page(login(owner))
     assert 'data-testid="missing-summary"' in page
     assert "No figure yet: 1 tier has none for this workload" in page
-    assert "Each says why, and the cheapest way to a figure:" in page
+    assert "below: why, and the cheapest way to a figure." in page
     assert "AWS c5.4xlarge · on-demand: no benchmark run of gradient boosting yet." in page
 
 
