@@ -103,10 +103,29 @@ def estimate_labels(said: Mapping[str, Any]) -> list[Message]:
                    low=low, high=high)]  # fmt: skip
     if tier.get("offered_cpu"):
         out.append(msg("estimates.label_offer_cpu", offered=tier["offered_cpu"], seen=tier["cpu"]))
-    for side in (tier, ref):
-        if side.get("how") == "neighbour":
-            out.append(msg("estimates.label_neighbour", cpu=side["cpu"], row=side["row"]))
-        elif side.get("how") == "family":
+    return out + side_labels(said)
+
+
+def no_public_row(said: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The estimate's CPUs no public row covers, each with the nearest neighbour standing
+    in (`no_public_row`; an estimate kept before that field: from its sides' `how`)."""
+    if "no_public_row" in said:
+        return list(said["no_public_row"])
+    sides = ((said.get("tier_cpu") or {}, "tier"), (said.get("reference_cpu") or {}, "reference"))
+    return [{"side": name, "cpu": side.get("cpu", ""), "row": side.get("row", ""),
+             "nearest_neighbour": side.get("stands_in", "")}
+            for side, name in sides if side.get("how") == "neighbour"]  # fmt: skip
+
+
+def side_labels(said: Mapping[str, Any]) -> list[Message]:
+    """What an estimate's CPUs lack, said as such: no public row (a nearest neighbour stands
+    in) or only a family label. The marker says these beside the basis."""
+    out = []
+    for side in no_public_row(said):
+        neighbour = side.get("nearest_neighbour") or side["row"]
+        out.append(msg("estimates.label_no_public_row", cpu=side["cpu"], neighbour=neighbour))
+    for side in (said.get("tier_cpu") or {}, said.get("reference_cpu") or {}):
+        if side.get("how") == "family":
             out.append(msg("estimates.label_family", cpu=side["cpu"] or side["cpu_key"]))
     return out
 

@@ -326,15 +326,42 @@ _ENGINE: dict[str, Text] = {
     "engine.baseline_quoted": N_("quoted by the manager"),
     # no figure: what evidence is missing, and each way forward with what it costs
     "engine.missing_summary": NP_(
-        "No figure yet: %(count)s tier has no measured speed for this workload, "
-        "so no server count can be worked out.",
-        "No figure yet: %(count)s tiers have no measured speed for this workload, "
-        "so no server count can be worked out.",
+        "No figure yet: %(count)s tier has none for this workload, so no server count can "
+        "be worked out; below: why, and the cheapest way to a figure.",
+        "No figure yet: %(count)s tiers have none for this workload, so no server count can "
+        "be worked out; below: why, and the cheapest way to a figure.",
         "count",
     ),
     "engine.missing_tier": N_("%(tier)s: no benchmark run of %(classes)s yet."),
     "engine.missing_tier_other": N_("%(tier)s: %(reason)s"),
     "engine.ways_forward": N_("Ways forward, and what each costs:"),
+    # the cheapest way to a figure for one tier, by what it lacks (planner.web.evidence._way)
+    "engine.gap_memory": N_(
+        "No benchmark run changes this: the working set does not fit the tier's memory."
+    ),
+    "engine.gap_not_carried": N_(
+        "No benchmark run is missing: on its figure the tier cannot carry this workload as "
+        "the plan asks."
+    ),
+    "engine.gap_specs": N_(
+        "The way to a figure: its vCPU count and RAM in the catalog (staff enter them); it "
+        "is then estimated like the other tiers."
+    ),
+    "engine.gap_cpu": N_(
+        "Cheapest way to a figure: a run file of %(profiles)s from a server with %(cpu)s "
+        "(the stand-alone runner, %(low)s to %(high)s minutes), imported on the Benchmarks "
+        "page."
+    ),
+    "engine.gap_tier_cpu": N_(
+        "Cheapest way to a figure: a run file of %(profiles)s from a server of this tier "
+        "(the stand-alone runner, %(low)s to %(high)s minutes), imported on the Benchmarks "
+        "page."
+    ),
+    "engine.gap_first_run": N_(
+        "Cheapest way to a figure: one run of %(profiles)s on any server (the stand-alone "
+        "runner, %(low)s to %(high)s minutes), its run file imported on the Benchmarks page; "
+        "every tier whose CPU the public scores cover is then estimated from it."
+    ),
     "engine.way_suite": N_(
         "Run the standard benchmark suite on %(target)s, the server linked to this tier: "
         "%(low)s to %(high)s minutes of its time%(dropped)s."
@@ -1229,8 +1256,13 @@ _ESTIMATES: dict[str, Text] = {
         "the tier's threads (%(scaling)s), band %(low)s to %(high)s times the figure"
     ),
     "estimates.label_offer_cpu": N_("offer: %(offered)s; runs saw %(seen)s"),
+    # kept for answers frozen before 2026-12-04 (a share's copy); new ones say the next
     "estimates.label_neighbour": N_(
         "no public score for %(cpu)s: its nearest neighbour %(row)s stands in"
+    ),
+    "estimates.label_no_public_row": N_(
+        "no public row covers %(cpu)s: a nearest-neighbour estimate, %(neighbour)s "
+        "standing in for it (band widened)"
     ),
     "estimates.label_family": N_(
         "%(cpu)s is only a family label: the band spans its family's models"

@@ -52,13 +52,24 @@ class Side:
     spread: float = 0.0  # this side's own log doubt (family or neighbour), 0 for a model
     offered_cpu: str = ""  # the CPU the offer names, where the runs saw another
     date: str = ""
+    stands_in: str = ""  # how "neighbour": the neighbour's CPU, as a page shows it
 
     def to_dict(self) -> dict[str, Any]:
         out = {"cpu": self.cpu, "cpu_key": self.cpu_key, "how": self.how, "row": self.row,
                "date": self.date}  # fmt: skip
         if self.offered_cpu:
             out["offered_cpu"] = self.offered_cpu
+        if self.stands_in:
+            out["stands_in"] = self.stands_in
         return out
+
+    def no_public_row(self, side: str) -> dict[str, str] | None:
+        """What an estimate says when no public row covers this CPU: the CPU, the nearest
+        neighbour standing in for it and that neighbour's row; None for a covered CPU."""
+        if self.how != "neighbour":
+            return None
+        return {"side": side, "cpu": self.cpu, "nearest_neighbour": self.stands_in,
+                "row": self.row}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -119,7 +130,14 @@ class Estimate:
             "curve": self.curve.source, "reference_cpu": self.reference.to_dict(),
             "tier_cpu": self.target.to_dict(), "band": [round(self.band.low, 4),
             round(self.band.high, 4)], "band_basis": "docs/design.md#the-band",
+            "no_public_row": self.no_public_row(),
         }  # fmt: skip
+
+    def no_public_row(self) -> list[dict[str, str]]:
+        """Each CPU of the ratio that no public row covers, with the nearest neighbour
+        standing in for it (said as such); empty when the public rows cover both."""
+        sides = ((self.target, "tier"), (self.reference, "reference"))
+        return [found for side, name in sides if (found := side.no_public_row(name))]
 
 
 # --- the band's measured widths -----------------------------------------------------------
@@ -212,7 +230,8 @@ def cpu_side(
             members, key=lambda r: (abs((_model_number(r.cpu_key) or 0) - own), r.cpu_key)
         )
         return Side(display(cpu_text), named.key, "neighbour", f"cpu {nearest.cpu_key}",
-                    nearest.values, widths["neighbour"], "", nearest.date)  # fmt: skip
+                    nearest.values, widths["neighbour"], "", nearest.date,
+                    display(nearest.cpu_model) or nearest.cpu_key)  # fmt: skip
     return Unknown("not_covered", display(cpu_text))
 
 

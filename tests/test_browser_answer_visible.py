@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launched, shot
-from tests.support.pages import PASSWORDS, seed_site
+from tests.support.browser import launched, logged_in_page, shot
+from tests.support.pages import seed_site
 
 pytestmark = [
     pytest.mark.browser,
@@ -50,35 +50,29 @@ def test_the_answer_is_visible_without_scrolling_sideways_at_every_size_in_both_
     browser, live_server, owner
 ):
     site = seed_site(owner)
-    username, password = PASSWORDS["manager"]
     for language in ("en", "de"):
         for width, height in SIZES:
-            context = browser.new_context(viewport={"width": width, "height": height})
-            context.set_default_timeout(15_000)
-            context.add_cookies([{"name": "django_language", "value": language,
-                                  "url": live_server.url}])  # fmt: skip
-            page = context.new_page()
-            page.goto(f"{live_server.url}/accounts/login/")
-            page.fill("#id_username", username)
-            page.fill("#id_password", password)
-            page.click("main form button[type=submit]")
-            page.wait_for_url(f"{live_server.url}/")
-            assert page.evaluate(OVERFLOW) <= 0, ("home", language, width)
-            page.goto(f"{live_server.url}/plans/{site.plan.code}/")
-            where = (language, width)
-            headline = page.evaluate(BOX, "#headline")
-            assert headline["left"] >= 0 and headline["right"] <= width, where
-            assert headline["top"] < height, where  # on the first screen: above the form
-            assert page.locator('[data-testid="headline"]').is_visible(), where
-            assert page.evaluate(OVERFLOW) <= 0, where
-            assert page.evaluate(HIDDEN_CELLS) == [], where
-            table, column = page.evaluate(BOX, "#comparison"), page.evaluate(BOX, ".results-column")
-            assert table["right"] <= column["right"] + 1, where  # within its column
-            shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}.png"))
-            marker = page.locator("#comparison tr.option details.prov > summary").nth(1)
-            marker.scroll_into_view_if_needed()
-            marker.click()
-            popup = page.locator("#comparison tr.option details.prov[open] .prov-body")
-            assert popup.evaluate(POPUP_WHOLE), where
-            shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}-source.png"))
-            context.close()
+            with logged_in_page(
+                browser, live_server.url, size=(width, height), language=language, timeout_ms=15_000
+            ) as page:
+                assert page.evaluate(OVERFLOW) <= 0, ("home", language, width)
+                page.goto(f"{live_server.url}/plans/{site.plan.code}/")
+                where = (language, width)
+                headline = page.evaluate(BOX, "#headline")
+                assert headline["left"] >= 0 and headline["right"] <= width, where
+                assert headline["top"] < height, where  # on the first screen: above the form
+                assert page.locator('[data-testid="headline"]').is_visible(), where
+                assert page.evaluate(OVERFLOW) <= 0, where
+                assert page.evaluate(HIDDEN_CELLS) == [], where
+                table, column = (
+                    page.evaluate(BOX, "#comparison"),
+                    page.evaluate(BOX, ".results-column"),
+                )
+                assert table["right"] <= column["right"] + 1, where  # within its column
+                shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}.png"))
+                marker = page.locator("#comparison tr.option details.prov > summary").nth(1)
+                marker.scroll_into_view_if_needed()
+                marker.click()
+                popup = page.locator("#comparison tr.option details.prov[open] .prov-body")
+                assert popup.evaluate(POPUP_WHOLE), where
+                shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}-source.png"))

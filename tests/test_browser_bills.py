@@ -13,7 +13,7 @@ import pytest
 
 from bills.models import Bill
 from tests.support.bills import BILLS, FOCUS, all_samples, bill_sample
-from tests.support.browser import TIMEOUT_MS, launched, shot
+from tests.support.browser import TIMEOUT_MS, launched, logged_in_page, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -23,18 +23,6 @@ IMPORT_MS = 90_000
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
     yield from launched()
-
-
-def _login(browser, url: str, user: str, width: int = 1366, height: int = 768, locale="en-US"):
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    page.goto(f"{url}/accounts/login/")
-    page.fill("#id_username", user)
-    page.fill("#id_password", f"pw-{user}-1")
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{url}/")
-    return page
 
 
 def _final_state(page) -> tuple[str, str]:
@@ -50,93 +38,110 @@ def test_every_reference_bill_is_imported_or_refused_through_the_page(
     start_worker("control", ["default"])
     samples = all_samples()
     assert len(samples) >= 20, samples
-    page = _login(browser, live_server.url, "owner")
-    page.goto(f"{live_server.url}/bills/")
-    outcomes = {}
-    for name in samples:
+    with logged_in_page(
+        browser, live_server.url, "owner", locale="en-US", timeout_ms=TIMEOUT_MS
+    ) as page:
         page.goto(f"{live_server.url}/bills/")
-        page.set_input_files("#id_file", str(BILLS / name))
+        outcomes = {}
+        for name in samples:
+            page.goto(f"{live_server.url}/bills/")
+            page.set_input_files("#id_file", str(BILLS / name))
+            status, text = _final_state(page)
+            assert Path(name).name in text, (name, text)  # the message names the file
+            outcomes[name] = status
+        refused = {n for n, s in outcomes.items() if s == "refused"}
+        # The spec's worked examples carry no currency or provider: refused by name.
+        assert {n for n in samples if "spec_examples" in n} <= refused
+        assert outcomes[FOCUS] == "done"
+        assert Bill.objects.filter(owner=owner).exists()
+        # A file of several pieces (the page sends 4 MiB at a time): the sample's rows repeated
+        # to some 10 MB, generated here; it replaces the sample's bill (the same period).
+        original = bill_sample(FOCUS).read_bytes()
+        header, _, body = original.partition(b"\n")
+        big = tmp_path / "focus-repeated.csv"
+        copies = 10 * 1024 * 1024 // len(body) + 1
+        big.write_bytes(
+            header
+            + b"\n"
+            + body.rstrip(b"\n")
+            + (b"\n" + body.rstrip(b"\n")) * (copies - 1)
+            + b"\n"
+        )
+        assert big.stat().st_size > 2 * 4 * 1024 * 1024
+        page.goto(f"{live_server.url}/bills/")
+        seen = []
+        page.expose_function("noteProgress", lambda shown: seen.append(shown))
+        page.evaluate(
+            """() => { const shown = document.querySelector("[data-upload-percent]");
+                       new MutationObserver(() => window.noteProgress(shown.textContent))
+                         .observe(shown,
+                                  {childList: true, characterData: true, subtree: true}); }"""
+        )
+        page.set_input_files("#id_file", str(big))
         status, text = _final_state(page)
-        assert Path(name).name in text, (name, text)  # the message names the file
-        outcomes[name] = status
-    refused = {n for n, s in outcomes.items() if s == "refused"}
-    # The spec's worked examples carry no currency or provider: refused by name.
-    assert {n for n in samples if "spec_examples" in n} <= refused
-    assert outcomes[FOCUS] == "done"
-    assert Bill.objects.filter(owner=owner).exists()
-    # A file of several pieces (the page sends 4 MiB at a time): the sample's rows repeated
-    # to some 10 MB, generated here; it replaces the sample's bill (the same period).
-    original = bill_sample(FOCUS).read_bytes()
-    header, _, body = original.partition(b"\n")
-    big = tmp_path / "focus-repeated.csv"
-    copies = 10 * 1024 * 1024 // len(body) + 1
-    big.write_bytes(
-        header + b"\n" + body.rstrip(b"\n") + (b"\n" + body.rstrip(b"\n")) * (copies - 1) + b"\n"
-    )
-    assert big.stat().st_size > 2 * 4 * 1024 * 1024
-    page.goto(f"{live_server.url}/bills/")
-    seen = []
-    page.expose_function("noteProgress", lambda shown: seen.append(shown))
-    page.evaluate(
-        """() => { const shown = document.querySelector("[data-upload-percent]");
-                   new MutationObserver(() => window.noteProgress(shown.textContent))
-                     .observe(shown, {childList: true, characterData: true, subtree: true}); }"""
-    )
-    page.set_input_files("#id_file", str(big))
-    status, text = _final_state(page)
-    assert status == "done" and "focus-repeated.csv" in text, text
-    assert Bill.objects.get(owner=owner, name="focus-repeated.csv").rows == 1000 * copies
-    # The bar followed the pieces: some share between none and all, then all.
-    assert any(p not in ("0 %", "100 %") for p in seen) and "100 %" in seen, seen
-    ARTIFACTS.mkdir(exist_ok=True)
-    shot(page, path=str(ARTIFACTS / "bills-list-en-1366.png"), full_page=True)
+        assert status == "done" and "focus-repeated.csv" in text, text
+        assert Bill.objects.get(owner=owner, name="focus-repeated.csv").rows == 1000 * copies
+        # The bar followed the pieces: some share between none and all, then all.
+        assert any(p not in ("0 %", "100 %") for p in seen) and "100 %" in seen, seen
+        ARTIFACTS.mkdir(exist_ok=True)
+        shot(page, path=str(ARTIFACTS / "bills-list-en-1366.png"), full_page=True)
 
 
 def test_drag_and_drop_then_the_bill_page_in_both_languages(
     browser, live_server, owner, other_user, start_worker
 ):
     start_worker("control", ["default"])
-    page = _login(browser, live_server.url, "owner")
-    page.goto(f"{live_server.url}/bills/")
-    data = list(bill_sample(FOCUS).read_bytes())
-    page.evaluate(
-        """([bytes, name]) => {
-             const file = new File([new Uint8Array(bytes)], name, {type: "text/csv"});
-             const dt = new DataTransfer(); dt.items.add(file);
-             const zone = document.getElementById("drop-zone");
-             zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: dt, bubbles: true}));
-             zone.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true}));
-           }""",
-        [data, "dropped-focus.csv"],
-    )
-    status, text = _final_state(page)
-    assert status == "done" and "dropped-focus.csv" in text
-    page.click("text=Open the bill")
-    bill = Bill.objects.get(owner=owner)
-    assert (
-        page.get_attribute('[data-testid="plan-from-bill"]', "href") == f"/plans/new?bill={bill.pk}"
-    )
-    ARTIFACTS.mkdir(exist_ok=True)
-    for locale, language in (("en-US", "en"), ("de-DE", "de")):
-        for width, height in ((1366, 768), (390, 844)):
-            view = _login(browser, live_server.url, "owner", width, height, locale)
-            if language == "de":
-                view.goto(f"{live_server.url}/bills/")
-                with view.expect_navigation():
-                    view.select_option("select[name=language]", "de")
-            view.goto(f"{live_server.url}/bills/{bill.pk}/")
-            view.wait_for_function(
-                "() => [...document.querySelectorAll('img[data-chart]')]"
-                ".every(i => i.complete && i.naturalWidth > 0)"
-            )
-            heading = "Datenqualität" if language == "de" else "Data quality"
-            assert view.locator(f"h2:has-text('{heading}')").is_visible()
-            shot(view, path=str(ARTIFACTS / f"bill-{language}-{width}.png"), full_page=True)
-            if width == 390:
-                view.goto(f"{live_server.url}/bills/")
-                shot(view, path=str(ARTIFACTS / f"bills-list-{language}-{width}.png"),
-                     full_page=True)  # fmt: skip
-            view.context.close()
-    stranger = _login(browser, live_server.url, "other")
-    answer = stranger.goto(f"{live_server.url}/bills/{bill.pk}/")
-    assert answer.status == 404
+    with logged_in_page(
+        browser, live_server.url, "owner", locale="en-US", timeout_ms=TIMEOUT_MS
+    ) as page:
+        page.goto(f"{live_server.url}/bills/")
+        data = list(bill_sample(FOCUS).read_bytes())
+        page.evaluate(
+            """([bytes, name]) => {
+                 const file = new File([new Uint8Array(bytes)], name, {type: "text/csv"});
+                 const dt = new DataTransfer(); dt.items.add(file);
+                 const zone = document.getElementById("drop-zone");
+                 zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: dt, bubbles: true}));
+                 zone.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true}));
+               }""",
+            [data, "dropped-focus.csv"],
+        )
+        status, text = _final_state(page)
+        assert status == "done" and "dropped-focus.csv" in text
+        page.click("text=Open the bill")
+        bill = Bill.objects.get(owner=owner)
+        assert (
+            page.get_attribute('[data-testid="plan-from-bill"]', "href")
+            == f"/plans/new?bill={bill.pk}"
+        )
+        ARTIFACTS.mkdir(exist_ok=True)
+        for locale, language in (("en-US", "en"), ("de-DE", "de")):
+            for width, height in ((1366, 768), (390, 844)):
+                with logged_in_page(
+                    browser,
+                    live_server.url,
+                    size=(width, height),
+                    locale=locale,
+                    timeout_ms=TIMEOUT_MS,
+                ) as view:
+                    if language == "de":
+                        view.goto(f"{live_server.url}/bills/")
+                        with view.expect_navigation():
+                            view.select_option("select[name=language]", "de")
+                    view.goto(f"{live_server.url}/bills/{bill.pk}/")
+                    view.wait_for_function(
+                        "() => [...document.querySelectorAll('img[data-chart]')]"
+                        ".every(i => i.complete && i.naturalWidth > 0)"
+                    )
+                    heading = "Datenqualität" if language == "de" else "Data quality"
+                    assert view.locator(f"h2:has-text('{heading}')").is_visible()
+                    shot(view, path=str(ARTIFACTS / f"bill-{language}-{width}.png"), full_page=True)
+                    if width == 390:
+                        view.goto(f"{live_server.url}/bills/")
+                        shot(view, path=str(ARTIFACTS / f"bills-list-{language}-{width}.png"),
+                             full_page=True)  # fmt: skip
+        with logged_in_page(
+            browser, live_server.url, "other", locale="en-US", timeout_ms=TIMEOUT_MS
+        ) as stranger:
+            answer = stranger.goto(f"{live_server.url}/bills/{bill.pk}/")
+            assert answer.status == 404

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from catalog.defaults import load_default_catalog
-from tests.support.browser import launched, shot
+from tests.support.browser import launched, logged_in_page, shot
 from tests.support.dashboard import saved_plan
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,27 +44,19 @@ def test_the_reservations_stand_beside_the_epyc_with_their_break_even(
                       one_time={"migration_hours": 5, "migration_rate": 100})  # fmt: skip
     badge, break_even, share, missing = SAID[language]
     for size, (width, height) in {"wide": (1366, 768), "phone": (390, 844)}.items():
-        context = browser.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(30_000)
-        context.add_cookies([{"name": "django_language", "value": language,
-                              "url": live_server.url}])  # fmt: skip
-        page = context.new_page()
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", "owner")
-        page.fill("#id_password", "pw-owner-1")
-        page.click("main form button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/")
-        page.goto(f"{live_server.url}/plans/{plan.code}/")
-        table = page.locator("#comparison")
-        table.wait_for()
-        for key in ("commitment:reserved-1y", "commitment:reserved-3y", "candidate:0"):
-            assert table.locator(f'tr[data-key="{key}"]').count() == 1
-        row = table.locator('tr[data-key="commitment:reserved-1y"]')
-        assert badge in row.inner_text()
-        terms = row.locator('[data-testid="commitment-terms"]').inner_text()
-        assert break_even in terms and share in terms
-        assert missing in page.locator('[data-testid="commitments-missing"]').inner_text()
-        assert page.locator('[data-testid="vs-commitment"]').count() == 1
-        assert page.evaluate(NO_SIDEWAYS)
-        shot(page, path=str(ARTIFACTS / f"commitments-{size}-{language}.png"), full_page=True)
-        context.close()
+        with logged_in_page(
+            browser, live_server.url, size=(width, height), language=language, timeout_ms=30_000
+        ) as page:
+            page.goto(f"{live_server.url}/plans/{plan.code}/")
+            table = page.locator("#comparison")
+            table.wait_for()
+            for key in ("commitment:reserved-1y", "commitment:reserved-3y", "candidate:0"):
+                assert table.locator(f'tr[data-key="{key}"]').count() == 1
+            row = table.locator('tr[data-key="commitment:reserved-1y"]')
+            assert badge in row.inner_text()
+            terms = row.locator('[data-testid="commitment-terms"]').inner_text()
+            assert break_even in terms and share in terms
+            assert missing in page.locator('[data-testid="commitments-missing"]').inner_text()
+            assert page.locator('[data-testid="vs-commitment"]').count() == 1
+            assert page.evaluate(NO_SIDEWAYS)
+            shot(page, path=str(ARTIFACTS / f"commitments-{size}-{language}.png"), full_page=True)

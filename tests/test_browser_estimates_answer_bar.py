@@ -6,7 +6,8 @@
   stays beside the form, so no bar shows.
 - the estimate markers (issue 23): on a fresh install (bootstrap: the default catalog, the
   profiles and the shipped reference runs) the issue's workload plan has figures labelled
-  "estimate", and a marker opens to the published-score basis with its band.
+  "estimate", and a marker opens to the published-score basis with its band; the EPYC
+  4545P's says that no public row covers its CPU and names the neighbour standing in.
 
 Screenshots (SCREENSHOTS=1) in test-artifacts/estimates/.
 """
@@ -20,18 +21,21 @@ import pytest
 from django.core.management import call_command
 
 from planner.services import plans as services
-from tests.support.browser import launched, shot
+from tests.support.browser import launched, logged_in_page, shot
 from tests.support.dashboard import saved_plan
-from tests.support.pages import PASSWORDS, seed_site
+from tests.support.pages import seed_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "estimates"
 SIZES = [(390, 844), (1366, 768)]
 WORDS = {"en": ("estimate", "Estimate from published scores", "band"),
          "de": ("Schätzung", "Schätzung aus veröffentlichten Messwerten", "Spanne")}  # fmt: skip
+NO_PUBLIC_ROW = {"en": "No public row covers AMD EPYC 4545P: a nearest-neighbour estimate",
+                 "de": "Keine öffentliche Messreihe deckt AMD EPYC 4545P ab"}  # fmt: skip
 BAR = """() => { const b = document.getElementById('answer-bar'), r = b.getBoundingClientRect();
   return {hidden: b.hidden, text: b.textContent.trim(), top: r.top, bottom: r.bottom,
           left: r.left, right: r.right}; }"""
+HEADLINE_BACK = "() => document.getElementById('headline').getBoundingClientRect().top >= -1"
 HEADLINE_AWAY = """() => document.getElementById('headline').getBoundingClientRect().bottom < 0"""
 
 
@@ -39,21 +43,6 @@ HEADLINE_AWAY = """() => document.getElementById('headline').getBoundingClientRe
 def browser() -> Iterator:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     yield from launched()
-
-
-def signed_in(browser, live_server, language: str, width: int, height: int):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(20_000)
-    context.add_cookies([{"name": "django_language", "value": language,
-                          "url": live_server.url}])  # fmt: skip
-    page = context.new_page()
-    username, password = PASSWORDS["manager"]
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
-    return context, page
 
 
 @pytest.mark.usefixtures("two_tier_catalog")
@@ -64,34 +53,33 @@ def test_the_answer_bar_keeps_the_answer_in_view_while_typing_on_a_phone(
     for language in ("en", "de"):
         for width, height in SIZES:
             where = (language, width)
-            context, page = signed_in(browser, live_server, language, width, height)
-            page.goto(f"{live_server.url}/plans/{site.plan.code}/")
-            headline = page.locator('[data-testid="headline"]').inner_text()
-            assert page.evaluate(BAR)["hidden"], where  # nothing typed yet
-            field = page.locator("#plan-form input[type=text] >> visible=true").last
-            field.scroll_into_view_if_needed()
-            field.focus()
-            page.keyboard.press("End")
-            page.keyboard.type("0")
-            page.wait_for_timeout(300)
-            bar = page.evaluate(BAR)
-            if width < 1100:  # one column: the answer is above, out of view
-                assert page.evaluate(HEADLINE_AWAY), where
-                page.wait_for_function("() => !document.getElementById('answer-bar').hidden")
+            with logged_in_page(
+                browser, live_server.url, size=(width, height), language=language, timeout_ms=20_000
+            ) as page:
+                page.goto(f"{live_server.url}/plans/{site.plan.code}/")
+                headline = page.locator('[data-testid="headline"]').inner_text()
+                assert page.evaluate(BAR)["hidden"], where  # nothing typed yet
+                field = page.locator("#plan-form input[type=text] >> visible=true").last
+                field.scroll_into_view_if_needed()
+                field.focus()
+                page.keyboard.press("End")
+                page.keyboard.type("0")
+                page.wait_for_timeout(300)
                 bar = page.evaluate(BAR)
-                assert bar["text"] and bar["text"].split()[0] in headline, (where, bar)
-                assert bar["bottom"] <= height + 0.5 and bar["top"] < height, where
-                assert bar["left"] >= 0 and bar["right"] <= width, where
-                shot(page, path=str(ARTIFACTS / f"answer-bar-{width}-{language}.png"))
-                page.click("#answer-bar")
-                page.wait_for_function(
-                    "() => document.getElementById('headline').getBoundingClientRect().top >= -1"
-                )
-            else:  # two columns: the answer stays beside the form
-                assert bar["hidden"], where
-                assert page.locator("#headline").is_visible(), where
-                shot(page, path=str(ARTIFACTS / f"answer-bar-{width}-{language}.png"))
-            context.close()
+                if width < 1100:  # one column: the answer is above, out of view
+                    assert page.evaluate(HEADLINE_AWAY), where
+                    page.wait_for_function("() => !document.getElementById('answer-bar').hidden")
+                    bar = page.evaluate(BAR)
+                    assert bar["text"] and bar["text"].split()[0] in headline, (where, bar)
+                    assert bar["bottom"] <= height + 0.5 and bar["top"] < height, where
+                    assert bar["left"] >= 0 and bar["right"] <= width, where
+                    shot(page, path=str(ARTIFACTS / f"answer-bar-{width}-{language}.png"))
+                    page.click("#answer-bar")
+                    page.wait_for_function(HEADLINE_BACK)
+                else:  # two columns: the answer stays beside the form
+                    assert bar["hidden"], where
+                    assert page.locator("#headline").is_visible(), where
+                    shot(page, path=str(ARTIFACTS / f"answer-bar-{width}-{language}.png"))
 
 
 def test_the_fresh_install_plan_shows_estimate_markers_with_their_band(browser, live_server, owner):
@@ -110,21 +98,26 @@ def test_the_fresh_install_plan_shows_estimate_markers_with_their_band(browser, 
         badge, basis, band = WORDS[language]
         for width, height in SIZES:
             where = (language, width)
-            context, page = signed_in(browser, live_server, language, width, height)
-            page.goto(f"{live_server.url}/plans/{plan.code}/")
-            rows = page.locator("#comparison tr.option")
-            assert rows.count() == 2, where
-            for i in range(rows.count()):
-                assert rows.nth(i).locator(".badge.figure-estimate").text_content() == badge, where
-            shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}.png"))
-            marker = rows.nth(0).locator("details.prov > summary").first
-            marker.scroll_into_view_if_needed()
-            marker.click()
-            body = rows.nth(0).locator("details.prov[open] .prov-body").first
-            text = body.inner_text()
-            box = body.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (where, box)
-            assert body.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), where
-            assert basis in text and band in text and "reference-vm-xeon-2cpu" in text, text
-            shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}-marker.png"))
-            context.close()
+            with logged_in_page(
+                browser, live_server.url, size=(width, height), language=language, timeout_ms=20_000
+            ) as page:
+                page.goto(f"{live_server.url}/plans/{plan.code}/")
+                rows = page.locator("#comparison tr.option")
+                assert rows.count() == 2, where
+                for i in range(rows.count()):
+                    badges = rows.nth(i).locator(".badge.figure-estimate")
+                    assert badges.text_content() == badge, where
+                shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}.png"))
+                # the EPYC 4545P's row: no public row covers its CPU, said in the marker
+                extreme = page.locator("#comparison tr.option", has_text="InMotion Hosting Extreme")
+                marker = extreme.locator("details.prov > summary").first
+                marker.scroll_into_view_if_needed()
+                marker.click()
+                body = extreme.locator("details.prov[open] .prov-body").first
+                text = body.inner_text()
+                box = body.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (where, box)
+                assert body.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), where
+                assert basis in text and band in text and "reference-vm-xeon-2cpu" in text, text
+                assert NO_PUBLIC_ROW[language] in text, text
+                shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}-marker.png"))

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launched, shot
-from tests.support.pages import PASSWORDS
+from tests.support.browser import launched, logged_in_page, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "issue21"
@@ -55,56 +54,47 @@ def test_issue_21_on_the_page_at_both_sizes_in_both_languages(browser, live_serv
 
     load_default_catalog()
     plan = services.plan_create(owner=owner, plan=services.parse(PLAN))
-    username, password = PASSWORDS["manager"]
     for language in ("en", "de"):
         words = WORDS[language]
         for width, height in SIZES:
             where = (language, width)
-            context = browser.new_context(viewport={"width": width, "height": height})
-            context.set_default_timeout(20_000)
-            context.add_cookies([{"name": "django_language", "value": language,
-                                  "url": live_server.url}])  # fmt: skip
-            page = context.new_page()
-            page.goto(f"{live_server.url}/accounts/login/")
-            page.fill("#id_username", username)
-            page.fill("#id_password", password)
-            page.click("main form button[type=submit]")
-            page.wait_for_url(f"{live_server.url}/")
-            # Item 7: the table and the odds say the same words.
-            page.goto(f"{live_server.url}/plans/{plan.code}/")
-            table = page.locator("#comparison").inner_text().replace("\u00a0", " ")
-            assert words["beyond"] in table, where
-            # Item 1: the steady month in the Monthly column, running both apart, once.
-            assert table.count(words["both"]) == 2, where  # once per option: both run both
-            assert "829" not in table and "629" not in table, where  # 349.99 or 149.99 + 480
-            overflow = "() => document.documentElement.scrollWidth - window.innerWidth"
-            assert page.evaluate(overflow) <= 0, where  # the extra line never widens the page
-            shot(page, path=str(ARTIFACTS / f"payback-{width}-{language}.png"))
-            odds = page.locator("[data-testid=odds-table]")
-            odds.wait_for()
-            assert words["beyond"] in odds.inner_text(), where
-            odds.scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"odds-{width}-{language}.png"))
-            # Item 6: growth of 50 % a month over 120 months, refused beside the field.
-            for field, value in (("#id_horizon_months", "120"), ("#id_monthly_growth", "50")):
-                page.eval_on_selector(field, OPEN)  # the assumptions fold away
-                page.fill(field, value)
-            save(page)
-            error = page.locator("#id_monthly_growth_error")
-            error.wait_for()
-            assert words["growth"] in error.inner_text(), where
-            error.scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"growth-{width}-{language}.png"))
-            # Item 4: a euro amount in a dollar plan, refused naming both.
-            page.goto(f"{live_server.url}/plans/{plan.code}/")
-            page.fill("#id_baseline__monthly", "1.234,56 €" if language == "de" else "EUR 480")
-            save(page)
-            error = page.locator("#id_baseline__monthly_error")
-            error.wait_for()
-            assert words["currency"] in error.inner_text(), where
-            error.scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"currency-{width}-{language}.png"))
-            context.close()
+            with logged_in_page(
+                browser, live_server.url, size=(width, height), language=language, timeout_ms=20_000
+            ) as page:
+                # Item 7: the table and the odds say the same words.
+                page.goto(f"{live_server.url}/plans/{plan.code}/")
+                table = page.locator("#comparison").inner_text().replace("\u00a0", " ")
+                assert words["beyond"] in table, where
+                # Item 1: the steady month in the Monthly column, running both apart, once.
+                assert table.count(words["both"]) == 2, where  # once per option: both run both
+                assert "829" not in table and "629" not in table, where  # 349.99 or 149.99 + 480
+                overflow = "() => document.documentElement.scrollWidth - window.innerWidth"
+                assert page.evaluate(overflow) <= 0, where  # the extra line never widens the page
+                shot(page, path=str(ARTIFACTS / f"payback-{width}-{language}.png"))
+                odds = page.locator("[data-testid=odds-table]")
+                odds.wait_for()
+                assert words["beyond"] in odds.inner_text(), where
+                odds.scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"odds-{width}-{language}.png"))
+                # Item 6: growth of 50 % a month over 120 months, refused beside the field.
+                for field, value in (("#id_horizon_months", "120"), ("#id_monthly_growth", "50")):
+                    page.eval_on_selector(field, OPEN)  # the assumptions fold away
+                    page.fill(field, value)
+                save(page)
+                error = page.locator("#id_monthly_growth_error")
+                error.wait_for()
+                assert words["growth"] in error.inner_text(), where
+                error.scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"growth-{width}-{language}.png"))
+                # Item 4: a euro amount in a dollar plan, refused naming both.
+                page.goto(f"{live_server.url}/plans/{plan.code}/")
+                page.fill("#id_baseline__monthly", "1.234,56 €" if language == "de" else "EUR 480")
+                save(page)
+                error = page.locator("#id_baseline__monthly_error")
+                error.wait_for()
+                assert words["currency"] in error.inner_text(), where
+                error.scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"currency-{width}-{language}.png"))
 
 
 # Items 2 and 5 over the field notes' case: today's $480 runs on c5.4xlarge on demand; the
@@ -153,68 +143,59 @@ def test_one_time_costs_and_capacity_per_option_at_both_sizes_in_both_languages(
     load_default_catalog()
     import_copy(GBM_RUN, "field-notes-extreme-copy", tier=Tier.objects.get(slug=EXTREME))
     plan = services.plan_create(owner=owner, plan=services.parse(CASE))
-    username, password = PASSWORDS["manager"]
     for language in ("en", "de"):
         words = CASE_WORDS[language]
         for width, height in SIZES:
             where = (language, width)
-            context = browser.new_context(viewport={"width": width, "height": height})
-            context.set_default_timeout(20_000)
-            context.add_cookies([{"name": "django_language", "value": language,
-                                  "url": live_server.url}])  # fmt: skip
-            page = context.new_page()
-            page.goto(f"{live_server.url}/accounts/login/")
-            page.fill("#id_username", username)
-            page.fill("#id_password", password)
-            page.click("main form button[type=submit]")
-            page.wait_for_url(f"{live_server.url}/")
-            page.goto(f"{live_server.url}/plans/{plan.code}/")
+            with logged_in_page(
+                browser, live_server.url, size=(width, height), language=language, timeout_ms=20_000
+            ) as page:
+                page.goto(f"{live_server.url}/plans/{plan.code}/")
 
-            def row(key: str, page=page) -> str:
-                text = page.locator(f"#comparison tr.option[data-key='{key}']").inner_text()
-                return text.replace("\u00a0", " ")
+                def row(key: str, page=page) -> str:
+                    text = page.locator(f"#comparison tr.option[data-key='{key}']").inner_text()
+                    return text.replace("\u00a0", " ")
 
-            stay, move, unknown = row("candidate:0"), row("candidate:1"), row("candidate:2")
-            # Item 2: the reservation carries no migration and no month of running both.
-            assert words["stays"] in stay, where
-            assert words["once"] not in stay and words["once"] in move, where
-            assert words["moves"] in move and words["moves"] in unknown, where
-            # Item 5: each fixed count against the work; the one that cannot is not best.
-            assert words["cannot"] in stay, where
-            assert words["carries"] in move, where
-            assert words["unchecked"] in unknown, where
-            best = page.locator("#comparison tr.option.best")
-            assert best.get_attribute("data-key") == "candidate:2", where
-            keys = page.eval_on_selector_all(
-                "#comparison tr.option", "rows => rows.map(r => r.dataset.key)"
-            )
-            assert keys[-1] == "candidate:0", where  # cheapest total, ranked last
-            overflow = "() => document.documentElement.scrollWidth - window.innerWidth"
-            assert page.evaluate(overflow) <= 0, where
-            page.locator("#comparison").scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"options-{width}-{language}.png"))
-            chart = page.locator("img[data-chart=monthly]")
-            chart.scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"monthly-chart-{width}-{language}.png"))
-            # Growth explained where it is entered.
-            page.eval_on_selector("#id_monthly_growth", OPEN)
-            assert words["growth"] in page.inner_text("#id_monthly_growth_helptext"), where
-            # The override in the editor: migration charged to the reservation.
-            page.eval_on_selector("#id_cand-0-migration", OPEN)
-            page.select_option("#id_cand-0-migration", "charged")
-            page.locator("#id_cand-0-migration").scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"override-{width}-{language}.png"))
-            save(page)
-            page.wait_for_function(
-                "w => document.querySelector(\"#comparison tr.option[data-key='candidate:0']\")"
-                ".innerText.includes(w)", arg=words["charged"])  # fmt: skip
-            assert words["charged"] in row("candidate:0"), where
-            page.select_option("#id_cand-0-migration", "")
-            save(page)
-            page.wait_for_function(
-                "w => document.querySelector(\"#comparison tr.option[data-key='candidate:0']\")"
-                ".innerText.includes(w)", arg=words["stays"])  # fmt: skip
-            context.close()
+                stay, move, unknown = row("candidate:0"), row("candidate:1"), row("candidate:2")
+                # Item 2: the reservation carries no migration and no month of running both.
+                assert words["stays"] in stay, where
+                assert words["once"] not in stay and words["once"] in move, where
+                assert words["moves"] in move and words["moves"] in unknown, where
+                # Item 5: each fixed count against the work; the one that cannot is not best.
+                assert words["cannot"] in stay, where
+                assert words["carries"] in move, where
+                assert words["unchecked"] in unknown, where
+                best = page.locator("#comparison tr.option.best")
+                assert best.get_attribute("data-key") == "candidate:2", where
+                keys = page.eval_on_selector_all(
+                    "#comparison tr.option", "rows => rows.map(r => r.dataset.key)"
+                )
+                assert keys[-1] == "candidate:0", where  # cheapest total, ranked last
+                overflow = "() => document.documentElement.scrollWidth - window.innerWidth"
+                assert page.evaluate(overflow) <= 0, where
+                page.locator("#comparison").scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"options-{width}-{language}.png"))
+                chart = page.locator("img[data-chart=monthly]")
+                chart.scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"monthly-chart-{width}-{language}.png"))
+                # Growth explained where it is entered.
+                page.eval_on_selector("#id_monthly_growth", OPEN)
+                assert words["growth"] in page.inner_text("#id_monthly_growth_helptext"), where
+                # The override in the editor: migration charged to the reservation.
+                page.eval_on_selector("#id_cand-0-migration", OPEN)
+                page.select_option("#id_cand-0-migration", "charged")
+                page.locator("#id_cand-0-migration").scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"override-{width}-{language}.png"))
+                save(page)
+                page.wait_for_function(
+                    "w => document.querySelector(\"#comparison tr.option[data-key='candidate:0']\")"
+                    ".innerText.includes(w)", arg=words["charged"])  # fmt: skip
+                assert words["charged"] in row("candidate:0"), where
+                page.select_option("#id_cand-0-migration", "")
+                save(page)
+                page.wait_for_function(
+                    "w => document.querySelector(\"#comparison tr.option[data-key='candidate:0']\")"
+                    ".innerText.includes(w)", arg=words["stays"])  # fmt: skip
 
 
 # Item 3 on the page: an EPYC server bought for $6,300 against the same $480 bill.
@@ -244,34 +225,25 @@ def test_owned_hardware_in_the_sensitivity_at_both_sizes_in_both_languages(
 
     load_default_catalog()
     plan = services.plan_create(owner=owner, plan=services.parse(OWNED_CASE))
-    username, password = PASSWORDS["manager"]
     for language in ("en", "de"):
         words = OWNED_WORDS[language]
         for width, height in SIZES:
             where = (language, width)
-            context = browser.new_context(viewport={"width": width, "height": height})
-            context.set_default_timeout(30_000)
-            context.add_cookies([{"name": "django_language", "value": language,
-                                  "url": live_server.url}])  # fmt: skip
-            page = context.new_page()
-            page.goto(f"{live_server.url}/accounts/login/")
-            page.fill("#id_username", username)
-            page.fill("#id_password", password)
-            page.click("main form button[type=submit]")
-            page.wait_for_url(f"{live_server.url}/")
-            page.goto(f"{live_server.url}/plans/{plan.code}/")
-            row = page.locator("#comparison tr.option[data-key='owned:0']")
-            cells = row.locator("td").all_inner_texts()
-            assert cells[1].strip().startswith("1"), (where, cells[1])  # the count bought
-            html = row.inner_html()
-            assert words["source"] in html and words["purchase"] in html, where
-            table = page.locator('[data-testid="sensitivity-table"]')
-            table.wait_for()
-            text = table.inner_text()
-            assert words["power"] in text and words["life"] in text, where
-            assert words["once"] not in text, where  # nothing entered: no "$0-$0" row
-            table.scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"owned-sensitivity-{width}-{language}.png"))
-            page.locator("#comparison").scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"owned-table-{width}-{language}.png"))
-            context.close()
+            with logged_in_page(
+                browser, live_server.url, size=(width, height), language=language, timeout_ms=30_000
+            ) as page:
+                page.goto(f"{live_server.url}/plans/{plan.code}/")
+                row = page.locator("#comparison tr.option[data-key='owned:0']")
+                cells = row.locator("td").all_inner_texts()
+                assert cells[1].strip().startswith("1"), (where, cells[1])  # the count bought
+                html = row.inner_html()
+                assert words["source"] in html and words["purchase"] in html, where
+                table = page.locator('[data-testid="sensitivity-table"]')
+                table.wait_for()
+                text = table.inner_text()
+                assert words["power"] in text and words["life"] in text, where
+                assert words["once"] not in text, where  # nothing entered: no "$0-$0" row
+                table.scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"owned-sensitivity-{width}-{language}.png"))
+                page.locator("#comparison").scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"owned-table-{width}-{language}.png"))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from planner.services import plans as services
-from tests.support.browser import launched, shot
+from tests.support.browser import launched, logged_in_page, shot
 from tests.support.next_runs import PLAN, fresh_install_with_estimates
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,40 +30,31 @@ def browser() -> Iterator:
     yield from launched()
 
 
-def new_page(browser, live_server, width: int, height: int, language: str):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(60_000)
-    context.add_cookies([{"name": "django_language", "value": language,
-                          "url": live_server.url}])  # fmt: skip
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "owner")
-    page.fill("#id_password", "pw-owner-1")
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
-    return context, page
-
-
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_ranked_runs_with_cost_and_command_at_both_sizes(browser, live_server, owner, language):
     fresh_install_with_estimates()
     plan = services.plan_create(owner=owner, plan=services.parse(PLAN))
     for size, (width, height) in SIZES.items():
-        context, page = new_page(browser, live_server, width, height, language)
-        page.goto(f"{live_server.url}/plans/{plan.code}/")
-        section = page.locator('section[data-testid="next-runs"]')
-        section.wait_for()
-        text = section.inner_text()
-        assert HEADING[language] in text and SETTLES[language] in text and COST[language] in text
-        runs = section.locator("li.next-run")
-        assert 1 <= runs.count() <= 5
-        ranks = [runs.nth(i).get_attribute("data-rank") for i in range(runs.count())]
-        assert ranks == [str(i) for i in range(1, runs.count() + 1)]
-        assert section.locator("pre.command").count() == 2 * runs.count()  # run, import
-        assert page.evaluate(NO_SIDEWAYS), (size, language)
-        box = section.locator("pre.command").first.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (size, language)
-        section.scroll_into_view_if_needed()
-        shot(section, path=str(ARTIFACTS / f"next-runs-{size}-{language}.png"))
-        shot(page, path=str(ARTIFACTS / f"plan-next-runs-{size}-{language}.png"), full_page=True)
-        context.close()
+        with logged_in_page(
+            browser, live_server.url, size=(width, height), language=language, timeout_ms=60_000
+        ) as page:
+            page.goto(f"{live_server.url}/plans/{plan.code}/")
+            section = page.locator('section[data-testid="next-runs"]')
+            section.wait_for()
+            text = section.inner_text()
+            assert (
+                HEADING[language] in text and SETTLES[language] in text and COST[language] in text
+            )
+            runs = section.locator("li.next-run")
+            assert 1 <= runs.count() <= 5
+            ranks = [runs.nth(i).get_attribute("data-rank") for i in range(runs.count())]
+            assert ranks == [str(i) for i in range(1, runs.count() + 1)]
+            assert section.locator("pre.command").count() == 2 * runs.count()  # run, import
+            assert page.evaluate(NO_SIDEWAYS), (size, language)
+            box = section.locator("pre.command").first.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (size, language)
+            section.scroll_into_view_if_needed()
+            shot(section, path=str(ARTIFACTS / f"next-runs-{size}-{language}.png"))
+            shot(
+                page, path=str(ARTIFACTS / f"plan-next-runs-{size}-{language}.png"), full_page=True
+            )

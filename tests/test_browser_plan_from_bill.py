@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.bills import FOCUS, bill_sample
-from tests.support.browser import launched, shot
+from tests.support.browser import launched, logged_in_page, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "issue25"
@@ -51,36 +51,28 @@ def test_a_plan_from_the_focus_samples_aws_compute_lines_names_the_bill(
         words = WORDS[language]
         for width, height in SIZES:
             where = (language, width)
-            context = browser.new_context(viewport={"width": width, "height": height})
-            context.set_default_timeout(30_000)
-            context.add_cookies([{"name": "django_language", "value": language,
-                                  "url": live_server.url}])  # fmt: skip
-            page = context.new_page()
-            page.goto(f"{live_server.url}/accounts/login/")
-            page.fill("#id_username", "owner")
-            page.fill("#id_password", "pw-owner-1")
-            page.click("main form button[type=submit]")
-            page.wait_for_url(f"{live_server.url}/")
-            # The bill page's "Plan a move from this bill" link: the editor, the bill chosen.
-            page.goto(f"{live_server.url}/plans/new?bill={bill.pk}")
-            assert page.input_value("#id_baseline__bill") == str(bill.pk), where
-            page.fill("#id_name", f"AWS compute from the bill ({language} {width})")
-            page.fill("#id_baseline__bill_providers", "AWS")
-            page.fill("#id_cand-0-tier", EXTREME)
-            page.fill("#id_cand-0-count", "1")
-            page.locator("[data-testid=from-bill]").scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"editor-{width}-{language}.png"))
-            save(page)
-            page.wait_for_url(re.compile(r".*/plans/[0-9a-f-]{36}/$"))
-            row = page.locator("#comparison tr.baseline")
-            assert words["from"] in row.inner_text(), where
-            marker = page.locator("[data-testid=baseline-bill]")
-            marker.locator("summary").click()
-            said = marker.inner_text()
-            assert words["bill"] in said and bill.name in said, where
-            assert words["none"] in said, where  # types with no tier listed, not dropped
-            assert "c5.2xlarge" in said, where
-            assert page.evaluate(OVERFLOW) <= 0, where
-            marker.scroll_into_view_if_needed()
-            shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}.png"))
-            context.close()
+            with logged_in_page(
+                browser, live_server.url, size=(width, height), language=language, timeout_ms=30_000
+            ) as page:
+                # The bill page's "Plan a move from this bill" link: the editor, the bill chosen.
+                page.goto(f"{live_server.url}/plans/new?bill={bill.pk}")
+                assert page.input_value("#id_baseline__bill") == str(bill.pk), where
+                page.fill("#id_name", f"AWS compute from the bill ({language} {width})")
+                page.fill("#id_baseline__bill_providers", "AWS")
+                page.fill("#id_cand-0-tier", EXTREME)
+                page.fill("#id_cand-0-count", "1")
+                page.locator("[data-testid=from-bill]").scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"editor-{width}-{language}.png"))
+                save(page)
+                page.wait_for_url(re.compile(r".*/plans/[0-9a-f-]{36}/$"))
+                row = page.locator("#comparison tr.baseline")
+                assert words["from"] in row.inner_text(), where
+                marker = page.locator("[data-testid=baseline-bill]")
+                marker.locator("summary").click()
+                said = marker.inner_text()
+                assert words["bill"] in said and bill.name in said, where
+                assert words["none"] in said, where  # types with no tier listed, not dropped
+                assert "c5.2xlarge" in said, where
+                assert page.evaluate(OVERFLOW) <= 0, where
+                marker.scroll_into_view_if_needed()
+                shot(page, path=str(ARTIFACTS / f"plan-{width}-{language}.png"))

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from planner.models import Plan
-from tests.support.browser import TIMEOUT_MS, launched, shot
+from tests.support.browser import TIMEOUT_MS, launched, logged_in_page, shot
 from tests.support.dashboard import edit_url, saved_plan
 
 pytestmark = [
@@ -25,43 +25,38 @@ def browser() -> Iterator:
     yield from launched()
 
 
-def tab(browser, url: str, width: int = 1366, height: int = 768):
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    page.goto(f"{url}/accounts/login/")
-    page.fill("#id_username", "owner")
-    page.fill("#id_password", "pw-owner-1")
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{url}/")
-    return page
-
-
 @pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["desktop", "phone"])
 def test_the_second_tab_is_refused_and_nothing_is_lost(browser, live_server, owner, size):
     plan = saved_plan(owner, name="first name")
     url = live_server.url
-    one, two = tab(browser, url, *size), tab(browser, url, *size)
-    for page in (one, two):
-        page.goto(f"{url}{edit_url(plan)}")
-        page.wait_for_selector("#id_name")
+    opened = {"size": size, "locale": "en-US", "timeout_ms": TIMEOUT_MS}
+    with (
+        logged_in_page(browser, url, **opened) as one,
+        logged_in_page(browser, url, **opened) as two,
+    ):
+        for page in (one, two):
+            page.goto(f"{url}{edit_url(plan)}")
+            page.wait_for_selector("#id_name")
 
-    one.fill("#id_name", "renamed in tab one")
-    one.click("button[value=save]")
-    one.wait_for_selector("text=Changes saved")
+        one.fill("#id_name", "renamed in tab one")
+        one.click("button[value=save]")
+        one.wait_for_selector("text=Changes saved")
 
-    two.fill("#id_baseline__monthly", "777")
-    two.click("button[value=save]")
-    conflict = two.locator('[data-testid="save-conflict"]')
-    conflict.wait_for()
-    assert "someone else changed this plan since you opened it" in conflict.inner_text()
-    assert "Changes saved" not in two.content()
-    assert two.input_value("#id_baseline__monthly") == "777"  # what was typed, kept
-    shot(two, path=f"test-artifacts/two-tabs-conflict-{size[0]}.png", full_page=True)
-    stored = Plan.objects.get(pk=plan.pk)
-    assert (stored.name, stored.inputs["baseline"]["monthly"]) == ("renamed in tab one", "480.00")
+        two.fill("#id_baseline__monthly", "777")
+        two.click("button[value=save]")
+        conflict = two.locator('[data-testid="save-conflict"]')
+        conflict.wait_for()
+        assert "someone else changed this plan since you opened it" in conflict.inner_text()
+        assert "Changes saved" not in two.content()
+        assert two.input_value("#id_baseline__monthly") == "777"  # what was typed, kept
+        shot(two, path=f"test-artifacts/two-tabs-conflict-{size[0]}.png", full_page=True)
+        stored = Plan.objects.get(pk=plan.pk)
+        assert (stored.name, stored.inputs["baseline"]["monthly"]) == (
+            "renamed in tab one",
+            "480.00",
+        )
 
-    two.click("button[name=action][value=overwrite]")
-    two.wait_for_selector("text=Changes saved")
-    stored.refresh_from_db()
-    assert (stored.name, stored.inputs["baseline"]["monthly"]) == ("first name", "777.00")
+        two.click("button[name=action][value=overwrite]")
+        two.wait_for_selector("text=Changes saved")
+        stored.refresh_from_db()
+        assert (stored.name, stored.inputs["baseline"]["monthly"]) == ("first name", "777.00")

@@ -49,7 +49,7 @@ def test_without_a_run_the_tier_gets_no_figure_and_says_why(owner):
     response = login(owner).post("/plans/new", gbm_plan(), headers={"HX-Request": "true"})
     html = response.content.decode()
     assert "No option has a figure yet." in html
-    assert "tier without a figure" in html
+    assert "1 tier has none for this workload" in html  # and it says why, once
     assert DEDICATED in html
 
 

@@ -216,3 +216,39 @@ def test_a_formula_in_an_option_name_is_neutralised_in_the_odds_export(owner):
                                           "name": "=HYPERLINK(\"x\")"}])  # fmt: skip
     odds = rows_of(login(owner).get(f"/plans/{plan.code}/odds.csv").content.decode())
     assert odds[0]["option"].startswith("'=HYPERLINK")
+
+
+GROWTH_NOTE = "Monthly growth tops the chart"
+
+
+def growth_plan(owner, candidate: dict):
+    from catalog.models import Tier
+    from tests.support.bench import finished_run, target, version
+
+    host = target("epyc-4545p", hardware_threads=32, usable_cpus=32)
+    host.tier = Tier.objects.get(slug=DEDICATED)
+    host.save(update_fields=["tier"])
+    finished_run(version(), host, {k: 100 * k / (1 + 0.05 * (k - 1)) for k in (1, 2, 4, 8)})
+    gbm = {"kind": "gbm", "trainings_per_month": 20, "rows": 2_000_000, "features": 50,
+           "trees": 100}  # fmt: skip
+    return saved_plan(owner, monthly="1500", monthly_growth="0.05", candidates=[candidate],
+                      workloads=[gbm])  # fmt: skip
+
+
+def test_the_growth_note_shows_where_the_best_option_keeps_a_fixed_count(owner):
+    """Issue 21's note says a fixed count stays as entered while the work grows."""
+    plan = growth_plan(owner, {"tier": DEDICATED, "count": 1})
+    html = sections(login(owner), plan)
+    first = re.search(r'<tbody class="input" data-input="([a-z_:]+)"', html)
+    assert first and first.group(1) == "monthly_growth", html[:400]
+    assert GROWTH_NOTE in html
+
+
+def test_the_growth_note_is_not_shown_where_every_option_is_sized_to_the_work(owner):
+    """Sized to the work, the server count grows with it: the note's reason does not apply,
+    even where monthly growth tops the chart."""
+    plan = growth_plan(owner, {"tier": DEDICATED})
+    html = sections(login(owner), plan)
+    first = re.search(r'<tbody class="input" data-input="([a-z_:]+)"', html)
+    assert first and first.group(1) == "monthly_growth", html[:400]
+    assert GROWTH_NOTE not in html

@@ -85,3 +85,93 @@ def test_the_api_answer_labels_every_sized_option_an_estimate_with_its_band(fres
     # a tier without a figure says why, once, and never for lack of a benchmark run alone
     for entry in body["no_number"]:
         assert entry["reasons"], entry
+
+
+EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"  # AMD EPYC 4545P
+M5 = "aws-m5.4xlarge-us-east-1-on-demand"
+NO_ROW = {
+    "en": "No public row covers AMD EPYC 4545P: a nearest-neighbour estimate, AMD EPYC 4345P "
+    "standing in for it (band widened).",
+    "de": "Keine öffentliche Messreihe deckt AMD EPYC 4545P ab: eine Schätzung über den "
+    "nächsten Nachbarn, AMD EPYC 4345P steht dafür ein (Spanne verbreitert).",
+}
+
+
+def test_a_nearest_neighbour_estimate_says_no_public_row_covers_the_cpu(fresh_install, owner):
+    """Issue 23: no public row covers the EPYC 4545P (InMotion Extreme); its estimate says
+    so in the API's provenance (a field) and in the page's marker, in English and German."""
+    plan = {**PLAN, "candidates": [{"tier": EXTREME}, {"tier": M5}]}
+    body = post_json(token_client(owner)[0], "/api/v1/evaluate", plan).json()
+    said = {p["tier"]: [w["basis"]["published_estimate"] for w in p["capacity"]["workloads"]]
+            for o in body["options"] for p in o["parts"]}  # fmt: skip
+    for estimate in said[EXTREME]:
+        assert estimate["no_public_row"] == [
+            {"side": "tier", "cpu": "AMD EPYC 4545P", "nearest_neighbour": "AMD EPYC 4345P",
+             "row": "cpu epyc-4345p"}
+        ]  # fmt: skip
+    assert all(e["no_public_row"] == [] for e in said[M5])  # its CPU's own public row
+    from tests.support.dashboard import login, saved_plan
+
+    saved = saved_plan(owner, name="issue 23", monthly="5000", candidates=plan["candidates"],
+                       workloads=PLAN["workloads"])  # fmt: skip
+    for language, words in NO_ROW.items():
+        client = login(owner)
+        client.cookies["django_language"] = language
+        page = client.get(f"/plans/{saved.code}/").content.decode()
+        rows = page.split('<tr class="option')[1:]
+        [extreme] = [r for r in rows if "InMotion Hosting Extreme" in r]
+        assert words in html_text(extreme), language
+        assert not any("cpu-note" in r for r in rows if r is not extreme)
+
+
+def html_text(html: str) -> str:
+    import html as html_lib
+    import re
+
+    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", "", html)))
+
+
+HETZNER = "hetzner-auction-sb-191830-fsn1-fixed-monthly"  # Intel Core i7-6700
+ADVANCED = "inmotion-hosting-advanced-dedicated-fixed-monthly"  # no vCPU count
+C5_2X = "aws-c5.2xlarge-us-east-1-on-demand"  # 16 GiB: the 40 GB working set does not fit
+WAYS = {
+    HETZNER: ("Cheapest way to a figure: a run file of", "from a server with Intel Core "
+              "i7-6700 (the stand-alone runner,"),
+    ADVANCED: ("The way to a figure: its vCPU count and RAM in the catalog",),
+    C5_2X: ("No benchmark run changes this: the working set does not fit the tier's memory.",),
+}  # fmt: skip
+
+
+def test_tiers_without_an_estimate_are_listed_once_with_their_reason_and_cheapest_way(
+    fresh_install, owner
+):
+    """Issue 23's done-when: the plan's repeated "no benchmark run" blocks are gone; each
+    tier without an estimate is listed once, with its reasons and the cheapest way to a
+    figure for what it lacks (never the whole standard suite for a tier no run can help)."""
+    from tests.support.dashboard import login, saved_plan
+
+    saved = saved_plan(owner, name="issue 23", monthly="5000", candidates=[],
+                       workloads=PLAN["workloads"])  # fmt: skip
+    page = login(owner).get(f"/plans/{saved.code}/").content.decode()
+    body = eval_no_number(owner)
+    tiers = page.split('<li class="missing-tier" data-tier="')[1:]
+    listed = [t.split('"', 1)[0] for t in tiers]
+    assert sorted(listed) == sorted(body) and len(set(listed)) == len(listed)
+    assert 'details class="no-number"' not in page  # not listed a second time
+    assert "standard benchmark suite" not in page
+    for tier in tiers:
+        assert tier.count('data-testid="way"') == 1
+    for slug, words in WAYS.items():
+        [said] = [html_text(t) for t in tiers if t.startswith(f'{slug}"')]
+        assert all(w in said for w in words), (slug, said)
+    assert 'data-way="speed-factor"' in page and page.count('data-way="fixed-count"') == 1
+    german = login(owner)
+    german.cookies["django_language"] = "de"
+    page = html_text(german.get(f"/plans/{saved.code}/").content.decode())
+    assert ("Günstigster Weg zu einer Zahl: eine Laufdatei von") in page
+    assert "Kein Benchmark-Lauf ändert das" in page
+
+
+def eval_no_number(owner) -> list[str]:
+    body = post_json(token_client(owner)[0], "/api/v1/evaluate", PLAN).json()
+    return [entry["tier"] for entry in body["no_number"]]

@@ -68,7 +68,14 @@ def test_the_tiers_it_cannot_estimate_say_why(fresh_install_with_one_run):
     extreme = found[EXTREME, "gbm"]
     assert isinstance(extreme, BestMeasurement)  # EPYC 4545P: by its neighbour, said so
     assert extreme.extra["estimate"]["tier_cpu"]["how"] == "neighbour"
-    assert any("nearest neighbour cpu epyc-4" in plain(m) for m in extreme.estimate_labels())
+    assert extreme.provenance["published_estimate"]["no_public_row"] == [
+        {"side": "tier", "cpu": "AMD EPYC 4545P", "nearest_neighbour": "AMD EPYC 4345P",
+         "row": "cpu epyc-4345p"}
+    ]  # fmt: skip
+    assert ("no public row covers AMD EPYC 4545P: a nearest-neighbour estimate, AMD EPYC "
+            "4345P standing in for it (band widened)") in [
+        plain(m) for m in extreme.estimate_labels()
+    ]  # fmt: skip
     hetzner = found[HETZNER, "gbm"]
     assert isinstance(hetzner, NoMeasurement)
     assert hetzner.message.code == "estimates.not_covered"

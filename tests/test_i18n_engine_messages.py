@@ -116,14 +116,16 @@ def test_a_tier_ruled_out_says_why_in_german_with_german_figures(owner):
                "features": 200, "trees": 500, "deadline_hours": 1.5}  # fmt: skip
     plan = saved_plan(owner, candidates=[{"tier": DEDICATED}], workloads=[nightly])
     html = german(owner).get(edit_url(plan)).content.decode()
-    assert "1 Tarif ohne Zahl" in html
+    assert "1 Tarif hat für diese Arbeitslast keine" in html
     assert re.search(
-        r"<strong>Test Hosting Extreme · monatlich</strong>: Arbeitslast nightly: "
+        r"<strong>Test Hosting Extreme · monatlich:</strong> <span class=\"muted reasons\">"
+        r"Arbeitslast nightly: "
         r"ein Job dauert \d{1,3}(\.\d{3})*,\d\d h auf einem Server mit 32 Threads, "
         r"länger als seine Frist von 1,5 h, und ein Gradient Boosting-Job lässt sich nicht "
-        r"auf mehrere Server aufteilen</li>",
+        r"auf mehrere Server aufteilen</span>",
         html,
     )
+    assert "Es fehlt kein Benchmark-Lauf: nach seiner Zahl trägt der Tarif" in html
 
 
 def test_a_shared_snapshot_is_said_in_german_from_its_frozen_messages(owner, old_box):

@@ -319,17 +319,17 @@ def test_the_german_page_says_why_a_tier_has_no_figure_in_german(owner, own_cach
     # Tiers, profiles and the unnamed workload by the names a reader knows, not their keys.
     said = ("no succeeded standard or full run of gradient boosting (Toy GBM 1.0) on tier "
             "Test Hosting Extreme · monthly")  # fmt: skip
-    assert (f"<strong>Test Hosting Extreme · monthly</strong>: Gradient boosting trainings "
+    assert (f'<span class="muted reasons">Gradient boosting trainings '
             f"(XGBoost, LightGBM) #1: {said}; no estimate either: the catalog names no CPU "
-            f"for Test Hosting Extreme · monthly</li>") in english_page  # fmt: skip
+            f"for Test Hosting Extreme · monthly</span>") in english_page  # fmt: skip
 
     html = german(owner).get(edit_url(plan)).content.decode()
     assert '<html lang="de">' in html
-    assert "1 Tarif ohne Zahl" in html
+    assert "1 Tarif hat für diese Arbeitslast keine" in html
     gesagt = ("kein erfolgreicher Lauf der Größe Standard oder Voll von Gradient Boosting "
               "(Toy GBM 1.0) auf Tarif Test Hosting Extreme · monatlich")  # fmt: skip
     gesagt = f"Gradient-Boosting-Trainings (XGBoost, LightGBM) #1: {gesagt}; "
-    assert f"<strong>Test Hosting Extreme · monatlich</strong>: Arbeitslast {gesagt}" in html
+    assert f'<span class="muted reasons">Arbeitslast {gesagt}' in html
 
 
 @pytest.mark.django_db

@@ -34,7 +34,8 @@ def profile():
 def test_the_summary_says_in_plain_words_what_is_missing(owner, profile):
     page = results_page(login(owner))
     assert 'data-testid="missing-summary"' in page
-    assert "1 tier has no measured speed for this workload" in page
+    assert "No figure yet: 1 tier has none for this workload" in page
+    assert "below: why, and the cheapest way to a figure." in page
     assert "AWS c5.4xlarge · on-demand: no benchmark run of gradient boosting yet." in page
 
 
@@ -42,14 +43,22 @@ def test_the_summary_is_in_german_for_a_german_reader(owner, profile):
     client = login(owner)
     client.cookies["django_language"] = "de"
     page = results_page(client)
-    assert "1 Tarif hat für diese Arbeitslast keine gemessene Geschwindigkeit" in page
+    assert "1 Tarif hat für diese Arbeitslast keine, daher" in page
     assert "noch kein Benchmark-Lauf" in page
     assert "Den Kandidaten auf eine feste Serverzahl umstellen" in page
 
 
-def test_it_offers_three_ways_forward_each_with_its_cost(staff_user, profile):
+def test_it_offers_the_cheapest_way_for_the_tier_and_the_other_ways_once(staff_user, profile):
+    """Issue 23: no host has a run to scale from, so the cheapest way is one run of the
+    class's profile on any server (then every covered tier is estimated), not the whole
+    standard suite on a server of the tier; the speed factor and fixed count said once."""
     page = results_page(login(staff_user))  # the speed factor's form is the admin's
-    assert "no benchmark target is linked to it yet; the suite takes 1 to 12 minutes." in page
+    way = ("Cheapest way to a figure: one run of Toy GBM on any server (the stand-alone "
+           "runner, 1 to 12 minutes), its run file imported on the Benchmarks page; every "
+           "tier whose CPU the public scores cover is then estimated from it.")  # fmt: skip
+    assert way in page
+    assert "standard benchmark suite" not in page
+    assert page.count('data-way="speed-factor"') == page.count('data-way="fixed-count"') == 1
     tier = Tier.objects.get(slug=CLOUD)
     assert f'href="/admin/planner/speedfactor/add/?tier={tier.pk}"' in page
     assert "Switch the candidate to a fixed count of servers" in page

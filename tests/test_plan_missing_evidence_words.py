@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("own_cache")]
 HTMX = {"HX-Request": "true"}
 SHOWN = {  # the plain words each language says, and the reasons said by name
     "en": {
-        "summary": "No figure yet: 3 tiers have no measured speed for this workload",
+        "summary": "No figure yet: 3 tiers have none for this workload",
         # gradient boosting is estimated from the shipped reference run (issue 23): only
         # inference, whose reference run this test deletes, is missing
         "said": "AWS c5.4xlarge · spot: no benchmark run of inference yet.",
@@ -34,7 +34,7 @@ SHOWN = {  # the plain words each language says, and the reasons said by name
         "imperative": "Switch the candidate to a fixed count of servers",
     },
     "de": {
-        "summary": "Noch keine Zahl: 3 Tarife haben für diese Arbeitslast keine gemessene",
+        "summary": "Noch keine Zahl: 3 Tarife haben für diese Arbeitslast keine, daher",
         "said": "AWS c5.4xlarge · Spot: noch kein Benchmark-Lauf für Inferenz.",
         "reason": "Arbeitslast CPU-Inferenz #2: kein erfolgreicher Lauf der Größe Standard oder "
         "Voll von Inferenz (Inferenz eines tabellarischen Modells (LightGBM), einzelne Anfragen "

@@ -195,6 +195,19 @@ def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generati
     return ":".join(["evaluation", *parts, as_of.isoformat(), plan.currency, content])
 
 
+def cached(
+    kind: str,
+    plan: schema.Plan,
+    as_of: dt.date,
+    generation: Generation,
+    compute: Callable[[], dict[str, Any]],
+) -> dict[str, Any]:
+    """`compute()`, kept in the cache under `cache_key(kind, ...)`: once per plan, data
+    generation, date and (where imports count only for some) viewer. For answers computed
+    from a plan beside the evaluation (the next runs worth making)."""
+    return _cached(cache_key(kind, plan, as_of, generation), compute)
+
+
 def _cached(key: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     found = cache.get(key)
     if found is None:

@@ -38,9 +38,11 @@ def next_runs(
     """`next_runs_of(gather(plan))`, cached per plan, data generation, date and seed."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
-    key = evaluation.cache_key(f"next-runs-v{VERSION}-{seed}", plan, as_of, generation)
-    return evaluation._cached(
-        key,
+    return evaluation.cached(
+        f"next-runs-v{VERSION}-{seed}",
+        plan,
+        as_of,
+        generation,
         lambda: next_runs_of(
             engine_inputs.gather(plan, as_of=as_of, generation=generation), seed=seed
         ),

@@ -26,6 +26,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from benchmarks_app.evidence import side_labels
 from common.django.message_render import render
 from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef, msg, plain
 from common.units import HOURS_PER_MONTH
@@ -86,6 +87,9 @@ class Evidence:
     reason: Message | None = None
     factor: dict[str, Any] | None = None
     published: dict[str, Any] | None = None  # an estimate from published CPU scores
+    # what its CPUs lack, said beside the basis: no public row (a nearest neighbour stands
+    # in), only a family label
+    cpu_notes: list[Message] = field(default_factory=list)
 
 
 @dataclass
@@ -269,6 +273,7 @@ def _evidence(part: Mapping[str, Any], said: Said, at: str) -> list[Evidence]:
                 extrapolation=said.maybe(f"{path}.extrapolation", basis.get("extrapolation")),
                 factor=factor,
                 published=basis.get("published_estimate"),
+                cpu_notes=side_labels(basis.get("published_estimate") or {}),
             )
         )
     return out

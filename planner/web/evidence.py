@@ -30,6 +30,7 @@ class MissingTier:
     targets: list[Any] = field(default_factory=list)  # linked to the tier
     reasons: list[Message] = field(default_factory=list)  # why no figure, no estimate either
     ways_heading: Message = field(default_factory=lambda: msg("engine.ways_forward"))
+    way: Message | None = None  # the cheapest way to a figure for this tier (`_way`)
 
     @property
     def link_label(self) -> Message:
@@ -132,12 +133,105 @@ def missing(
         return suite_range(contents, "standard", getattr(tier, "vcpus", None))
 
     ways = WAYS[read_only]
+    cheapest = _Cheapest(contents)
     out = []
     for n in no_number:
         tier, targets = tiers.get(n.tier), linked.get(n.tier, [])
-        out.append(_tier(n, title(n.tier), tier, targets, suite(tier, targets), ways))
+        entry = _tier(n, title(n.tier), tier, targets, suite(tier, targets), ways)
+        entry.way = _way(n.reasons, tier, targets, entry.ways[0], cheapest)
+        out.append(entry)
     summary = msg("engine.missing_summary", count=len(out))
     return Missing(summary, out, suite(None, []), all_targets, read_only=read_only)
+
+
+# What a reason's codes say is missing (`_gap`), most decisive first: no run helps where
+# the working set does not fit the box or the tier's figure cannot carry the workload (a
+# deadline, a p99 bound), the catalog lacks the tier's vCPUs, no public score
+# covers its CPU (a run file from a server with it), no host has a run to scale from (one
+# run anywhere estimates every covered tier).
+GAPS = (
+    ("memory", {"capacity.must_fit_one_box"}),
+    (
+        "not_carried",
+        {
+            "capacity.deadline_missed",
+            "capacity.own_p99_over_bound",
+            "capacity.no_workers_meet_bound",
+        },
+    ),
+    ("specs", {"capacity.specs_unknown", "benchmarks.tier_without_vcpus"}),
+    ("cpu", {"estimates.not_covered", "estimates.no_score_in_common"}),
+    ("tier_cpu", {"estimates.no_cpu"}),
+    ("first_run", {"estimates.no_reference_run", "estimates.reference_cpu_unknown"}),
+)
+
+
+def _codes(message: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    if isinstance(message, Message):
+        yield message.code, message.params
+        for value in message.params.values():
+            yield from _codes(value)
+
+
+def _gap(reasons: list[Message]) -> tuple[str, dict[str, Any]]:
+    """What the reasons say the tier lacks (a `GAPS` name, and the parameters of the
+    message that said it); ("", {}) where none of them says."""
+    found = {code: params for r in reasons for code, params in _codes(r)}
+    for name, codes in GAPS:
+        for code in codes & found.keys():
+            return name, found[code]
+    return "", {}
+
+
+class _Cheapest:
+    """One run per missing class: of the profiles a reason names (its `series`), the one
+    with the smallest standard budget, named in the reader's language, and its time."""
+
+    def __init__(self, contents: list[dict]) -> None:
+        self.contents = {c["name"]: c for c in contents if "standard" in c.get("scales", {})}
+
+    def pick(self, reasons: list[Message]) -> list[dict]:
+        chosen: dict[str, dict] = {}
+        for _code, params in (p for r in reasons for p in _codes(r)):
+            series = params.get("series")
+            names = [getattr(ref, "name", ref) for ref in series or ()]
+            found = [self.contents[n] for n in names if n in self.contents]
+            if found:
+                best = min(found, key=lambda c: c["scales"]["standard"].get("time_budget_s", 0))
+                chosen.setdefault(best["name"], best)
+        return list(chosen.values())
+
+    def way(self, code: str, chosen: list[dict], cpus: int | None, **params: Any) -> Message:
+        language = translation.get_language()
+        # " + ": a profile's title may hold a comma of its own
+        names = " + ".join(
+            profile_text.shown(c, "title", language).text or c["name"] for c in chosen
+        )
+        return suite_message(code, suite_range(chosen, "standard", cpus), profiles=names, **params)
+
+
+def _way(
+    reasons: list[Message], tier: Any, targets: list[Any], suite_way: Message, cheapest: _Cheapest
+) -> Message:
+    """The cheapest way to a figure for one tier, said once beside its reasons."""
+    gap, params = _gap(reasons)
+    if gap == "memory":
+        return msg("engine.gap_memory")
+    if gap == "not_carried":
+        return msg("engine.gap_not_carried")
+    if gap == "specs":
+        return msg("engine.gap_specs")
+    chosen = cheapest.pick(reasons)
+    if targets or not chosen:  # a server of the tier is linked: measure the tier itself
+        return suite_way
+    cpus = getattr(tier, "vcpus", None)
+    if gap == "cpu" and params.get("cpu"):
+        return cheapest.way("engine.gap_cpu", chosen, cpus, cpu=params["cpu"])
+    if gap in ("cpu", "tier_cpu"):
+        return cheapest.way("engine.gap_tier_cpu", chosen, cpus)
+    if gap == "first_run":
+        return cheapest.way("engine.gap_first_run", chosen, None)
+    return suite_way
 
 
 def suite_message(code: str, suite: SuiteRange, **params: Any) -> Message:
@@ -163,10 +257,8 @@ def _tier(
     classes = _class_names(entry.reasons)
     if classes:
         said = msg("engine.missing_tier", tier=title, classes=classes)
-    elif entry.reasons:
-        said = msg("engine.missing_tier_other", tier=title, reason=entry.reasons[0])
-    else:
-        said = msg("common.text", text=title)
+    else:  # its reasons follow, said once
+        said = msg("common.text", text=f"{title}:" if entry.reasons else title)
     heading, linked, unlinked, speed_factor, fixed_count = codes
     if targets:
         way = suite_message(linked, suite, target=targets[0].name)

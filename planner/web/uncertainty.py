@@ -16,7 +16,7 @@ chart's hash holds. No request, no database.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -73,11 +73,14 @@ class Uncertainty:
     pays_back: Message | None = None  # the best option's odds in a sentence
     recorded: Message | None = None  # seed, draws, NumPy
     chart: dict[str, Any] | None = field(default=None)
+    best_fixed: bool = False  # the base-case best option has a part of a fixed count
 
     @property
     def growth_tops(self) -> bool:
-        """Monthly growth swings the answer most (issue 21: the page says why)."""
-        return bool(self.rows) and self.rows[0].key == "monthly_growth"
+        """Monthly growth swings the answer most and the best option keeps a fixed count:
+        the page says why (issue 21). Where every option is sized to the work, the count
+        grows with it and that explanation does not apply."""
+        return self.best_fixed and bool(self.rows) and self.rows[0].key == "monthly_growth"
 
 
 def _language() -> str:
@@ -120,9 +123,22 @@ def _input_row(row: Mapping[str, Any], currency: str, language: str) -> InputRow
     )
 
 
-def view(data: Mapping[str, Any], titles: Mapping[str, Message]) -> Uncertainty | None:
-    """The two sections' rows; `titles`: each option's title by key (from its comparison).
-    None when there is nothing to show (no option had a figure)."""
+def fixed_count_options(figures: Mapping[str, Any]) -> set[str]:
+    """The keys of a comparison's options that keep a part at a fixed count (not sized to
+    the work)."""
+    return {
+        str(option["key"])
+        for option in figures.get("options") or []
+        if any(part.get("mode") == "fixed" for part in option.get("parts") or [])
+    }
+
+
+def view(
+    data: Mapping[str, Any], titles: Mapping[str, Message], fixed: Set[str] = frozenset()
+) -> Uncertainty | None:
+    """The two sections' rows; `titles`: each option's title by key (from its comparison);
+    `fixed`: the keys of the options with a part of a fixed count. None when there is
+    nothing to show (no option had a figure)."""
     if not data or not data.get("one_way") or not data.get("option"):
         return None
     language = _language()
@@ -137,6 +153,7 @@ def view(data: Mapping[str, Any], titles: Mapping[str, Message]) -> Uncertainty 
         base_npv=dec((data.get("tornado") or {}).get("base_npv")),
         rows=[_input_row(r, currency, language) for r in data["one_way"]],
         odds=[_odds(o, titles, best, horizon) for o in mc.get("options") or []],
+        best_fixed=best in fixed,
     )
     if mc:
         out.draws = int(mc.get("draws") or 0)

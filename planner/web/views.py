@@ -513,7 +513,7 @@ def _over_uncertainty_limit(request: HttpRequest) -> HttpResponse | None:
 def uncertainty_context(data: dict[str, Any] | None, figures: dict[str, Any]) -> dict[str, Any]:
     """The two sections' context from an uncertainty answer (or a share's frozen copy)."""
     titles = {row.key: row.title for row in dashboard.results(figures).rows}
-    shown = uncertainty_view.view(data or {}, titles)
+    shown = uncertainty_view.view(data or {}, titles, uncertainty_view.fixed_count_options(figures))
     if shown is None:
         return {"uncertainty": None}
     if not shown.chart:

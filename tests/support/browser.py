@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,40 @@ def shot(target, **kwargs) -> None:
     a person looks at them; no test compares them, so an ordinary run takes none."""
     if os.getenv("SCREENSHOTS") == "1":
         target.screenshot(**kwargs)
+
+
+@contextmanager
+def logged_in_page(
+    browser,
+    url: str,
+    user: str = "owner",
+    password: str | None = None,
+    *,
+    size: tuple[int, int] = (1366, 768),
+    language: str | None = None,
+    locale: str | None = None,
+    timeout_ms: int | None = None,
+    landing: str = "/",
+) -> Iterator:
+    """A page of a fresh browser context at `size` (width, height), signed in as `user`
+    through the login form (password: `pw-<user>-1`, the fixtures' users, unless given) and
+    landed on `landing`; `language` sets the django_language cookie, `locale` the browser's.
+    The context (`page.context`) is closed on leaving the block."""
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, **({"locale": locale} if locale else {})
+    )
+    try:
+        if timeout_ms is not None:
+            context.set_default_timeout(timeout_ms)
+        if language is not None:
+            context.add_cookies([{"name": "django_language", "value": language, "url": url}])
+        page = context.new_page()
+        page.goto(f"{url}/accounts/login/")
+        page.fill("#id_username", user)
+        page.fill("#id_password", password if password is not None else f"pw-{user}-1")
+        page.click("main form button[type=submit]")
+        page.wait_for_url(f"{url}{landing}")
+        yield page
+    finally:
+        context.close()
