@@ -129,7 +129,7 @@ def estimates(
     references = reference_runs({cls for _slug, cls in missing})
     if tiers is None:
         tiers = tier_cpus({slug for slug, _cls in missing})
-    sides: dict[str, model.Side | model.Unknown] = {}
+    sides: dict[tuple, model.Side | model.Unknown] = {}  # by `model.side_key`
     shared: dict[tuple[int, int], tuple] = {}  # what one reference run gives at k threads
     out: dict[tuple[str, str], Found] = {}
     for (slug, cls), reason in missing.items():
@@ -137,7 +137,8 @@ def estimates(
         if tier is None or not tier.vcpus:
             out[slug, cls] = reason
             continue
-        side = sides.get(slug) or sides.setdefault(slug, tier_side(tier))
+        key = model.side_key(tier.cpu_model, vendor=tier.provider, server=tier.name)
+        side = sides.get(key) or sides.setdefault(key, tier_side(tier))
         out[slug, cls] = _estimate(tier, side, references.get(cls, []), reason, cls, shared)
     return out
 

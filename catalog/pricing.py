@@ -122,8 +122,10 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
     frame = pd.DataFrame.from_records(records, columns=list(fields))
     frame = _derive(frame, as_of)
     dropped: list[dict[str, Any]] = []
-    if currency:
+    if currency:  # the float columns from the converted amounts (once: 20,000 rows)
         frame, dropped = _convert(frame, currency, as_of)
+    else:
+        frame = _money_floats(frame)
     # Sorted in pandas, not SQL: database collations order "." and "-" differently.
     columns = FRAME_COLUMNS + (FX_COLUMNS if currency else []) + (["retired"] * include_retired)
     frame = frame.sort_values("slug", kind="stable")[columns]
@@ -147,7 +149,7 @@ def _derive(frame: pd.DataFrame, as_of: dt.date) -> pd.DataFrame:
         ],
         monthly_exact=pd.Series(monthly_exact, index=frame.index, dtype=object),
         setup_fee_exact=pd.Series(list(frame["setup_fee_exact"]), index=frame.index, dtype=object),
-    ).pipe(_money_floats)
+    )
 
 
 def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:

@@ -70,8 +70,16 @@ class Message:
     code: str
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        check(self)
+    def __init__(self, code: str, params: Mapping[str, Any] | None = None) -> None:
+        # Written straight into the instance's dict (as `plain` keeps its text): the frozen
+        # dataclass's own `__init__` sets each field through `object.__setattr__` and then
+        # calls `check`, twice the cost, and a large comparison makes some 170,000 messages
+        # (bench/api_scale.py). The check is the same: `check`'s, inlined where it passes.
+        known = self.__dict__
+        known["code"] = code
+        known["params"] = params = {} if params is None else params
+        if code not in TEXTS or not params.keys() >= placeholders(code):
+            check(self)
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "params": {k: _encode(v) for k, v in self.params.items()}}

@@ -146,7 +146,14 @@ class Estimate:
 @functools.cache
 def band_widths() -> dict[str, float]:
     """{"model": h of the model itself, "neighbour": h of a nearest-neighbour score}, as
-    `bench/speed_estimates.py` measured them (leave one out)."""
+    `bench/speed_estimates.py` measured them (leave one out); a fresh dict each call."""
+    return dict(_shipped_widths())
+
+
+@functools.cache
+def _shipped_widths() -> dict[str, float]:
+    """The shipped band file, read once per process (as `scores.load`): every tier's side
+    asked for it, and 20,000 reads of the file were most of an estimate's time."""
     return {k: float(v) for k, v in json.loads(BAND_FILE.read_text())["half_widths"].items()}
 
 
@@ -233,6 +240,16 @@ def cpu_side(
                     nearest.values, widths["neighbour"], "", nearest.date,
                     display(nearest.cpu_model) or nearest.cpu_key)  # fmt: skip
     return Unknown("not_covered", display(cpu_text))
+
+
+def side_key(cpu_text: str | None, *, vendor: str = "", server: str = "") -> tuple:
+    """What `cpu_side(cpu_text, vendor=, server=)` (shipped table and widths) depends on:
+    the server type where the table has its row, else the CPU text alone; tiers of one key
+    share one side (thousands of catalog tiers name a handful of CPUs)."""
+    vendor = score_table.vendor_of(vendor)
+    if vendor and server and score_table.load().server(vendor, server):
+        return (cpu_text, vendor, server.lower())
+    return (cpu_text,)
 
 
 def host_side(

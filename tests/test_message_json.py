@@ -77,6 +77,34 @@ def test_a_list_shared_by_many_messages_is_written_alike_each_time():
     assert [writer.entry(e) for e in entries] == [expected(e) for e in again]
 
 
+def _reasons_of_one_shape(i: int) -> list:
+    """Reasons as a large catalog's tiers have them: one shape, their own tiers, texts and
+    figures; a count that picks the words; a text with % and a quote; a shared series."""
+    tier = TierRef(f"tier-{i}", "" if i % 2 else f"Tier «{i}» 100%")
+    on_tier = msg("benchmarks.on_tier", tier=tier)
+    return [
+        msg("capacity.workload_reason", workload=f'gbm "#{i}" 5%',
+            problem=msg("estimates.no_cpu", cpu="", tier=tier,
+                        reason=msg("benchmarks.no_sizing_run", **{"class": "gbm",
+                                   "series": SERIES, "where": on_tier}))),
+        msg("schema.form.count.servers", count=i % 3),
+        msg("schema.form.count.months", count=Number(Decimal(i % 3), 0)),
+        msg("common.text", text=Number(Decimal(i) / 7, 2)),
+        msg("common.text", text=on_tier),
+    ]  # fmt: skip
+
+
+def test_reasons_of_one_shape_are_written_alike_from_their_form():
+    """Thousands of tiers' reasons share a shape (message_json `Writer._formed`): each
+    reason of it filled into one form gives the encoder's bytes."""
+    writer = Writer()
+    written = [writer.entry({"tier": f"t{i}", "reasons": _reasons_of_one_shape(i)})
+               for i in range(12)]  # fmt: skip
+    assert written == [expected({"tier": f"t{i}", "reasons": _reasons_of_one_shape(i)})
+                       for i in range(12)]  # fmt: skip
+    assert any(form is not None for form in writer._forms.values())
+
+
 @pytest.mark.parametrize(
     "entry",
     [

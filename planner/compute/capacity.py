@@ -532,6 +532,7 @@ class CapacityTable:
     threads_needed: np.ndarray = field(init=False)  # N × H
     memory_need: np.ndarray = field(init=False)
     row_of: dict[str, int] = field(init=False)  # slug → row
+    _flags: tuple[list[bool], list[tuple]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.row_of = {slug: i for i, slug in enumerate(self.slugs)}
@@ -556,6 +557,7 @@ class CapacityTable:
         return (per_month * rerun)[:, None] * self.growth[None, :] if n else np.zeros((0, h))
 
     def recompute(self) -> None:
+        self._flags = None  # `_reason_flags` again from what changed
         n, h = len(self.slugs), len(self.growth)
         workers = sum((c.workers for c in self.inference), np.zeros((n, h), dtype=np.int64))
         threads = workers + self.batch_thread_hours() / (HOURS_PER_MONTH * self.utilisation)
@@ -678,11 +680,12 @@ class CapacityTable:
     def reasons(self, i: int) -> list[Message]:
         """Why tier i has no number or is ruled out (`result(i).reasons`, without the rest)."""
         out: list[Message] = []
-        if self.spec_missing[i]:
+        spec_missing, columns = self._reason_flags()
+        if spec_missing[i]:
             out.append(msg("capacity.specs_unknown"))
-        for c in self.columns:
+        for c, name, missed, too_big in columns:
             problems = [c.problems[i], c.ruled_out.get(i)]
-            if c.deadline_missed is not None and c.deadline_missed[i]:
+            if missed is not None and missed[i]:
                 hours = c.seconds_per_unit[i] / 3600
                 problems.append(
                     msg(
@@ -692,16 +695,30 @@ class CapacityTable:
                         kind=c.workload.kind,
                     )
                 )  # fmt: skip
-            if must_fit_one_box(c.workload) and c.memory_gib[i] > self.ram_gib[i]:
+            if too_big is not None and too_big[i]:
                 problems.append(
                     msg("capacity.must_fit_one_box", need=figure(c.memory_gib[i], ".2f"),
                         ram=figure(self.ram_gib[i]))
                 )  # fmt: skip
-            name = _workload_name(c)
             out += [
                 msg("capacity.workload_reason", workload=name, problem=p) for p in problems if p
             ]
         return out
+
+    def _reason_flags(self) -> tuple[list[bool], list[tuple]]:
+        """What `reasons` asks of every tier, as Python lists, once per `recompute` (the
+        tiers with no number are most of a large catalog): the missing specs, and per
+        workload its name, the deadline it misses and whether it cannot fit one box."""
+        if self._flags is None:
+            columns = []
+            for c in self.columns:
+                missed = c.deadline_missed.tolist() if c.deadline_missed is not None else None
+                too_big = None
+                if must_fit_one_box(c.workload):
+                    too_big = (c.memory_gib > self.ram_gib).tolist()
+                columns.append((c, _workload_name(c), missed, too_big))
+            self._flags = (self.spec_missing.tolist(), columns)
+        return self._flags
 
     def _workload_result(self, c: WorkloadColumns, i: int) -> WorkloadResult:
         w, ev = c.workload, c.evidence

@@ -237,13 +237,26 @@ class PartResult:
     servers_by_month: list[int]
     usage_hours: Message | None  # usage mode: "120 GPU-hours a month of …"
     price: dict[str, Any]
-    capacity: CapacityResult | None = None
+    # the capacity table and row that size the part: `capacity`, made when first read (a
+    # large catalog's answer shows 50 of its thousands of options; the rest never are)
+    sizing: tuple[CapacityTable, int] | None = field(default=None, repr=False)
     title: Message | None = None  # the tier as people tell it apart (Prices.title)
+    _capacity: CapacityResult | None = field(default=None, init=False, repr=False)
+
+    @property
+    def capacity(self) -> CapacityResult | None:
+        if self._capacity is None and self.sizing is not None:
+            table, row = self.sizing
+            self._capacity = table.result(row)
+        return self._capacity
 
     def to_dict(self) -> dict[str, Any]:
-        out = {k: v for k, v in self.__dict__.items() if k != "capacity"}
-        out["capacity"] = _capacity_dict(self.capacity) if self.capacity else None
-        return out
+        return {
+            "tier": self.tier, "name": self.name, "mode": self.mode,
+            "servers_by_month": self.servers_by_month, "usage_hours": self.usage_hours,
+            "price": self.price, "title": self.title,
+            "capacity": _capacity_dict(self.capacity) if self.capacity else None,
+        }  # fmt: skip
 
 
 CARRIES, CANNOT_CARRY, NOT_CHECKED = "carries", "cannot_carry", "not_checked"
@@ -1133,17 +1146,17 @@ def _results(
         option = options[i]
         parts, figure = [], "entered"
         for part, counts in zip(option.parts, money.counts[i], strict=True):
-            cap = table.result(row[part.tier]) if part.tier in row else None
-            if part.mode == "sized" and cap is not None:
-                figure = (
-                    "estimate" if cap.status == "estimate" or figure == "estimate" else "measured"
-                )
+            at = row.get(part.tier)
+            if part.mode == "sized" and at is not None:
+                estimated = table.status[at] == "estimate"  # type: ignore[union-attr]
+                figure = "estimate" if estimated or figure == "estimate" else "measured"
             parts.append(
                 PartResult(
                     tier=part.tier, name=prices.name(part.tier), mode=part.mode,
                     servers_by_month=np.asarray(counts, dtype=np.int64).tolist(),
                     usage_hours=_part_label(part, prices) if part.mode == "usage" else None,
-                    price=prices.provenance(part.tier), capacity=cap,
+                    price=prices.provenance(part.tier),
+                    sizing=(table, at) if at is not None else None,  # type: ignore[arg-type]
                     title=prices.title(part.tier),
                 )
             )  # fmt: skip

@@ -67,6 +67,12 @@ def money(cents: int | np.integer) -> Decimal:
     return Decimal(int(cents)).scaleb(-2)
 
 
+def _amounts(cents: np.ndarray) -> list[Decimal]:
+    """`[money(c) for c in cents]`, from Python ints (`tolist`): the months of thousands of
+    options, each a NumPy scalar to convert before."""
+    return [Decimal(c).scaleb(-2) for c in cents.tolist()]
+
+
 def line_cents(unit_prices: Sequence[Price], quantities: np.ndarray) -> np.ndarray:
     """round_half_up(quantity × unit price) in cents, row i priced at unit_prices[i].
 
@@ -198,8 +204,8 @@ class TcoResult:
         running = int(self.baseline_cumulative[-1] - (self.total_cents[i] - self.one_time_cents[i]))
         return OptionMoney(
             one_time=money(self.one_time_cents[i]),
-            monthly=[money(c) for c in self.monthly_cents[i]],
-            cumulative=[money(c) for c in self.cumulative_cents[i]],
+            monthly=_amounts(self.monthly_cents[i]),
+            cumulative=_amounts(self.cumulative_cents[i]),
             total=money(self.total_cents[i]),
             present_cost=money(self.present_cost_cents[i]),
             npv=money(self.npv_cents[i]),
