@@ -39,18 +39,34 @@ def _key(bill: Bill) -> str:
 
 def figures(bill: Bill) -> dict:
     """The page's figures, from the cache or computed (and kept) now."""
-    kept = cache.get(_key(bill))
-    if kept is None:
-        kept = compute(bill)
-        cache.set(_key(bill), kept, None)
-    return kept
+    found = kept(bill)
+    if found is None:
+        found = compute(bill)
+        cache.set(_key(bill), found, None)
+    return found
+
+
+def kept(bill: Bill) -> dict | None:
+    """The page's figures if kept, else None (the page then has them rebuilt: `claim`)."""
+    return cache.get(_key(bill))
+
+
+REBUILD_SECONDS = 600  # one rebuild of a lost cache queued at a time, for at most this long
+
+
+def claim(bill: Bill) -> bool:
+    """True once per lost cache (until `warm` or REBUILD_SECONDS): the caller queues the
+    rebuild (`bills.warm_page` on the control queue); the others wait for it."""
+    return cache.add(f"{_key(bill)}:rebuild", True, REBUILD_SECONDS)
 
 
 def warm(bill_id: int) -> None:
-    """Compute and keep a bill's figures (called after its import)."""
+    """Compute and keep a bill's figures (after its import: the upload task and
+    `manage.py import_bill`; a lost cache: the `bills.warm_page` task)."""
     bill = Bill.objects.filter(pk=bill_id).first()
     if bill is not None:
         cache.set(_key(bill), compute(bill), None)
+        cache.delete(f"{_key(bill)}:rebuild")
 
 
 def _month_start(day: date, back: int) -> date:
