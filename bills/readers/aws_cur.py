@@ -96,6 +96,19 @@ def wanted(header: list[str]) -> list[str]:
     return names + [by_snake[m] for m in MAPS if m in by_snake and by_snake[m] not in names]
 
 
+def _user_tags(tags: pa.Array) -> pa.Array:
+    """Of normalised tags ("k=v;k=v"), the user tags ("user_team=ml" → "team=ml"), as the
+    legacy and Athena columns give them; once per distinct set."""
+    if not len(tags) or tags.null_count == len(tags):
+        return tags
+    encoded = pc.dictionary_encode(tags)
+    kept = []
+    for value in encoded.dictionary.to_pylist():
+        pairs = [p[5:] for p in value.split(";") if p.startswith(("user_", "user:"))]
+        kept.append(";".join(sorted(pairs)) or None)
+    return pc.take(pa.array(kept, pa.string()), encoded.indices)
+
+
 def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
     names = {snake(h): h for h in batch.schema.names}
     t = lambda name: c.text(batch, names.get(name))  # noqa: E731
@@ -140,7 +153,10 @@ def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
     )  # fmt: skip
     tag_columns = {names[s]: names[s][len(p):] for s in names for p in TAG_PREFIXES
                    if names[s].startswith(p)}  # fmt: skip
-    tags = c.tag_columns(batch, tag_columns) if tag_columns else c.tags(t("resource_tags"))
+    if tag_columns:
+        tags = c.tag_columns(batch, tag_columns)
+    else:  # CUR 2.0's `resource_tags` (a map, or JSON text): its user tags, as above
+        tags = _user_tags(c.tags(t("resource_tags")))
     listed = num("pricing_public_on_demand_cost")
     quantity = num("line_item_usage_amount")
     product = t("line_item_product_code")
