@@ -143,3 +143,29 @@ def test_tags_kept_as_sorted_pairs(owner) -> None:
     _, rows = rows_of(bill_sample(FOCUS))
     assert len(tags) == len({r["Tags"] for r in rows if r["Tags"] not in ("", "NULL")})
     assert "application=BrightLensMatrix;business_unit=ViennaAI;environment=dev" in tags
+
+
+def test_azure_amortized_commitment_usage_and_contracted_cost(owner) -> None:
+    """Microsoft's demo EA amortized export: its Reservation and SavingsPlan usage rows are
+    the commitment used (no Unused* rows: utilisation 1); UnitPrice x Quantity is the
+    contracted cost, so the split is given and adds up to the savings."""
+    name = "azure/azure_ea_amortizedcost_small_finops_toolkit.csv"
+    bill = import_bill(bill_sample(name), owner).bill
+    _, rows = rows_of(bill_sample(name))
+    committed = [r for r in rows if r["PricingModel"] in ("Reservation", "SavingsPlan")]
+    said = bill_commitment_summary(bill)
+    used = sum((Decimal(r["Cost"]) for r in committed), Decimal(0))
+    assert used > 0 and abs(said.used - used) < Decimal("1e-9")  # kept to ten places
+    assert said.utilisation == 1 and said.unused == 0
+    assert said.negotiated is not None and said.commitment is not None
+    assert abs(said.negotiated + said.commitment - said.savings) < Decimal("1e-9")
+
+
+def test_cur_commitment_columns_are_read(owner) -> None:
+    """The real legacy CUR sample has usage and tax only: no commitment used or unused,
+    and no contracted cost (a CUR gives none), each said by its reason."""
+    bill = import_bill(bill_sample("aws_cur/cur_legacy_anonymised_focus_converters.csv"),
+                       owner).bill  # fmt: skip
+    said = bill_commitment_summary(bill)
+    assert said.reasons["utilisation"] == "no_commitment" and said.unused == 0
+    assert said.reasons["negotiated"] == "no_contracted_cost"
