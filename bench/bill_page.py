@@ -9,8 +9,9 @@ owner (the whole request: routing, auth, session, template):
   right after the import, so the figures wait in the cache for the first view);
 - page: GET /bills/<id>/ with the figures kept (what a reader gets: median, p95, max of
   `--repeat` loads);
-- page_uncached: the same GET with the cache emptied first (a bill imported by the
-  management command, or a cache lost: compute plus the page);
+- page_uncached: the same GET with the cache emptied first (a cache lost): the page that
+  says the figures are being computed, the rebuild queued on the control queue
+  (`bills.warm_page`; the request no longer computes them: that is `compute`);
 - charts: each chart's SVG, the fastest of three requests (drawn on the first, then kept
   in the cache like the figures).
 
@@ -99,10 +100,13 @@ def main() -> None:
             answer = client.get(address)
             assert answer.status_code == 200, answer.status_code
 
+        cache.clear()
+        get(url)  # once first: templates, translations and the broker connection loaded
         uncached = []
         for _ in range(3):
-            cache.clear()
+            cache.clear()  # the queued rebuild lands in this throwaway var/ broker folder
             uncached.append(_timed(lambda: get(url)))
+        assert page.kept(bill) is None  # the request did not compute them
         page.warm(bill.pk)
         get(url)  # templates compiled, translations loaded: what a running server has
         loads = sorted(_timed(lambda: get(url)) for _ in range(args.repeat))
@@ -118,7 +122,8 @@ def main() -> None:
             "page_ms": {"median": _ms(statistics.median(loads)),
                         "p95": _ms(loads[max(0, int(len(loads) * 0.95) - 1)]),
                         "max": _ms(loads[-1]), "repeat": len(loads)},
-            "page_uncached_ms": {"min": _ms(min(uncached)), "max": _ms(max(uncached))},
+            "page_uncached_ms": {"min": _ms(min(uncached)), "max": _ms(max(uncached)),
+                                 "each": [_ms(u) for u in uncached]},
             "chart_ms": charts, "target_ms": 300,
         }  # fmt: skip
     finally:
@@ -133,8 +138,9 @@ def main() -> None:
           f"{results['cpus']} CPUs, SQLite")  # fmt: skip
     print(f"bill page (figures kept): median {p['median']} ms, p95 {p['p95']} ms, "
           f"max {p['max']} ms (target < 300 ms)")  # fmt: skip
-    print(f"figures computed once after the import: {results['compute_ms']} ms; page with the "
-          f"cache emptied: {results['page_uncached_ms']['min']}-"
+    print(f"figures computed once after the import (or by the queued rebuild of a lost "
+          f"cache): {results['compute_ms']} ms; page with the cache emptied (says they are "
+          f"being computed): {results['page_uncached_ms']['min']}-"
           f"{results['page_uncached_ms']['max']} ms")  # fmt: skip
     print(f"charts: {charts}")
     print(f"wrote {out}")

@@ -222,16 +222,23 @@ def bill_baseline(
     region: Filter = None,
     service: Filter = None,
     instance_type: Filter = None,
+    tag: Filter = None,
 ) -> HttpResponse:
     """The chosen compute usage lines as catalog tiers (count = hours a month / 730) at the
-    bill's effective cost; instance types with no tier listed under `unmatched`. Give
+    bill's effective cost; instance types with no tier listed under `unmatched`. `tag`:
+    "key=value" or "key" (any value); a line with any of the tags given is chosen. Give
     `baseline` as a plan's baseline; `provenance` names the bill, its period and lines."""
     number = _number(bill_id)
     bill = selectors.bill_of(request.auth, number) if number is not None else None
     if bill is None:
         return _not_found()
     found = baseline_from_bill(
-        bill, accounts=account, regions=region, services=service, instance_types=instance_type
+        bill,
+        accounts=account,
+        regions=region,
+        services=service,
+        instance_types=instance_type,
+        tags=tag,
     )
     return JsonResponse({"baseline": found.plan_baseline(), "provenance": found.provenance()})
 

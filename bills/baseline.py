@@ -1,9 +1,9 @@
 """A plan's baseline from an imported bill (issue 25, item 4; first part).
 
-The chosen compute usage lines of a bill (filtered by account, region, service, instance
-type) become a tier baseline: per instance type, the catalog tier of that provider and
-type (the region's own, else any region's), the count of machines = hours a month ÷ 730,
-priced at the bill's effective cost (`BillLine.cost`: the effective cost, or the billed
+The chosen compute usage lines of a bill (filtered by provider, account, region, service,
+instance type and tag) become a tier baseline: per instance type, the catalog tier of that
+provider and type (the region's own, else any region's), the count of machines = hours a
+month ÷ 730, priced at the bill's effective cost (`BillLine.cost`: the effective cost, or the billed
 cost where a quality flag says the effective one was unusable). Instance types with no
 catalog tier, and compute lines with no instance type, are listed, not dropped.
 
@@ -19,6 +19,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+
+from django.db.models import Q
 
 from bills.models import Bill, BillLine
 from catalog.models import Tier
@@ -150,6 +152,22 @@ def _tier_for(provider: str, instance_type: str, region: str) -> str | None:
     return chosen.slug if chosen else None
 
 
+def tag_filter(tags: list[str]) -> Q:
+    """Lines carrying any of `tags` (OR): "k=v" a tag of that key and value, "k" alone that
+    key with any value. A line keeps its tags as "k=v;k=v" (`BillLine.tags`)."""
+    found = Q(pk__in=[])
+    for given in tags:
+        key, equals, value = given.partition("=")
+        key = key.strip().replace(";", ",")
+        if not equals:
+            found |= Q(tags__startswith=f"{key}=") | Q(tags__contains=f";{key}=")
+            continue
+        pair = f"{key}={value.strip().replace(';', ',')}"
+        found |= (Q(tags=pair) | Q(tags__startswith=f"{pair};") | Q(tags__endswith=f";{pair}")
+                  | Q(tags__contains=f";{pair};"))  # fmt: skip
+    return found
+
+
 def baseline_from_bill(
     bill: Bill,
     accounts: list[str] | None = None,
@@ -157,6 +175,7 @@ def baseline_from_bill(
     services: list[str] | None = None,
     instance_types: list[str] | None = None,
     providers: list[str] | None = None,
+    tags: list[str] | None = None,
 ) -> BillBaseline:
     """The chosen compute usage lines of `bill` as a tier baseline (see the module)."""
     chosen = BillLine.objects.filter(bill=bill, service_category="Compute", charge_category="Usage")
@@ -168,6 +187,9 @@ def baseline_from_bill(
         if values:
             chosen = chosen.filter(**{f"{column}__in": values})
             filters[name] = sorted(values)
+    if tags:  # OR within the tags listed, AND with the other choices
+        chosen = chosen.filter(tag_filter(tags))
+        filters["tags"] = sorted(tags)
     months = len({(d.year, d.month) for d in chosen.values_list("day", flat=True).distinct()}) or 1
     groups: dict[tuple, list] = defaultdict(lambda: [Decimal(0), Decimal(0), 0])
     result = BillBaseline(bill=bill, months=months, currency=bill.currency, filters=filters,

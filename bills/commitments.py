@@ -8,9 +8,11 @@
 - savings, split into negotiated (list - contracted) and commitment (contracted -
   effective); their sum is list - effective.
 
-Two entries: `from_focus_rows` reads FOCUS cost rows (dicts of column → text, as the
-spec's worked examples under ../shared/reference/bills/focus/spec_examples are), and
-`Figures` takes sums a caller already made (the bill page's stored aggregates).
+Three entries: `from_focus_rows` reads FOCUS cost rows (dicts of column → text, as the
+spec's worked examples under ../shared/reference/bills/focus/spec_examples are),
+`Figures` takes sums a caller already made, and `bill_commitment_summary` reads a bill's
+stored aggregate lines (one grouped query; `summarise` is its pure arithmetic) into a
+`Summary` (docs/design.md, Bills: "Commitments from the bill").
 
 The spec's flexibility example with one resource gives the committed row the whole
 resource-hour's list cost (3.00) beside the on-demand remainder (2.25), and states 25 %
@@ -23,10 +25,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from django.db.models import Count, Q, Sum
+
 ZERO = Decimal(0)
+# Usage a commitment could cover: these categories always, and any other in which the bill
+# shows a commitment (a database reservation, say).
+ALWAYS_ELIGIBLE = ("Compute", "AI and Machine Learning")
+# Why a figure is None (`Summary.reasons`): each names what the bill lacks.
+NO_COMMITMENT = "no_commitment"  # utilisation: no commitment used or unused in the bill
+NO_COMMITMENT_COST = "commitment_cost_zero"  # utilisation: its lines have no effective cost
+NO_LIST_COST = "no_list_cost"  # coverage: the eligible usage has no list cost
+NO_CONTRACTED_COST = "no_contracted_cost"  # the split: a line without a contracted cost
 
 
 @dataclass(frozen=True)
@@ -119,3 +131,104 @@ def from_focus_rows(rows: Iterable[Mapping[str, str]]) -> Figures:
         used=used, unused=unused, unused_cost=unused_cost, committed_list=covered,
         eligible_list=eligible, list_cost=list_cost, contracted=contracted, effective=effective,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A bill's commitment figures, amounts in the bill's currency (`currency`); a figure
+    that cannot be computed is None and `reasons[name]` says why (see the codes above)."""
+
+    currency: str
+    utilisation: Decimal | None  # used ÷ (used + unused), by effective cost
+    coverage: Decimal | None  # committed list cost ÷ eligible list cost
+    unused: Decimal  # the unused commitment's cost
+    negotiated: Decimal | None  # list - contracted
+    commitment: Decimal | None  # contracted - effective
+    savings: Decimal  # list - effective: negotiated + commitment where both are known
+    used: Decimal  # effective cost of the usage a commitment covered
+    committed_list: Decimal
+    eligible_list: Decimal
+    list_cost: Decimal
+    contracted: Decimal | None
+    effective: Decimal  # of the eligible usage, with the unused commitment
+    categories: tuple[str, ...]  # the service categories counted as eligible
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        """Plain data: decimals as strings, None as null."""
+        out: dict = {"currency": self.currency, "categories": list(self.categories),
+                     "reasons": dict(self.reasons)}  # fmt: skip
+        for name in ("utilisation", "coverage", "unused", "negotiated", "commitment", "savings",
+                     "used", "committed_list", "eligible_list", "list_cost", "contracted",
+                     "effective"):  # fmt: skip
+            value = getattr(self, name)
+            out[name] = None if value is None else f"{value.normalize():f}"
+        return out
+
+
+def summarise(groups: Iterable[Mapping], currency: str) -> Summary:
+    """The summary of grouped sums of bill lines: each group a mapping with the line keys
+    `service_category`, `charge_category`, `pricing_category`, `commitment_status` and the
+    sums `list`, `eligible`, `effective`, `unused`, `contracted` (None: no line of the
+    group gives one) and `no_contract` (lines without a contracted cost). Pure."""
+    groups = list(groups)
+    usage = [g for g in groups if g["charge_category"] == "Usage"]
+    categories = set(ALWAYS_ELIGIBLE) | {
+        g["service_category"] for g in usage
+        if g["commitment_status"] or g["pricing_category"] == "Committed"
+    }  # fmt: skip
+    d = lambda v: v or ZERO  # noqa: E731
+    used = sum((d(g["effective"]) for g in usage if g["commitment_status"] == "Used"), ZERO)
+    unused = sum((d(g["unused"]) for g in groups), ZERO)
+    eligible = [g for g in usage if g["service_category"] in categories]
+    covering = [g for g in eligible if g["commitment_status"] != "Unused"]
+    eligible_list = sum((d(g["eligible"]) for g in covering), ZERO)
+    on_demand = sum((d(g["list"]) for g in covering if g["pricing_category"] != "Committed"),
+                    ZERO)  # fmt: skip
+    list_cost = sum((d(g["list"]) for g in covering), ZERO)
+    effective = sum((d(g["effective"]) for g in covering), ZERO) + sum(
+        (d(g["unused"]) for g in groups if g["service_category"] in categories), ZERO
+    )
+    missing = any(g["no_contract"] and (g["list"] or g["effective"]) for g in covering) or all(
+        g["contracted"] is None for g in covering
+    )
+    contracted = None if missing else sum((d(g["contracted"]) for g in covering), ZERO)
+    reasons = {}
+    utilisation = used / (used + unused) if used + unused else None
+    if utilisation is None:
+        touched = any(g["commitment_status"] for g in usage) or any(g["unused"] for g in groups)
+        reasons["utilisation"] = NO_COMMITMENT_COST if touched else NO_COMMITMENT
+    coverage = None
+    if eligible_list > 0:
+        coverage = max(eligible_list - on_demand, ZERO) / eligible_list
+    else:
+        reasons["coverage"] = NO_LIST_COST
+    if contracted is None:
+        reasons["negotiated"] = reasons["commitment"] = NO_CONTRACTED_COST
+    return Summary(
+        currency=currency, utilisation=utilisation, coverage=coverage, unused=unused,
+        negotiated=None if contracted is None else list_cost - contracted,
+        commitment=None if contracted is None else contracted - effective,
+        savings=list_cost - effective, used=used,
+        committed_list=max(eligible_list - on_demand, ZERO), eligible_list=eligible_list,
+        list_cost=list_cost, contracted=contracted, effective=effective,
+        categories=tuple(sorted(categories)), reasons=reasons,
+    )  # fmt: skip
+
+
+def bill_commitment_summary(bill, lines=None) -> Summary:
+    """The commitment figures of `bill` (a `bills.models.Bill`) from its stored lines, or
+    from `lines` (a queryset of its BillLines, e.g. a baseline's chosen lines), by one
+    grouped query. See `summarise` and docs/design.md (Bills: "Commitments from the bill")."""
+    if lines is None:
+        lines = bill.lines.all()
+    groups = lines.values(
+        "service_category", "charge_category", "pricing_category", "commitment_status"
+    ).annotate(
+        sum_list=Sum("list_cost"), sum_eligible=Sum("eligible_list"),
+        sum_effective=Sum("effective"), sum_unused=Sum("unused"),
+        sum_contracted=Sum("contracted"),
+        no_contract=Count("pk", filter=Q(contracted__isnull=True)),
+    ).order_by()  # fmt: skip
+    sums = ("list", "eligible", "effective", "unused", "contracted")
+    return summarise(({**g, **{k: g[f"sum_{k}"] for k in sums}} for g in groups), bill.currency)

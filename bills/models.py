@@ -68,12 +68,21 @@ class BillLine(models.Model):
     pricing_category = models.CharField(max_length=30, blank=True)
     charge_category = models.CharField(max_length=30, blank=True)
     unit = models.CharField(max_length=100, blank=True)
+    # "Used"/"Unused" (FOCUS CommitmentDiscountStatus; CUR covered usage; Azure's
+    # commitment usage and Unused* charges), "" for a row no commitment touched.
+    commitment_status = models.CharField(max_length=10, blank=True)
+    # The row's tags, "k=v;k=v" sorted by key (at most 500 characters, whole tags; at
+    # most 1000 distinct sets a file, the bill's tags_capped flag counting rows beyond).
+    tags = models.TextField(blank=True)
     source_currency = models.CharField(max_length=3)
     billed = models.DecimalField(**MONEY)
     effective = models.DecimalField(**MONEY)
     list_cost = models.DecimalField(**MONEY)
     cost = models.DecimalField(**MONEY)  # effective, or the flagged fallback
     quantity = models.DecimalField(max_digits=30, decimal_places=10)
+    contracted = models.DecimalField(**MONEY, null=True)  # None: the file gives none
+    eligible_list = models.DecimalField(**MONEY, default=0)  # usage a commitment could cover
+    unused = models.DecimalField(**MONEY, default=0)  # unused commitment cost
     rows = models.IntegerField()
 
     class Meta:

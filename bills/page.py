@@ -20,7 +20,7 @@ from django.db.models import Sum
 from django.db.models.functions import TruncMonth
 
 from bills.baseline import hours_per_unit
-from bills.commitments import Figures
+from bills.commitments import bill_commitment_summary
 from bills.models import Bill, BillLine
 from catalog.models import Tier
 
@@ -29,7 +29,7 @@ COMPUTE = "Compute"
 AI_ML = "AI and Machine Learning"
 MACHINE_CATEGORIES = (COMPUTE, AI_ML)  # instance- and GPU-hours, floor and commitments
 PRICING = ("Standard", "Dynamic", "Committed", "Other")  # on demand, spot, committed, other
-VERSION = "1"  # bump when the figures' shape changes
+VERSION = "2"  # bump when the figures' shape changes
 ZERO = Decimal(0)
 
 
@@ -39,18 +39,34 @@ def _key(bill: Bill) -> str:
 
 def figures(bill: Bill) -> dict:
     """The page's figures, from the cache or computed (and kept) now."""
-    kept = cache.get(_key(bill))
-    if kept is None:
-        kept = compute(bill)
-        cache.set(_key(bill), kept, None)
-    return kept
+    found = kept(bill)
+    if found is None:
+        found = compute(bill)
+        cache.set(_key(bill), found, None)
+    return found
+
+
+def kept(bill: Bill) -> dict | None:
+    """The page's figures if kept, else None (the page then has them rebuilt: `claim`)."""
+    return cache.get(_key(bill))
+
+
+REBUILD_SECONDS = 600  # one rebuild of a lost cache queued at a time, for at most this long
+
+
+def claim(bill: Bill) -> bool:
+    """True once per lost cache (until `warm` or REBUILD_SECONDS): the caller queues the
+    rebuild (`bills.warm_page` on the control queue); the others wait for it."""
+    return cache.add(f"{_key(bill)}:rebuild", True, REBUILD_SECONDS)
 
 
 def warm(bill_id: int) -> None:
-    """Compute and keep a bill's figures (called after its import)."""
+    """Compute and keep a bill's figures (after its import: the upload task and
+    `manage.py import_bill`; a lost cache: the `bills.warm_page` task)."""
     bill = Bill.objects.filter(pk=bill_id).first()
     if bill is not None:
         cache.set(_key(bill), compute(bill), None)
+        cache.delete(f"{_key(bill)}:rebuild")
 
 
 def _month_start(day: date, back: int) -> date:
@@ -84,7 +100,7 @@ def compute(bill: Bill) -> dict:
         "apart": _apart(by_month),
         "hours": _hours(usage),
         "floor": _floor(usage),
-        "commitments": _commitments(usage),
+        "commitments": bill_commitment_summary(bill, lines).as_json(),
     }
 
 
@@ -150,25 +166,3 @@ def _floor(usage) -> list[dict]:
             "hours": _s(sum(hours, ZERO)),
         })  # fmt: skip
     return out
-
-
-def _commitments(usage) -> dict:
-    """Coverage, savings and effective cost from the stored aggregates (per pricing
-    category). Utilisation, unused spend and the negotiated/commitment split need the
-    file's commitment status and contracted cost, which the import does not keep."""
-    sums = {r["pricing_category"]: r for r in usage.values("pricing_category").annotate(
-        list=Sum("list_cost"), effective=Sum("effective"))}  # fmt: skip
-    committed = sums.get("Committed", {}).get("list") or ZERO
-    eligible = committed + (sums.get("Standard", {}).get("list") or ZERO)
-    figures = Figures(
-        committed_list=committed, eligible_list=eligible,
-        list_cost=sum((r["list"] or ZERO for r in sums.values()), ZERO),
-        effective=sum((r["effective"] or ZERO for r in sums.values()), ZERO),
-    )  # fmt: skip
-    coverage = figures.coverage
-    return {
-        "coverage": None if coverage is None else _s(coverage),
-        "committed_list": _s(committed), "eligible_list": _s(eligible),
-        "list": _s(figures.list_cost), "effective": _s(figures.effective),
-        "savings": _s(figures.savings),
-    }  # fmt: skip

@@ -8,7 +8,6 @@ import csv
 import io
 from decimal import Decimal
 
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bills.page import AI_ML, COMPUTE
@@ -30,8 +29,48 @@ def category_label(code: str) -> str:
 
 def fallback_label(code: str) -> str:
     return {"billed": _("the billed cost"), "as_given": _("kept as given"),
-            "ecb": _("ECB rate of each charge date"), "never": _("never added")}.get(
-        code, code)  # fmt: skip
+            "ecb": _("ECB rate of each charge date"), "never": _("never added"),
+            "untagged": _("kept without tags")}.get(code, code)  # fmt: skip
+
+
+def reason_label(code: str) -> str:
+    """Why a commitment figure is not given (`bills.commitments` reason codes)."""
+    return {
+        "no_commitment": _("no commitment was used or left unused in this bill"),
+        "commitment_cost_zero": _(
+            "the bill's commitment lines carry no effective cost, so their use cannot be weighed"
+        ),
+        "no_list_cost": _("the usage a commitment could cover has no list cost in this bill"),
+        "no_contracted_cost": _("the bill gives no contracted cost for every line"),
+    }.get(code, code)
+
+
+# The commitment figures in the CSV and on the page, in this order.
+COMMITMENT_FIGURES = ("utilisation", "coverage", "unused", "savings", "negotiated", "commitment")
+
+
+def _commitments(c: dict, money, language: str) -> dict:
+    """The page's commitment figures: each a shown value or the reason it is not given."""
+    reasons = c.get("reasons", {})
+
+    def share(name: str) -> str:
+        value = c[name]
+        return formatting.percent(None if value is None else Decimal(value), 0, language)
+
+    def amount(name: str) -> str:
+        return formatting.DASH if c[name] is None else money(c[name])
+
+    out = {
+        "utilisation": share("utilisation"), "coverage": share("coverage"),
+        "unused": amount("unused"), "savings": amount("savings"),
+        "negotiated": amount("negotiated"), "commitment": amount("commitment"),
+        "used": amount("used"), "committed_list": amount("committed_list"),
+        "eligible_list": amount("eligible_list"), "list": amount("list_cost"),
+        "contracted": amount("contracted"), "effective": amount("effective"),
+        "categories": ", ".join(category_label(k) for k in c.get("categories", [])),
+    }  # fmt: skip
+    out["reasons"] = {name: reason_label(code) for name, code in reasons.items()}
+    return out
 
 
 def _flag(flag: dict) -> dict:
@@ -80,14 +119,7 @@ def shaped(bill, figures: dict, language: str) -> dict:
               "floor_hours": hours(r["floor_hours"]), "hours": hours(r["hours"]),
               "partial": r["days_with_usage"] < r["days"]}
              for r in figures["floor"]]  # fmt: skip
-    c = figures["commitments"]
-    commitments = {
-        "coverage": formatting.percent(None if c["coverage"] is None else Decimal(c["coverage"]),
-                                       0, language),
-        "committed_list": money(c["committed_list"]), "eligible_list": money(c["eligible_list"]),
-        "list": money(c["list"]), "effective": money(c["effective"]),
-        "savings": money(c["savings"]),
-    }  # fmt: skip
+    commitments = _commitments(figures["commitments"], money, language)
     return {
         "months": months, "apart": apart, "hours": hour_rows, "floor": floor,
         "commitments": commitments, "flags": [_flag(f) for f in bill.flags],
@@ -96,59 +128,54 @@ def shaped(bill, figures: dict, language: str) -> dict:
     }  # fmt: skip
 
 
+CSV_COLUMNS = [
+    "table", "month", "service_category", "instance_type", "pricing_category", "billed",
+    "effective", "list", "hours", "gpu_hours", "currency", "figure", "value", "reason",
+]  # fmt: skip
+
+
 def csv_bytes(bill, figures: dict) -> bytes:
     """The page's tables as one CSV (English headings, ISO months, plain decimals; text
-    cells through `neutralise` so no cell runs as a formula)."""
+    cells through `neutralise` so no cell runs as a formula). The commitment figures are
+    rows of table "commitments": `figure`, its `value` (a share as a fraction, an amount in
+    `currency`), empty with the `reason` code where not computable."""
     out = io.StringIO()
-    w = csv.writer(out)
-    with translation.override("en"):
+    w = csv.DictWriter(out, CSV_COLUMNS, restval="")
+    w.writeheader()
+    for r in figures["by_month"]:
         w.writerow(
-            [
-                "table",
-                "month",
-                "service_category",
-                "instance_type",
-                "pricing_category",
-                "billed",
-                "effective",
-                "list",
-                "hours",
-                "gpu_hours",
-                "currency",
-            ]
+            {
+                "table": "monthly",
+                "month": r["month"],
+                "service_category": neutralise(r["category"]),
+                "billed": r["billed"],
+                "effective": r["effective"],
+                "list": r["list"],
+                "currency": bill.currency,
+            }
         )
-        for r in figures["by_month"]:
-            w.writerow(
-                [
-                    "monthly",
-                    r["month"],
-                    neutralise(r["category"]),
-                    "",
-                    "",
-                    r["billed"],
-                    r["effective"],
-                    r["list"],
-                    "",
-                    "",
-                    bill.currency,
-                ]
-            )
-        for r in figures["hours"]:
-            w.writerow(
-                [
-                    "hours",
-                    "",
-                    "",
-                    neutralise(r["instance_type"]),
-                    r["pricing"],
-                    "",
-                    "",
-                    "",
-                    r["hours"],
-                    r["gpu_hours"] or "",
-                    "",
-                ]
-            )
-        for r in figures["floor"]:
-            w.writerow(["floor", r["month"], "", "", "", "", "", "", r["floor_hours"], "", ""])
+    for r in figures["hours"]:
+        w.writerow(
+            {
+                "table": "hours",
+                "instance_type": neutralise(r["instance_type"]),
+                "pricing_category": r["pricing"],
+                "hours": r["hours"],
+                "gpu_hours": r["gpu_hours"] or "",
+            }
+        )
+    for r in figures["floor"]:
+        w.writerow({"table": "floor", "month": r["month"], "hours": r["floor_hours"]})
+    c = figures["commitments"]
+    for name in COMMITMENT_FIGURES:
+        value = c[name]
+        w.writerow(
+            {
+                "table": "commitments",
+                "figure": name,
+                "value": "" if value is None else value,
+                "currency": "" if name in ("utilisation", "coverage") else bill.currency,
+                "reason": c.get("reasons", {}).get(name, ""),
+            }
+        )
     return out.getvalue().encode("utf-8")

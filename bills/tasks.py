@@ -14,3 +14,10 @@ def import_upload(upload_id: int) -> None:
     bill_id = BillUpload.objects.filter(pk=upload_id).values_list("bill_id", flat=True).first()
     if bill_id:
         page.warm(bill_id)  # the bill page's figures, ready for its first view
+
+
+# Unrouted too: a bill page whose kept figures were lost (a cache cleared) has them
+# rebuilt here, not in the request (4.9-8.9 s at 5 M rows, docs/design.md).
+@shared_task(name="bills.warm_page", ignore_result=True)
+def warm_page(bill_id: int) -> None:
+    page.warm(bill_id)

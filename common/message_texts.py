@@ -1187,6 +1187,10 @@ _BILLS = {
         "%(rows)s rows correct an earlier period (first on line %(line)s): kept as given, in "
         "the day they are charged"
     ),
+    "bills.flag.tags_capped": N_(
+        "%(rows)s rows carry tag sets beyond the first 1000 distinct ones (first on line "
+        "%(line)s): kept without tags"
+    ),
     "bills.flag.converted": N_(
         "%(currency)s amounts converted to %(target)s at ECB rates of each charge date "
         "(rate rows %(rates)s)"

@@ -86,3 +86,27 @@ def test_the_baseline_through_the_api_names_the_bill_owner_only(owner, other_use
     assert {t["region"] for t in said["tiers"] + said["unmatched"]} <= {"us-east-1", "us-west-2"}
     other = token_client(other_user, "other")[0]
     assert other.get(f"/api/v1/bills/{bill.pk}/baseline").status_code == 404
+
+
+def test_tags_choose_lines_with_any_of_them_and_the_other_filters_too(owner) -> None:
+    """OR within the tags listed ("k=v", or "k" for any value), AND with the other choices,
+    on the FOCUS sample, whose rows carry tags (application, environment, business_unit)."""
+    bill = import_bill(bill_sample(FOCUS), owner).bill
+    usage = BillLine.objects.filter(bill=bill, service_category="Compute",
+                                     charge_category="Usage")  # fmt: skip
+    with_tags = [(line.pk, set(line.tags.split(";"))) for line in usage.exclude(tags="")]
+    assert with_tags
+    dev, prod = "environment=dev", "environment=prod"
+
+    def chosen(**given) -> set[int]:
+        return set(baseline_from_bill(bill, **given).chosen.values_list("pk", flat=True))
+
+    assert chosen(tags=[dev]) == {pk for pk, tags in with_tags if dev in tags}
+    assert chosen(tags=[dev, prod]) == {pk for pk, tags in with_tags if tags & {dev, prod}}
+    keyed = {pk for pk, tags in with_tags if any(t.startswith("environment=") for t in tags)}
+    assert chosen(tags=["environment"]) == keyed
+    assert chosen(tags=["environment=de"]) == set()  # a whole value, not a prefix
+    aws = set(usage.filter(provider="AWS").values_list("pk", flat=True))
+    assert chosen(tags=[dev], providers=["AWS"]) == chosen(tags=[dev]) & aws
+    said = baseline_from_bill(bill, tags=[prod, dev]).provenance()
+    assert said["filters"] == {"tags": [dev, prod]}

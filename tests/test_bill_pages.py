@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def focus_bill(owner) -> Bill:
-    return import_bill(bill_sample(FOCUS), owner, name="focus-sep-2024.csv").bill
+    bill = import_bill(bill_sample(FOCUS), owner, name="focus-sep-2024.csv").bill
+    page.warm(bill.pk)  # as the upload task and `manage.py import_bill` do
+    return bill
 
 
 def _client(client, user):
@@ -133,3 +135,29 @@ def test_a_refused_file_says_why_with_its_line(client, owner):
     uploads.run(upload.pk)
     html = c.get(f"/bills/uploads/{upload.pk}/").content.decode()
     assert 'data-status="refused"' in html and "bad.csv" in html
+
+
+def test_a_lost_cache_is_rebuilt_on_the_control_queue_not_in_the_request(
+    client, owner, focus_bill, own_cache
+):
+    """The kept figures gone (own_cache: an empty cache): the page says they are being
+    computed and reloads itself; the queued `bills.warm_page` task (run here as the
+    control worker runs it) keeps them, and the page shows them."""
+    from bills.tasks import warm_page
+
+    c = _client(client, owner)
+    waiting = c.get(f"/bills/{focus_bill.pk}/").content.decode()
+    assert 'data-testid="bill-computing"' in waiting and 'http-equiv="refresh"' in waiting
+    assert page.kept(focus_bill) is None and not page.claim(focus_bill)  # one rebuild queued
+    warm_page(focus_bill.pk)
+    assert page.kept(focus_bill) is not None and page.claim(focus_bill)  # the claim released
+    shown = c.get(f"/bills/{focus_bill.pk}/").content.decode()
+    assert 'data-testid="coverage"' in shown and "bill-computing" not in shown
+
+
+def test_import_bill_command_keeps_the_page_figures(owner, own_cache, capsys):
+    from django.core.management import call_command
+
+    call_command("import_bill", str(bill_sample(FOCUS)), "--owner", owner.username)
+    bill = Bill.objects.get(owner=owner)
+    assert page.kept(bill) == page.compute(bill)

@@ -222,3 +222,23 @@ def test_generated_cur2_parquet_with_map_columns_reads_as_the_csv(tmp_path: Path
              for b in (csv_bill, parquet)]  # fmt: skip
     assert lines[0] == lines[1]
     assert {r for r in parquet.lines.column("region").to_pylist() if r}  # read from the map
+
+
+def test_cur_user_tags_from_columns_and_from_the_cur2_map_alike(tmp_path: Path) -> None:
+    """GENERATED: the Athena-named CUR fixture with values in its user-tag columns (the
+    genuine rows leave them empty), and the CUR 2.0 Parquet written from it (the tags in
+    a `resource_tags` map): both read the user tags as "k=v;k=v"; `aws:` tags are not read."""
+    header, rows = rows_of(bill_sample("aws_cur/koku_cur_athena_snakecase_fixture.csv"))
+    rows[0] |= {"resource_tags_user_insights_project": "atlas", "resource_tags_user_c25_key": "b"}
+    path = write_csv(tmp_path / "cur-tagged.csv", header, rows)
+    parquet = generated_cur2_parquet(path, tmp_path / "cur2.parquet")
+    for read in (read_bill(path), read_bill(parquet)):
+        tags = set(read.lines.column("tags").to_pylist())
+        assert tags == {"c25_key=b;insights_project=atlas", None}, read.container
+
+
+def test_azure_tags_without_braces_are_read(tmp_path: Path) -> None:
+    read = read_bill(bill_sample("azure/azure_ea_amortizedcost_small_finops_toolkit.csv"))
+    tags = {t for t in read.lines.column("tags").to_pylist() if t}
+    assert any("env=prod" in t.split(";") and "org=trey" in t.split(";") for t in tags)
+    assert all(t.split(";") == sorted(t.split(";")) for t in tags)

@@ -101,7 +101,7 @@ def test_the_editor_saves_a_baseline_from_a_bill_and_the_page_names_it(owner) ->
     expected = baseline_from_bill(bill, providers=["AWS"])
     assert plan.inputs["baseline"]["monthly"] == str(expected.monthly)
     assert plan.inputs["baseline"]["bill"] == {"id": bill.pk, "providers": ["AWS"],
-        "accounts": [], "regions": [], "services": [], "instance_types": [],
+        "accounts": [], "regions": [], "services": [], "instance_types": [], "tags": [],
         "growth_from_trend": False}  # fmt: skip
     page = client.get(saved["Location"]).content.decode()
     assert 'data-testid="baseline-bill"' in page and bill.name in page
@@ -205,3 +205,39 @@ def test_a_malformed_bill_choice_is_a_400_naming_the_field_never_a_500(owner, ba
     answer = client.post("/api/v1/evaluate", json.dumps(plan), content_type="application/json")
     assert answer.status_code == 400, answer.content
     assert any(path.startswith("baseline") for path in answer.json()["errors"])
+
+
+def _tagged(bill) -> tuple[str, str]:
+    """Two tags of the FOCUS sample's compute lines ("k=v"), each on some but not all."""
+    tags = BillLine.objects.filter(bill=bill, service_category="Compute", charge_category="Usage")
+    seen = sorted({t for line in tags.exclude(tags="").values_list("tags", flat=True)
+                   for t in line.split(";") if t.startswith("business_unit=")})  # fmt: skip
+    return seen[0], seen[1]
+
+
+def test_a_baseline_filtered_by_tags_through_the_api_and_the_editor(owner) -> None:
+    small_catalog()
+    bill = import_bill(bill_sample(FOCUS), owner).bill
+    first, second = _tagged(bill)
+    expected = baseline_from_bill(bill, tags=[first, second])
+    assert 0 < expected.lines < baseline_from_bill(bill).lines
+    client = token_client(owner)[0]
+    plan = {"currency": "USD", "baseline": {"bill": {"id": bill.pk, "tags": [first, second]}},
+            "workloads": WORK}  # fmt: skip
+    made = client.post("/api/v1/plans", json.dumps(plan), content_type="application/json")
+    assert made.status_code == 201, made.content
+    stored = Plan.objects.get(code=made.json()["id"])
+    assert stored.inputs["baseline"]["monthly"] == str(expected.monthly)
+    said = client.get(f"/api/v1/plans/{stored.code}").json()["comparison"]["baseline"]
+    assert said["provenance"]["bill"]["filters"] == {"tags": sorted([first, second])}
+    answer = client.get(f"/api/v1/bills/{bill.pk}/baseline?tag={first}&tag={second}")
+    assert answer.status_code == 200
+    assert answer.json()["baseline"]["monthly"] == str(expected.monthly)
+    editor = _editor_client(owner)
+    data = form_data(baseline__bill=str(bill.pk), baseline__bill_tags=f"{first}, {second}",
+                     action="save")  # fmt: skip
+    saved = editor.post("/plans/new", data)
+    assert saved.status_code == 302, saved.content.decode()[:3000]
+    latest = Plan.objects.order_by("-id").first()
+    assert latest.inputs["baseline"]["bill"]["tags"] == [first, second]
+    assert latest.inputs["baseline"]["monthly"] == str(expected.monthly)

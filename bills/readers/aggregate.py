@@ -15,6 +15,10 @@ from bills.readers.columns import AMOUNTS, FALLBACKS, FLAGS, KEYS
 from bills.readers.errors import BillRefused
 
 _MERGE_ROWS = 500_000
+# At most this many distinct tag sets a file: a line is one of each key combination, so
+# tags could otherwise make a line of every row. Rows whose set comes after the first
+# MAX_TAG_SETS keep no tags (untagged), and the bill's `tags_capped` flag counts them.
+MAX_TAG_SETS = 1000
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 
 
@@ -25,6 +29,7 @@ class Folded:
     part_rows: int = 0
     flags: dict[str, dict] = field(default_factory=dict)  # code → rows, first_line, fallback
     currencies: dict[str, int] = field(default_factory=dict)  # currency → first line
+    tag_sets: set[str] = field(default_factory=set)
 
     def add(self, table: pa.Table, file: str, quantity_column: str) -> None:
         _check(table, file, quantity_column)
@@ -50,6 +55,7 @@ class Folded:
                         value=currency[:20],
                     )  # fmt: skip
                 self.currencies[currency] = lines[at].as_py()
+        table = self._cap_tags(table)
         part = _group(table.drop_columns([*FLAGS, "line"]).append_column(
             "rows", pa.array(np.ones(table.num_rows, dtype=np.int64))
         ))  # fmt: skip
@@ -58,6 +64,29 @@ class Folded:
         if len(self.parts) > 16 or self.part_rows > _MERGE_ROWS:
             self.parts = [_group(pa.concat_tables(self.parts))]
             self.part_rows = self.parts[0].num_rows
+
+    def _cap_tags(self, table: pa.Table) -> pa.Table:
+        column = table.column("tags").combine_chunks()
+        if column.null_count == len(column):
+            return table
+        encoded = pc.dictionary_encode(column)
+        keep = []
+        for value in encoded.dictionary.to_pylist():
+            if value not in self.tag_sets and len(self.tag_sets) < MAX_TAG_SETS:
+                self.tag_sets.add(value)
+            keep.append(value in self.tag_sets)
+        if all(keep):
+            return table
+        dropped = pc.fill_null(pc.invert(pc.take(pa.array(keep), encoded.indices)), False)
+        entry = self.flags.setdefault(
+            "tags_capped", {"rows": 0, "first_line": None, "fallback": "untagged"}
+        )
+        entry["rows"] += pc.sum(dropped).as_py() or 0
+        if entry["first_line"] is None:
+            at = int(np.argmax(np.asarray(dropped)))
+            entry["first_line"] = table.column("line")[at].as_py()
+        capped = pc.if_else(dropped, pa.nulls(len(column), pa.string()), column)
+        return table.set_column(table.schema.get_field_index("tags"), "tags", capped)
 
     def result(self) -> pa.Table:
         if not self.parts:

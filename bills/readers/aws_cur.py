@@ -73,19 +73,40 @@ WANTED = [
     "product_region_code", "product_region", "product_instance_type",
     "reservation_effective_cost", "savings_plan_savings_plan_effective_cost",
     "bill_payer_account_id", "bill_billing_period_start_date", "product_servicecode",
+    "reservation_unused_amortized_upfront_fee_for_billing_period",
+    "reservation_unused_recurring_fee", "savings_plan_total_commitment_to_date",
+    "savings_plan_used_commitment", "resource_tags",
 ]  # fmt: skip
+# Legacy `resourceTags/user:team`, Athena `resource_tags_user_team`: one column per tag.
+TAG_PREFIXES = ("resourceTags/user:", "resource_tags_user_")
 
 
 # CUR 2.0 (AWS Data Exports) keeps some product attributes, and the resource tags, in map
 # columns: `product` is read for the attributes below that are not columns of their own.
 MAPS = ("product",)
+# CUR 2.0's `resource_tags` map (Parquet) read as one "k=v;k=v" text column.
+AS_TEXT = frozenset({"resource_tags"})
 FLATTEN = frozenset(name for name in WANTED if name.startswith("product_"))
 
 
 def wanted(header: list[str]) -> list[str]:
     by_snake = {snake(h): h for h in header}
     names = [by_snake[name] for name in WANTED if name in by_snake]
+    names += [h for h in header if h.startswith(TAG_PREFIXES) and h not in names]
     return names + [by_snake[m] for m in MAPS if m in by_snake and by_snake[m] not in names]
+
+
+def _user_tags(tags: pa.Array) -> pa.Array:
+    """Of normalised tags ("k=v;k=v"), the user tags ("user_team=ml" → "team=ml"), as the
+    legacy and Athena columns give them; once per distinct set."""
+    if not len(tags) or tags.null_count == len(tags):
+        return tags
+    encoded = pc.dictionary_encode(tags)
+    kept = []
+    for value in encoded.dictionary.to_pylist():
+        pairs = [p[5:] for p in value.split(";") if p.startswith(("user_", "user:"))]
+        kept.append(";".join(sorted(pairs)) or None)
+    return pc.take(pa.array(kept, pa.string()), encoded.indices)
 
 
 def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
@@ -115,6 +136,27 @@ def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
         c.const("Committed", n), c.const("Dynamic", n), c.const("Standard", n), c.const("Other", n),
     )  # fmt: skip
     charge = c.mapped(kind, CHARGE_CATEGORY, default="Adjustment")
+    # Unused commitment: a reservation fee's unused part, a Savings Plan fee's commitment
+    # not used (AWS's own columns; absent from a CUR without commitments: 0).
+    zero = pa.array([0.0] * n, pa.float64())
+    unused_ri = pc.add(
+        pc.fill_null(num("reservation_unused_amortized_upfront_fee_for_billing_period"), 0.0),
+        pc.fill_null(num("reservation_unused_recurring_fee"), 0.0),
+    )
+    unused_sp = pc.subtract(
+        pc.fill_null(num("savings_plan_total_commitment_to_date"), 0.0),
+        pc.fill_null(num("savings_plan_used_commitment"), 0.0),
+    )
+    unused = pc.case_when(
+        pc.make_struct(pc.equal(kind, "RIFee"), pc.equal(kind, "SavingsPlanRecurringFee")),
+        unused_ri, pc.max_element_wise(unused_sp, zero), zero,
+    )  # fmt: skip
+    tag_columns = {names[s]: names[s][len(p):] for s in names for p in TAG_PREFIXES
+                   if names[s].startswith(p)}  # fmt: skip
+    if tag_columns:
+        tags = c.tag_columns(batch, tag_columns)
+    else:  # CUR 2.0's `resource_tags` (a map, or JSON text): its user tags, as above
+        tags = _user_tags(c.tags(t("resource_tags")))
     listed = num("pricing_public_on_demand_cost")
     quantity = num("line_item_usage_amount")
     product = t("line_item_product_code")
@@ -137,10 +179,15 @@ def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
             "charge_category": charge,
             "unit": t("pricing_unit"),
             "currency": t("line_item_currency_code"),
+            "commitment_status": pc.if_else(committed, c.const(c.USED, n), c.const(None, n)),
+            "tags": tags,
             "billed": pc.fill_null(unblended, 0.0),
             "effective": pc.fill_null(effective, 0.0),
             "list": pc.fill_null(listed, 0.0),
             "quantity": pc.fill_null(quantity, 0.0),
+            "contracted": pa.nulls(n, pa.float64()),  # a CUR gives no contracted cost
+            "eligible": pc.if_else(pc.equal(charge, "Usage"), pc.fill_null(listed, 0.0), 0.0),
+            "unused": unused,
             **judged(unblended, effective, listed, charge, pricing, c.const(None, n), quantity),
             "line": pa.array(range(first, first + n), pa.int64()),
         }

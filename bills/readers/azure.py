@@ -46,6 +46,7 @@ PRICING_CATEGORY = {
     "Spot": "Dynamic",
 }  # fmt: skip
 COMMITMENT = pa.array(["Reservation", "SavingsPlan"])
+UNUSED = pa.array(["UnusedReservation", "UnusedSavingsPlan"])
 
 
 def key(name: str) -> str:
@@ -93,7 +94,7 @@ WANTED = (
     DATE + COST + CURRENCY + ACCOUNT + QUANTITY
     + ("billingaccountid", "resourcelocation", "meterregion", "metercategory", "servicefamily",
        "metername", "meterid", "additionalinfo", "unitofmeasure", "paygcostinbillingcurrency",
-       "paygprice", "chargetype", "pricingmodel")
+       "paygprice", "chargetype", "pricingmodel", "unitprice", "tags")
 )  # fmt: skip
 
 
@@ -133,6 +134,11 @@ def normalise(batch: pa.RecordBatch, file: str, first: int, state: dict) -> pa.T
     )
     if pc.any(covered).as_py():
         state["commitment_usage_cost"] = True
+    kind = pc.fill_null(t("chargetype"), "Usage")
+    unused = pc.fill_null(pc.is_in(kind, value_set=UNUSED), False)
+    used = pc.and_(pc.and_(commitment, pc.equal(kind, "Usage")), pc.invert(unused))
+    given = pc.case_when(pc.make_struct(unused, used), c.const(c.UNUSED, n), c.const(c.USED, n),
+                         c.const(None, n))  # fmt: skip
     if state.get("view") == "amortized":
         effective = cost
         billed = pc.if_else(pc.and_(commitment, pc.equal(charge, "Usage")), 0.0, cost)
@@ -145,6 +151,11 @@ def normalise(batch: pa.RecordBatch, file: str, first: int, state: dict) -> pa.T
         pc.greater(pc.fill_null(price, 0.0), 0), pc.multiply(price, quantity), None
     )
     listed = pc.coalesce(payg, from_price)
+    # EA and MCA: UnitPrice is the negotiated (contracted) price; pay-as-you-go has none.
+    unit_price = num("unitprice")
+    contracted = pc.multiply(unit_price, pc.fill_null(quantity, 0.0))
+    amortized = state.get("view") == "amortized"
+    usage = pc.and_(pc.equal(charge, "Usage"), pc.invert(unused))
     info = pc.extract_regex(
         pc.fill_null(t("additionalinfo"), ""), r'"ServiceType"\s*:\s*"(?P<t>[^"]+)"'
     )
@@ -167,10 +178,18 @@ def normalise(batch: pa.RecordBatch, file: str, first: int, state: dict) -> pa.T
             "charge_category": charge,
             "unit": t("unitofmeasure"),
             "currency": t(*CURRENCY),
+            "commitment_status": given,
+            "tags": c.tags(t("tags")),
             "billed": pc.fill_null(billed, 0.0),
             "effective": pc.fill_null(effective, 0.0),
             "list": pc.fill_null(listed, 0.0),
             "quantity": pc.fill_null(quantity, 0.0),
+            "contracted": contracted,
+            "eligible": pc.if_else(usage, pc.fill_null(listed, 0.0), 0.0),
+            # The unused commitment's cost: in the amortized view, its rows' cost.
+            "unused": pc.if_else(
+                pc.and_(unused, pa.scalar(amortized)), pc.fill_null(cost, 0.0), 0.0
+            ),
             **judged(billed, effective, listed, charge, pricing, c.const(None, n), quantity),
             "line": pa.array(range(first, first + n), pa.int64()),
         }

@@ -4,6 +4,7 @@ the line and the column. Pure: no Django."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -17,9 +18,14 @@ from bills.readers.stream import MAX_CELL_CHARS
 KEYS = [
     "day", "provider", "billing_account", "account", "region", "service_category",
     "service_name", "sku", "instance_type", "pricing_category", "charge_category", "unit",
-    "currency",
+    "currency", "commitment_status", "tags",
 ]  # fmt: skip
-AMOUNTS = ["billed", "effective", "list", "cost", "quantity"]
+# `contracted`: null where the file gives no contracted cost (a sum of nulls stays null);
+# `eligible`: the list cost a row adds to the usage a commitment could cover (FOCUS: a
+# resource-hour's list cost once, see focus.eligible); `unused`: unused commitment cost.
+AMOUNTS = ["billed", "effective", "list", "cost", "quantity", "contracted", "eligible", "unused"]
+# A row's commitment status, as FOCUS's CommitmentDiscountStatus names it.
+USED, UNUSED = "Used", "Unused"
 # Per row, which fallback a quality flag used (a count is summed per flag).
 FLAGS = [
     "effective_zero", "effective_rounded", "effective_missing", "list_missing",
@@ -136,6 +142,67 @@ def mapped(values: pa.Array, table: dict[str, str], default: str | None = None) 
     if default is not None and encoded.null_count:  # a null value: the default too
         result = pc.fill_null(result, default)
     return result
+
+
+MAX_TAG_CHARS = 500  # a line's tag set, "k=v;k=v" sorted: cut at a whole tag beyond this
+
+
+def _tag_text(value: str | None) -> str | None:
+    """One tag cell (FOCUS/CUR 2.0 JSON, Azure's JSON without braces, or "k=v;k=v") as
+    "k=v;k=v" sorted by key, empty values kept, ";" and "=" in keys and values replaced by
+    ","; cut at a whole tag to MAX_TAG_CHARS; None when it holds no tag."""
+    if value is None:
+        return None
+    text = value.strip()
+    pairs: dict[str, str] = {}
+    if text.startswith(("{", '"')):
+        try:
+            found = json.loads(text if text.startswith("{") else "{" + text + "}")
+        except ValueError:
+            found = None
+        if isinstance(found, dict):
+            pairs = {str(k): "" if v is None else str(v) for k, v in found.items()}
+    elif "=" in text:
+        for part in text.split(";"):
+            k, _, v = part.partition("=")
+            if k.strip():
+                pairs[k.strip()] = v.strip()
+    clean = lambda s: s.replace(";", ",").replace("=", ",").strip()  # noqa: E731
+    tags = sorted(f"{clean(k)}={clean(v)}" for k, v in pairs.items() if clean(k))
+    out = ""
+    for tag in tags:
+        if len(out) + len(tag) + 1 > MAX_TAG_CHARS:
+            break
+        out = f"{out};{tag}" if out else tag
+    return out or None
+
+
+def tags(values: pa.Array) -> pa.Array:
+    """A tag column normalised (see `_tag_text`), once per distinct cell, not per row."""
+    if not len(values) or values.null_count == len(values):
+        return pa.nulls(len(values), pa.string())
+    encoded = pc.dictionary_encode(values)
+    distinct = pa.array([_tag_text(v) for v in encoded.dictionary.to_pylist()], pa.string())
+    return pc.take(distinct, encoded.indices)
+
+
+def tag_columns(batch: pa.RecordBatch, columns: dict[str, str]) -> pa.Array:
+    """Tags spread over one column per key (AWS CUR `resourceTags/user:team`): `columns`
+    maps a column to its tag key; a row's non-empty values joined "k=v;k=v" in key order."""
+    n = batch.num_rows
+    parts = []
+    for column, key in sorted(columns.items(), key=lambda kv: kv[1]):
+        values = batch.column(column)
+        given = pc.and_(pc.is_valid(values), pc.not_equal(pc.fill_null(values, ""), ""))
+        tag = pc.binary_join_element_wise(const(key.replace(";", ","), n), values, "=")
+        parts.append(pc.if_else(given, tag, pa.nulls(n, pa.string())))
+    if not parts:
+        return pa.nulls(n, pa.string())
+    joined = parts[0]  # pairwise: pyarrow's null_handling="skip" loses rows (21.0)
+    for part in parts[1:]:
+        both = pc.binary_join_element_wise(joined, part, ";")
+        joined = pc.coalesce(both, joined, part)
+    return tags(joined)
 
 
 def const(value: str | None, n: int) -> pa.Array:

@@ -131,7 +131,8 @@ def read_bill(
         view = "actual" if sniffed.kind == "gcp" else "amortized"
     folded = Folded()
     flatten = getattr(reader, "FLATTEN", frozenset())
-    for first, batch in batches(path, sniffed.container, columns, flatten):
+    as_text = getattr(reader, "AS_TEXT", frozenset())
+    for first, batch in batches(path, sniffed.container, columns, flatten, as_text):
         if sniffed.container == "parquet":
             check_cells(batch, name, first)
         if sniffed.kind == "azure":

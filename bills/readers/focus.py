@@ -8,6 +8,7 @@ Instance Hour"), else left empty. Pure: no Django."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -65,7 +66,8 @@ WANTED = [
     "ServiceCategory", "ServiceName", "ProviderName", "ServiceProviderName", "BillingAccountId",
     "SubAccountId", "RegionId", "RegionName", "SkuId", "PricingCategory", "ChargeCategory",
     "ChargeClass", "ConsumedQuantity", "ConsumedUnit", "PricingQuantity", "PricingUnit",
-    "ChargeDescription", "x_InstanceType", "BillingPeriodStart",
+    "ChargeDescription", "x_InstanceType", "BillingPeriodStart", "CommitmentDiscountStatus",
+    "ContractedCost", "ListUnitPrice", "ResourceId", "Tags",
 ]  # fmt: skip
 
 
@@ -84,6 +86,55 @@ def _from_description(described: pa.Array) -> pa.Array:
     return pc.take(types, encoded.indices)
 
 
+def status(given: pa.Array, charge: pa.Array) -> pa.Array:
+    """Used/Unused as CommitmentDiscountStatus gives it (usage rows); else null."""
+    usage = pc.fill_null(pc.equal(charge, "Usage"), False)
+    known = pc.is_in(given, value_set=pa.array([c.USED, c.UNUSED]))
+    return pc.if_else(pc.and_(usage, pc.fill_null(known, False)), given, None)
+
+
+def eligible(
+    listed: pa.Array,
+    unit_price: pa.Array,
+    consumed: pa.Array,
+    resource: pa.Array,
+    period: pa.Array,
+    usage: pa.Array,
+    committed: pa.Array,
+) -> pa.Array:
+    """The list cost each usage row adds to the usage a commitment could cover: its own
+    list cost, except where one resource's charge period has committed and on-demand rows
+    that all state the same ConsumedQuantity (each row names the whole resource-hour, as
+    the spec's flexibility example does: the committed row the hour's full list cost, the
+    on-demand row the rest): there the hour counts once, at ListUnitPrice x
+    ConsumedQuantity, on its first row. Rows of one resource-hour in different batches
+    (8 MiB of text each) are each taken at their own list cost."""
+    n = len(listed)
+    base = pc.if_else(usage, pc.fill_null(listed, 0.0), 0.0)
+    whole = pc.multiply(unit_price, consumed)
+    grouped = pc.and_(pc.and_(usage, pc.is_valid(resource)), pc.is_valid(whole))
+    if not n or not pc.any(pc.and_(grouped, committed)).as_py():
+        return base
+    rows = pa.table({
+        "r": resource, "p": pc.fill_null(period, ""), "w": whole, "q": consumed,
+        "c": pc.cast(committed, pa.int8()), "i": pa.array(np.arange(n)),
+    }).filter(grouped)  # fmt: skip
+    groups = rows.group_by(["r", "p"], use_threads=False).aggregate([
+        ("w", "max"), ("q", "min"), ("q", "max"), ("c", "min"), ("c", "max"), ("i", "min"),
+        ("i", "count"),
+    ])  # fmt: skip
+    mixed = pc.and_(pc.equal(groups["c_min"], 0), pc.equal(groups["c_max"], 1))
+    same = pc.equal(groups["q_min"], groups["q_max"])
+    once = groups.filter(pc.and_(mixed, same))
+    if not once.num_rows:
+        return base
+    members = rows.join(once.select(["r", "p"]), ["r", "p"], join_type="inner")
+    out = np.asarray(base.to_numpy(zero_copy_only=False), dtype=np.float64).copy()
+    out[np.asarray(members["i"])] = 0.0
+    out[np.asarray(once["i_min"])] = np.asarray(once["w_max"])
+    return pa.array(out, pa.float64())
+
+
 def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
     t = lambda name: c.text(batch, name)  # noqa: E731
     n = batch.num_rows
@@ -97,6 +148,11 @@ def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
     listed = c.number(batch, "ListCost", file, first)
     charge_category = t("ChargeCategory")
     pricing = t("PricingCategory")
+    given = status(t("CommitmentDiscountStatus"), charge_category)
+    usage = pc.fill_null(pc.equal(charge_category, "Usage"), False)
+    unused = pc.fill_null(pc.equal(given, c.UNUSED), False)
+    committed = pc.fill_null(pc.equal(pricing, "Committed"), False)
+    contracted = c.number(batch, "ContractedCost", file, first)
     return c.assemble(
         {
             "day": c.day(batch, "ChargePeriodStart", file, first),
@@ -112,10 +168,23 @@ def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
             "charge_category": charge_category,
             "unit": unit,
             "currency": t("BillingCurrency"),
+            "commitment_status": given,
+            "tags": c.tags(t("Tags")),
             "billed": pc.fill_null(billed, 0.0),
             "effective": pc.fill_null(effective, 0.0),
             "list": pc.fill_null(listed, 0.0),
             "quantity": pc.fill_null(quantity, 0.0),
+            "contracted": contracted,
+            "eligible": eligible(
+                listed,
+                c.number(batch, "ListUnitPrice", file, first),
+                quantity,
+                t("ResourceId"),
+                t("ChargePeriodStart"),
+                pc.and_(usage, pc.invert(unused)),
+                committed,
+            ),
+            "unused": pc.if_else(unused, pc.fill_null(effective, 0.0), 0.0),
             **judged(
                 billed, effective, listed, charge_category, pricing, t("ChargeClass"), quantity
             ),

@@ -81,10 +81,15 @@ def normalise(batch: pa.RecordBatch, file: str, first: int) -> pa.Table:
             "charge_category": charge,
             "unit": t("usage.unit"),
             "currency": t("currency"),
+            "commitment_status": c.const(None, n),
+            "tags": c.const(None, n),  # labels sit in a JSON list per row: not read yet
             "billed": pc.fill_null(cost, 0.0),
             "effective": pc.fill_null(effective, 0.0),
             "list": pc.fill_null(listed, 0.0),
             "quantity": pc.fill_null(quantity, 0.0),
+            "contracted": pa.nulls(n, pa.float64()),
+            "eligible": pc.if_else(pc.equal(charge, "Usage"), pc.fill_null(listed, 0.0), 0.0),
+            "unused": pa.array([0.0] * n, pa.float64()),
             **judged(cost, effective, listed, charge, pricing, c.const(None, n), quantity),
             "line": pa.array(range(first, first + n), pa.int64()),
         }

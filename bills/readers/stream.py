@@ -186,18 +186,26 @@ def csv_batches(
 
 
 def parquet_batches(
-    path: Path, columns: list[str], flatten: frozenset[str] = frozenset()
+    path: Path,
+    columns: list[str],
+    flatten: frozenset[str] = frozenset(),
+    as_text: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[int, pa.RecordBatch]]:
     """(first row number, batch) for the named columns, every value cast to text. A map
     column (AWS CUR 2.0's `product`, `resource_tags`) gives one text column per key
     whose `<column>_<key>` name is in `flatten` (`product` → `product_instance_type`);
-    the map itself is not kept."""
+    the map itself is not kept, unless named in `as_text` (CUR 2.0's `resource_tags`):
+    then it is one text column, "k=v;k=v" per row."""
     try:
         source = pq.ParquetFile(path)
         row = 1
         for batch in source.iter_batches(batch_size=256 * 1024, columns=columns):
             names, arrays = [], []
             for name, array in zip(batch.schema.names, batch.columns, strict=True):
+                if pa.types.is_map(array.type) and name in as_text:
+                    names.append(name)
+                    arrays.append(_map_text(array))
+                    continue
                 if pa.types.is_map(array.type):
                     own = frozenset(batch.schema.names)  # a column of its own comes first
                     for key, values in _map_columns(array, name, flatten - own):
@@ -212,6 +220,16 @@ def parquet_batches(
         raise BillRefused("bills.file.bad_parquet", file=path.name, reason=str(exc)[:200]) from exc
 
 
+def _map_text(array: pa.MapArray) -> pa.Array:
+    """A map column as text, "k=v;k=v" per row (null: an empty or null map), vectorised."""
+    pairs = pc.binary_join_element_wise(
+        array.keys.cast(pa.string()), array.items.cast(pa.string()).fill_null(""), "="
+    )
+    listed = pa.ListArray.from_arrays(array.offsets, pairs, mask=array.is_null())
+    joined = pc.binary_join(listed, ";")
+    return pc.if_else(pc.equal(joined, ""), pa.nulls(len(array), pa.string()), joined)
+
+
 def _map_columns(array: pa.MapArray, name: str, flatten: frozenset[str]):
     """(`<name>_<key>`, the key's values as text) for each key of the map named in
     `flatten` (a key missing on a row: null; a key given twice: its first value)."""
@@ -223,7 +241,13 @@ def _map_columns(array: pa.MapArray, name: str, flatten: frozenset[str]):
         yield flat, values if pa.types.is_string(values.type) else values.cast(pa.string())
 
 
-def batches(path: Path, container: str, columns: list[str], flatten: frozenset[str] = frozenset()):
+def batches(
+    path: Path,
+    container: str,
+    columns: list[str],
+    flatten: frozenset[str] = frozenset(),
+    as_text: frozenset[str] = frozenset(),
+):
     if container == "parquet":
-        return parquet_batches(path, columns, flatten)
+        return parquet_batches(path, columns, flatten, as_text)
     return csv_batches(path, container, columns)

@@ -140,8 +140,17 @@ def _conflicts(owner, read: ReadBill, scope: list[list[str]], name: str):
 
 _TEXT = {"provider": 100, "billing_account": 200, "account": 200, "region": 100,
          "service_category": 100, "service_name": 200, "sku": 300, "instance_type": 100,
-         "pricing_category": 30, "charge_category": 30, "unit": 100}  # fmt: skip
-_AMOUNTS = {"billed": "billed", "effective": "effective", "list_cost": "list", "cost": "cost"}
+         "pricing_category": 30, "charge_category": 30, "unit": 100, "commitment_status": 10,
+         "tags": 1000}  # fmt: skip
+_AMOUNTS = {
+    "billed": "billed",
+    "effective": "effective",
+    "list_cost": "list",
+    "cost": "cost",
+    "contracted": "contracted",
+    "eligible_list": "eligible",
+    "unused": "unused",
+}
 
 
 def _write_lines(bill: Bill, read: ReadBill, per_line: list[Decimal]) -> None:
@@ -179,11 +188,11 @@ def _amounts(column: pa.ChunkedArray, per_line: list[Decimal] | None) -> list[De
     """A column of float amounts as Decimals of ten places; a converted line (factor not 1)
     multiplied by its exact rate first, as before."""
     texts = pc.cast(pc.round(column, 10), pa.string()).to_pylist()
-    out = [Decimal(t).quantize(_PLACES) for t in texts]
+    out = [None if t is None else Decimal(t).quantize(_PLACES) for t in texts]
     if per_line is not None:
         floats = None
         for i, factor in enumerate(per_line):
-            if factor != 1:
+            if factor != 1 and out[i] is not None:
                 floats = floats if floats is not None else column.to_pylist()
                 out[i] = _money(floats[i], factor)
     return out

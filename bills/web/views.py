@@ -5,6 +5,9 @@ by its owner, so another user's is the same 404 as none."""
 
 from __future__ import annotations
 
+import logging
+
+from celery import current_app
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -22,6 +25,7 @@ from bills.web.forms import UploadForm
 from common.django.message_render import render as say
 from common.messages import Message, msg
 
+log = logging.getLogger(__name__)
 CHUNK_LIMIT = 8 * 1024 * 1024  # one piece the page sends (its JavaScript sends 4 MiB)
 
 
@@ -116,7 +120,16 @@ def upload_status(request: HttpRequest, upload_id: int) -> HttpResponse:
 @require_GET
 def detail(request: HttpRequest, bill_id: int) -> HttpResponse:
     bill = _bill(request, bill_id)
-    figures = page.figures(bill)
+    figures = page.kept(bill)
+    if figures is None:  # the kept figures were lost: rebuilt on the control queue
+        if page.claim(bill):
+            try:
+                current_app.send_task("bills.warm_page", args=[bill.pk])
+            except Exception:  # no broker: computed here, as before the queue
+                log.exception("bills.warm_page not queued for bill %s", bill.pk)
+                figures = page.figures(bill)
+        if figures is None:
+            return render(request, "bills/computing.html", {"bill": bill})
     language = get_language() or "en"
     context = {"bill": bill, **tables.shaped(bill, figures, language),
                "chart_version": charts.VERSION}  # fmt: skip

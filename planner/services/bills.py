@@ -1,7 +1,7 @@
 """A plan's baseline from the owner's imported bill (issue 25, item 4).
 
 `baseline.bill` in a plan names the bill and the compute lines chosen from it (accounts,
-regions, services, instance types). `take_from_bill` fills the baseline's `monthly` with
+regions, services, instance types, tags). `take_from_bill` fills the baseline's `monthly` with
 those lines' figure (`bills.baseline`: the bill's effective cost a month, its fallbacks
 flagged on the bill) and, when asked, `monthly_growth` with the lines' trend; a bill that
 is not the owner's is refused as not found. `bill_provenance` is what the answer's
@@ -21,7 +21,7 @@ from bills.selectors import bill_of, bills_of
 from common.messages import Message, msg
 
 ONE_DAY = dt.timedelta(days=1)
-FILTERS = ("providers", "accounts", "regions", "services", "instance_types")
+FILTERS = ("providers", "accounts", "regions", "services", "instance_types", "tags")
 
 
 def chosen_baseline(bill: Bill, choice: dict[str, Any]) -> BillBaseline:

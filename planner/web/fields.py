@@ -41,6 +41,7 @@ LABELS: dict[str, Promise] = {
     "baseline.bill.regions": gettext_lazy("Bill lines: regions"),
     "baseline.bill.services": gettext_lazy("Bill lines: services"),
     "baseline.bill.instance_types": gettext_lazy("Bill lines: instance types"),
+    "baseline.bill.tags": gettext_lazy("Bill lines: tags"),
     "baseline.bill.growth_from_trend": gettext_lazy("Monthly growth from the bill's trend"),
     "baseline.runs_on": gettext_lazy("The quoted spend runs on (tier)"),
     "commitment.months_remaining": gettext_lazy("Months remaining"),

@@ -144,7 +144,7 @@ def _scalar_fields(language: str, currencies: tuple[str, ...]) -> dict[str, form
 
 
 BILL = "baseline__bill"
-BILL_FILTERS = ("providers", "accounts", "regions", "services", "instance_types")
+BILL_FILTERS = ("providers", "accounts", "regions", "services", "instance_types", "tags")
 
 
 def _bill_fields(choices: list[tuple[int, str]]) -> dict[str, forms.Field]:
@@ -165,6 +165,7 @@ def _bill_fields(choices: list[tuple[int, str]]) -> dict[str, forms.Field]:
         "regions": _("Regions (comma-separated; empty: all)"),
         "services": _("Services (comma-separated; empty: all)"),
         "instance_types": _("Instance types (comma-separated; empty: all)"),
+        "tags": _("Tags, key=value or key (comma-separated; any of them; empty: all)"),
     }
     for name in BILL_FILTERS:
         fields[f"{BILL}_{name}"] = forms.CharField(label=labels[name], required=False,

@@ -1,6 +1,7 @@
 """`manage.py import_bill PATH… --owner USER`: import cost exports as bills, each all or
 nothing, with a progress line; a refused file names its line or column and changes
-nothing (the others still import). Exit status 1 if any file was refused."""
+nothing (the others still import). Exit status 1 if any file was refused. Each bill's
+page figures are computed and kept right after its import, as the upload task does."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from bills import page
 from bills.readers.errors import BillRefused
 from bills.services.importing import import_bill
 from common.messages import plain
@@ -46,6 +48,7 @@ class Command(BaseCommand):
                 continue
             self.stdout.write("")
             self.stdout.write(plain(result.message))
+            page.warm(result.bill.pk)  # the bill page's figures, ready for its first view
             for flag in result.bill.flags:
                 from common.messages import Message
 

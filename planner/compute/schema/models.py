@@ -143,6 +143,11 @@ class BillChoice(SchemaObject):
     instance_types: Annotated[
         tuple[_BillKey, ...], Items(500, doc="instance types; empty: all")
     ] = ()
+    tags: Annotated[
+        tuple[_BillKey, ...],
+        Items(200, doc='tags, "key=value" or "key" (any value): lines with any of them; '
+                       "empty: all"),
+    ] = ()  # fmt: skip
     growth_from_trend: Annotated[
         bool, Spec("bool", doc="monthly_growth from the bill's trend over its months")
     ] = False
