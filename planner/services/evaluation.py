@@ -39,6 +39,7 @@ from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, message_json, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
 from planner.compute.message_fields import MESSAGES, with_messages
+from planner.services import bill_commitments
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
 from planner.services.provenance import with_provenance
@@ -57,9 +58,13 @@ UNCERTAINTY_VERSION = 5
 class Evaluation:
     inputs: EngineInputs
     comparison: Any  # planner.compute.engine.Comparison
+    # a bill baseline's commitments weighed against the bill (issue 27); None: no bill
+    bill_commitments: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         found = self.comparison.to_dict(limit=OPTIONS_LIMIT)
+        if self.bill_commitments is not None:
+            found["bill_commitments"] = self.bill_commitments
         # The tiers with no number (nearly all of a large catalog's answer) are plain data
         # already: their sentences are texts and their messages JSON. Only the rest goes
         # through the JSON round trip (the list keeps its place in the answer).
@@ -78,6 +83,8 @@ class Evaluation:
         # (`with_messages` copies what it walks) but for the exchange rates, which
         # provenance adds to, so those are copied.
         comparison["fx"] = [dict(rate) for rate in comparison["fx"]]
+        if self.bill_commitments is not None:
+            comparison["bill_commitments"] = self.bill_commitments
         comparison = with_provenance(comparison, self.inputs.generation)
         keys = list(comparison)
         at = keys.index("no_number")
@@ -125,7 +132,7 @@ def evaluate(
         prices=inputs.prices,
         commitments=inputs.commitments,
     )
-    return Evaluation(inputs, comparison)
+    return Evaluation(inputs, comparison, bill_commitments.for_plan(inputs.plan, inputs.prices))
 
 
 def comparison(

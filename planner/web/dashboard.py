@@ -31,6 +31,7 @@ from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef
 from common.units import HOURS_PER_MONTH
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
+from planner.web import bill_commitments
 
 CHART_OPTIONS = 8  # bars in the monthly and capacity charts besides the baseline
 CUMULATIVE_OPTIONS = 4  # lines in the cumulative chart besides the baseline
@@ -175,6 +176,8 @@ class Results:
     # with no catalog tier and the trend, as messages (empty: no bill).
     baseline_bill: list[Message] = field(default_factory=list)
     commitments_missing: list[Message] = field(default_factory=list)  # slots with no rate
+    # a bill baseline's commitments weighed against the bill (issue 27); None: no bill
+    bill_commitments: bill_commitments.BillCommitments | None = None
 
     @property
     def best(self) -> Row | None:
@@ -384,6 +387,7 @@ def results(comparison: Mapping[str, Any]) -> Results:
     )
     out.charts = chart_data(comparison, rows)
     out.baseline_bill = bill_lines((baseline.get("provenance") or {}).get("bill"))
+    out.bill_commitments = bill_commitments.view(comparison.get("bill_commitments"))
     return out
 
 
