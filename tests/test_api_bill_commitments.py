@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from django.core.cache import cache
 
 from bills import commitments as bill_figures
 from bills.services.importing import import_bill
@@ -212,3 +213,21 @@ def test_a_share_of_a_bill_plan_keeps_no_bill_commitments(default_catalog_api, b
     assert "c5.2xlarge" not in json.dumps(share.snapshot["results"].get("baseline"))
     today = services.recompute_snapshot_inputs(share)
     assert not any("bill_commitments" in change["path"] for change in today["diff"]["figures"])
+
+
+def test_the_answer_matches_the_api_document(default_catalog_api, bill, own_cache, monkeypatch):
+    from tests.test_api_openapi_document import Answers
+
+    answers = Answers()
+
+    def evaluated(currency: str = "USD") -> dict | None:
+        response = post_json(default_catalog_api, "/api/v1/evaluate", _plan(bill.pk, currency))
+        return answers.check("/evaluate", "post", response)
+
+    evaluated("USD")
+    evaluated("EUR")  # not weighed, with its reason
+    monkeypatch.setattr(bill_figures, "bill_commitment_summary",
+                        lambda bill: focus_summary(), raising=False)  # fmt: skip
+    cache.clear()  # the answers above are cached without the summary
+    body = evaluated()
+    assert body["bill_commitments"]["today"]["unused"] == "1.50"
