@@ -25,6 +25,7 @@ class Option:
     monthly: Decimal | None
     saving: Decimal | None
     summary: Message
+    confirmed: bool = True  # the price row is confirmed (a quoted one is not)
 
 
 @dataclass
@@ -70,6 +71,7 @@ def view(data: Mapping[str, Any] | None) -> BillCommitments | None:
                 _dec(o.get("monthly")),
                 _dec(o.get("saving_monthly")),
                 said(f"{at}.options[{j}].summary"),
+                bool((o.get("price") or {}).get("confirmed", True)),
             )
             for j, o in enumerate(tier.get("options") or [])
         ]
