@@ -128,7 +128,7 @@ def weigh_tier(
         "committed_share": _share(line.committed, line.monthly),
         "spot_share": _share(line.spot, line.monthly),
         "said": msg("bills.commitments.tier", count=count, instance_type=line.instance_type,
-                    region=line.region, monthly=Money(line.monthly, currency)),
+                    region=line.region, monthly=Money(Decimal(_cents(line.monthly)), currency)),
         "options": [], "missing": [], "notes": [],
     }  # fmt: skip
     if line.committed > 0:
@@ -175,7 +175,7 @@ def weigh(
     if len(ordered) > len(shown):
         rest = sum((t.monthly for t in ordered if t not in shown), ZERO)
         out["more"] = msg("bills.commitments.more", count=len(ordered) - len(shown),
-                          monthly=Money(rest, currency))  # fmt: skip
+                          monthly=Money(Decimal(_cents(rest)), currency))  # fmt: skip
     return out
 
 
