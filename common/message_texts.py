@@ -1233,6 +1233,11 @@ _BILLS = {
         "The bill is in %(bill)s and the plan in %(plan)s: the cloud's commitments are not "
         "weighed against the bill (set the plan's currency to the bill's)"
     ),
+    "bills.commitments.vs_move": N_(
+        "Against staying and committing: %(move)s saves %(move_saving)s a month against the "
+        "whole bill; the bill's weighed instances, each at its cheapest reservation or "
+        "savings plan, save %(saving)s a month."
+    ),
     "bills.commitments.today_utilisation": N_("utilisation of your commitments: %(value)s"),
     "bills.commitments.today_coverage": N_("coverage of eligible usage: %(value)s"),
     "bills.commitments.today_unused": N_("unused commitment spend: %(value)s"),

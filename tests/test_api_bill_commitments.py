@@ -98,6 +98,7 @@ def test_a_bill_baseline_weighs_the_reservations_against_the_bills_effective_cos
     # c5.2xlarge: on demand only in the catalog; every slot says it has no rate
     assert c52["bill_monthly"] == "248.20" and c52["options"] == []
     assert len(c52["missing"]) == 5
+    assert said["commit_saving_monthly"] == "372.30"  # the 3-year reservation; spot left out
     codes = {m["code"] for m in said["messages"]}
     assert {"bills.commitments.break_even", "bills.commitments.includes_committed"} <= codes
 
@@ -202,6 +203,8 @@ def test_the_plan_page_shows_the_bills_commitments_and_todays_figures(
     for text in SAID[language]:
         assert text in section, text
     assert section.count('data-testid="bill-commitment-terms"') == 3  # 2 reservations, spot
+    headline = page[page.index('data-testid="vs-bill-commitments"') :]
+    assert ("372.30" if language == "en" else "372,30") in headline[: headline.index("</p>")]
 
 
 def test_a_share_of_a_bill_plan_keeps_no_bill_commitments(default_catalog_api, bill, owner):

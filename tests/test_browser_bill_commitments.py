@@ -66,6 +66,8 @@ def test_the_bills_instances_stand_with_their_commitments_from_the_bill(
         assert terms in said and share in said
         assert note in card.locator('[data-testid="bill-commitments-note"]').first.inner_text()
         assert today in card.locator('[data-testid="bill-commitments-today"]').inner_text()
+        vs_move = page.locator('[data-testid="vs-bill-commitments"]').inner_text()
+        assert ("372.30" if language == "en" else "372,30") in vs_move
         assert page.evaluate(NO_SIDEWAYS)
         card.scroll_into_view_if_needed()
         shot(page, path=str(ARTIFACTS / f"bill-commitments-{size}-{language}.png"), full_page=True)

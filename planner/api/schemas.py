@@ -392,6 +392,10 @@ class BillCommitments(Open):
     tiers_shown: int
     limit: int
     tiers: list[BillCommitmentTier] = Field(description="the dearest on the bill first")
+    commit_saving_monthly: Decimal | None = Field(
+        description="the weighed types' saving a month, each at its cheapest reservation, "
+        "savings plan or committed use that saves (spot left out); null: nothing weighed"
+    )
     more: str | None = Field(None, description="the types not weighed; absent when none")
     reason: str | None = Field(
         None, description="why none is weighed (the plan's currency is not the bill's)"

@@ -172,6 +172,11 @@ def weigh(
         "tiers_shown": len(shown), "limit": limit,
         "tiers": [weigh_tier(t, slots.get(t.tier, ()), allowance, currency) for t in shown],
     }  # fmt: skip
+    saving = ZERO  # each weighed type at its cheapest reservation, savings plan or CUD
+    for tier in out["tiers"]:
+        kept = [Decimal(o["saving_monthly"]) for o in tier["options"] if o["group"] != "spot"]
+        saving += max([s for s in kept if s > 0], default=ZERO)
+    out["commit_saving_monthly"] = _cents(saving)
     if len(ordered) > len(shown):
         rest = sum((t.monthly for t in ordered if t not in shown), ZERO)
         out["more"] = msg("bills.commitments.more", count=len(ordered) - len(shown),

@@ -78,7 +78,7 @@ def for_plan(plan: schema.Plan, prices: engine.Prices | None) -> dict[str, Any] 
     if currency != plan.currency:  # the catalog frame is in the plan's currency
         out: dict[str, Any] = {"currency": currency, "cost": "effective", "tiers": [],
                                "tiers_total": len(found.tiers), "tiers_shown": 0,
-                               "limit": weighing.LIMIT,
+                               "limit": weighing.LIMIT, "commit_saving_monthly": None,
                                "reason": msg("bills.commitments.other_currency",
                                              bill=currency, plan=plan.currency)}  # fmt: skip
     else:

@@ -45,6 +45,7 @@ class BillCommitments:
     reason: Message | None = None
     shown: int = 0
     total: int = 0
+    saving: Decimal | None = None  # a month, each weighed type at its cheapest commitment
 
 
 def view(data: Mapping[str, Any] | None) -> BillCommitments | None:
@@ -59,7 +60,8 @@ def view(data: Mapping[str, Any] | None) -> BillCommitments | None:
 
     out = BillCommitments(currency=str(data.get("currency") or ""), more=said("more"),
                           reason=said("reason"), shown=int(data.get("tiers_shown") or 0),
-                          total=int(data.get("tiers_total") or 0))  # fmt: skip
+                          total=int(data.get("tiers_total") or 0),
+                          saving=_dec(data.get("commit_saving_monthly")))  # fmt: skip
     today = data.get("today") or {}
     out.today = [m for i in range(len(today.get("said") or [])) if (m := said(f"today.said[{i}]"))]
     for i, tier in enumerate(data.get("tiers") or []):
