@@ -62,11 +62,11 @@ def compute_lines(bill: Bill) -> list[dict]:
 
 
 def cost_by_pricing(lines) -> list[dict]:
-    """The cost of chosen compute lines (a BillLine queryset) per provider, instance type,
-    region, unit and pricing category: how much of an instance type's cost on the bill was
-    already under a commitment (Committed) or on spot (Dynamic)."""
+    """The cost and quantity of chosen compute lines (a BillLine queryset) per provider,
+    instance type, region, unit and pricing category: how much of an instance type's cost
+    and hours on the bill was already under a commitment (Committed) or on spot (Dynamic)."""
     return list(
         lines.values("provider", "instance_type", "region", "unit", "pricing_category")
-        .annotate(cost=Sum("cost"))
+        .annotate(cost=Sum("cost"), quantity=Sum("quantity"))
         .order_by("provider", "instance_type", "region", "unit", "pricing_category")
     )

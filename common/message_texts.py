@@ -1215,11 +1215,15 @@ _BILLS = {
     ),
     "bills.commitments.saving": N_("%(monthly)s a month at your bill's count; saves %(saving)s"),
     "bills.commitments.includes_committed": N_(
-        "%(share)s of this instance's cost on the bill is already under a reservation or "
+        "%(share)s of this instance's hours on the bill already ran under a reservation or "
         "savings plan: the bill's cost includes those discounts, so a saving here comes on top"
     ),
+    "bills.commitments.committed_unpriced": N_(
+        "those committed hours carry no cost on this bill (the commitment is paid elsewhere: "
+        "an upfront purchase, or an actual-cost view): the bill understates what they cost"
+    ),
     "bills.commitments.includes_spot": N_(
-        "%(share)s of this instance's cost on the bill is already spot: the bill's cost "
+        "%(share)s of this instance's hours on the bill already ran on spot: the bill's cost "
         "includes that discount"
     ),
     "bills.commitments.no_rate": N_("no rate in the catalog: none is made up"),

@@ -77,8 +77,9 @@ def test_a_bill_baseline_weighs_the_reservations_against_the_bills_effective_cos
     assert c5["tier"] == C5 and c5["count"] == "2.000"
     assert c5["bill_monthly"] == "788.40" and c5["bill_rate_monthly"] == "394.20"
     # 292.00 of 788.40 is under a savings plan already: said, with its share
-    assert c5["committed_share"] == "0.3704"
-    assert "already under a reservation or savings plan" in c5["notes"][0]
+    assert c5["committed_share"] == "0.3704" and c5["committed_hours_share"] == "0.5000"
+    assert c5["notes"][0].startswith("50 % of this instance's hours on the bill already ran")
+    assert len(c5["notes"]) == 1  # the committed hours are priced on this bill
     options = {(o["group"], o["years"]): o for o in c5["options"]}
     assert set(options) == {("reserved", 1), ("reserved", 3), ("spot", 0)}
     one = options[("reserved", 1)]
@@ -180,10 +181,10 @@ def bill_plan(owner, bill_id: int):
 
 SAID = {
     "en": ("Stay and commit: the cloud", "from your bill: beats what you pay now from month 1",
-           "79.26", "already under a reservation or savings plan", "Today, from your bill:",
+           "79.26", "already ran under a reservation or savings plan", "Today, from your bill:",
            "unused commitment spend"),
     "de": ("Bleiben und binden", "nach Ihrer Rechnung: günstiger als heute ab Monat 1", "79,26",
-           "schon über eine Reservierung oder einen Sparplan", "Heute, nach Ihrer Rechnung:",
+           "liefen schon über eine Reservierung oder einen Sparplan", "Heute, nach Ihrer Rechnung:",
            "ungenutzte Bindungsausgaben"),
 }  # fmt: skip
 

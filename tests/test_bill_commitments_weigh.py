@@ -57,13 +57,25 @@ def test_a_commitment_dearer_than_the_bill_never_beats_it() -> None:
 
 
 def test_the_share_already_committed_or_on_spot_is_said() -> None:
-    (tier,) = weigh([line("a", "400", committed=D("100"), spot=D("50"))], {},
+    """2 machines (1,460 h): 365 h committed at 100, 146 h on spot at 50."""
+    (tier,) = weigh([line("a", "400", committed=D("100"), spot=D("50"),
+                          committed_hours=D("365"), spot_hours=D("146"))], {},
                     allowance=D("0.1"), currency="USD")["tiers"]  # fmt: skip
     assert (tier["committed_share"], tier["spot_share"]) == ("0.2500", "0.1250")
+    assert (tier["committed_hours_share"], tier["spot_hours_share"]) == ("0.2500", "0.1000")
     notes = [plain(n) for n in tier["notes"]]
-    assert notes[0].startswith("25 % of this instance's cost on the bill is already under")
-    assert notes[1].startswith("12 % of this instance's cost on the bill is already spot")
+    assert notes[0].startswith("25 % of this instance's hours on the bill already ran under")
+    assert notes[1].startswith("10 % of this instance's hours on the bill already ran on spot")
     assert "no commitment or spot prices" in notes[2]  # no slot at all in the catalog
+
+
+def test_committed_hours_at_no_cost_are_said_to_understate_the_bill() -> None:
+    """An actual-cost view: the covered hours show no cost, the purchase sits elsewhere."""
+    (tier,) = weigh([line("a", "200", committed_hours=D("730"))], {},
+                    allowance=D("0.1"), currency="USD")["tiers"]  # fmt: skip
+    notes = [plain(n) for n in tier["notes"]]
+    assert notes[0].startswith("50 % of this instance's hours")
+    assert "the bill understates what they cost" in notes[1]
 
 
 def test_a_type_with_no_machine_hours_is_not_weighed() -> None:

@@ -25,9 +25,10 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 SAID = {
     "en": ("from your bill: beats what you pay now from month 1", "79.26",
-           "already under a reservation or savings plan", "unused commitment spend"),
+           "already ran under a reservation or savings plan", "unused commitment spend"),
     "de": ("nach Ihrer Rechnung: günstiger als heute ab Monat 1", "79,26",
-           "schon über eine Reservierung oder einen Sparplan", "ungenutzte Bindungsausgaben"),
+           "liefen schon über eine Reservierung oder einen Sparplan",
+           "ungenutzte Bindungsausgaben"),
 }  # fmt: skip
 
 

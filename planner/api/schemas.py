@@ -362,7 +362,12 @@ class BillCommitmentTier(Open):
         description="of bill_monthly, the share already under a commitment (FOCUS "
         "PricingCategory Committed): the bill's cost includes those discounts"
     )
+    committed_hours_share: Decimal | None = Field(
+        description="of the type's machine-hours, the share under a commitment (said in "
+        "`notes`, with a note where those hours carry no cost on the bill)"
+    )
     spot_share: Decimal | None = Field(description="of bill_monthly, the share on spot")
+    spot_hours_share: Decimal | None = Field(description="of its machine-hours, on spot")
     said: str
     options: list[BillCommitmentOption] = Field(description="cheapest monthly first")
     missing: list[BillMissingSlot] = Field(description="slots with no rate (none made up)")

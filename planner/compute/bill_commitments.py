@@ -17,9 +17,11 @@ machine count against the bill's own effective cost, not the list price:
 - **loses below utilisation**: the slot's effective rate ÷ the bill's rate of one machine:
   a machine busy less than that share of the month costs less as the bill pays now.
 
-Where part of an instance type's cost on the bill is already under a commitment (FOCUS
+Where part of an instance type's hours on the bill already ran under a commitment (FOCUS
 PricingCategory "Committed") or on spot ("Dynamic"), the bill's rate includes those
-discounts: the answer says which share, so a saving is read as one on top of them.
+discounts: the answer says which share, so a saving is read as one on top of them; where
+the committed hours carry no cost at all (the commitment paid elsewhere: an upfront
+purchase, an "actual" cost view), it says the bill understates what those hours cost.
 
 `today(summary)` says what the bill's own commitments did (utilisation, coverage, unused
 spend, negotiated and commitment savings), from any object with those attributes
@@ -36,6 +38,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from common.messages import Message, Money, Number, Percent, TierRef, msg
+from common.units import HOURS_PER_MONTH
 from planner.compute import commitments as stay
 
 LIMIT = 5  # instance types weighed: the bill's dearest
@@ -54,6 +57,12 @@ class BillTier:
     monthly: Decimal  # the bill's effective cost a month, in the bill's currency
     committed: Decimal = ZERO  # of which under a commitment (PricingCategory Committed)
     spot: Decimal = ZERO  # of which on spot (PricingCategory Dynamic)
+    committed_hours: Decimal = ZERO  # machine-hours a month under a commitment
+    spot_hours: Decimal = ZERO  # machine-hours a month on spot
+
+    @property
+    def hours(self) -> Decimal:
+        return self.count * HOURS_PER_MONTH
 
 
 @dataclass(frozen=True)
@@ -126,18 +135,21 @@ def weigh_tier(
         "bill_monthly": _cents(line.monthly),
         "bill_rate_monthly": _cents(line.monthly / line.count) if line.count > 0 else None,
         "committed_share": _share(line.committed, line.monthly),
+        "committed_hours_share": _share(line.committed_hours, line.hours),
         "spot_share": _share(line.spot, line.monthly),
+        "spot_hours_share": _share(line.spot_hours, line.hours),
         "said": msg("bills.commitments.tier", count=count, instance_type=line.instance_type,
                     region=line.region, monthly=Money(Decimal(_cents(line.monthly)), currency)),
         "options": [], "missing": [], "notes": [],
     }  # fmt: skip
-    if line.committed > 0:
-        out["notes"].append(msg("bills.commitments.includes_committed",
-                                share=Percent(Decimal(out["committed_share"]), 0)))  # fmt: skip
-    if line.spot > 0:
-        out["notes"].append(
-            msg("bills.commitments.includes_spot", share=Percent(Decimal(out["spot_share"]), 0))
-        )
+    if line.committed_hours > 0 or line.committed > 0:
+        share = Decimal(out["committed_hours_share"] or out["committed_share"] or 0)
+        out["notes"].append(msg("bills.commitments.includes_committed", share=Percent(share, 0)))
+        if line.committed <= 0:  # covered hours at no cost: the commitment is paid elsewhere
+            out["notes"].append(msg("bills.commitments.committed_unpriced"))
+    if line.spot_hours > 0 or line.spot > 0:
+        share = Decimal(out["spot_hours_share"] or out["spot_share"] or 0)
+        out["notes"].append(msg("bills.commitments.includes_spot", share=Percent(share, 0)))
     if not slots:
         out["notes"].append(msg("bills.commitments.no_slots", tier=TierRef(line.tier)))
     for slot in slots:

@@ -91,21 +91,27 @@ def for_plan(plan: schema.Plan, prices: engine.Prices | None) -> dict[str, Any] 
 
 
 def _bill_tiers(found: Any) -> list[weighing.BillTier]:
-    """The bill's matched instance types, with the cost already committed or on spot."""
+    """The bill's matched instance types, with the cost and hours already committed or on
+    spot, a month."""
     months = Decimal(found.months)
     split: dict[tuple[str, str, str], dict[str, Decimal]] = defaultdict(
         lambda: defaultdict(Decimal)
     )
     for row in cost_by_pricing(found.chosen.exclude(instance_type="")):
-        if hours_per_unit(row["unit"]) is None:
+        per = hours_per_unit(row["unit"])
+        if per is None:
             continue  # not time: not in the tier line (bills.baseline)
         key = (row["provider"], row["instance_type"], row["region"])
         split[key][row["pricing_category"]] += row["cost"] / months
+        split[key][row["pricing_category"] + ":hours"] += row["quantity"] * per / months
     out = []
     for t in found.tiers:
-        shares = split.get((t.provider, t.instance_type, t.region), {})
+        got = split.get((t.provider, t.instance_type, t.region), {})
+        zero = Decimal(0)
         out.append(weighing.BillTier(
             t.instance_type, t.region, t.tier, t.count, t.monthly,
-            committed=shares.get("Committed", Decimal(0)), spot=shares.get("Dynamic", Decimal(0)),
+            committed=got.get("Committed", zero), spot=got.get("Dynamic", zero),
+            committed_hours=got.get("Committed:hours", zero),
+            spot_hours=got.get("Dynamic:hours", zero),
         ))  # fmt: skip
     return out
