@@ -59,3 +59,14 @@ def compute_lines(bill: Bill) -> list[dict]:
         .annotate(**SUMS)
         .order_by("provider", "account", "region", "instance_type")
     )
+
+
+def cost_by_pricing(lines) -> list[dict]:
+    """The cost and quantity of chosen compute lines (a BillLine queryset) per provider,
+    instance type, region, unit and pricing category: how much of an instance type's cost
+    and hours on the bill was already under a commitment (Committed) or on spot (Dynamic)."""
+    return list(
+        lines.values("provider", "instance_type", "region", "unit", "pricing_category")
+        .annotate(cost=Sum("cost"), quantity=Sum("quantity"))
+        .order_by("provider", "instance_type", "region", "unit", "pricing_category")
+    )

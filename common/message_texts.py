@@ -1230,6 +1230,55 @@ _BILLS = {
         "and %(count)s more instance-type lines, %(monthly)s a month (the API lists them all)"
     ),
     "bills.plan.deleted": N_("Bill %(bill)s, which this baseline was taken from, is deleted"),
+    # the cloud's commitments weighed against a bill baseline (issue 27)
+    "bills.commitments.tier": N_(
+        "%(count)s × %(instance_type)s in %(region)s: %(monthly)s a month on your bill"  # noqa: RUF001
+    ),
+    "bills.commitments.break_even": N_(
+        "from your bill: beats what you pay now from month %(month)s; loses to it below "
+        "%(share)s utilisation"
+    ),
+    "bills.commitments.never_beats": N_(
+        "from your bill: never beats what you pay now for this instance"
+    ),
+    "bills.commitments.spot": N_(
+        "from your bill: spot, with %(share)s of the work re-run after interruptions"
+    ),
+    "bills.commitments.saving": N_("%(monthly)s a month at your bill's count; saves %(saving)s"),
+    "bills.commitments.includes_committed": N_(
+        "%(share)s of this instance's hours on the bill already ran under a reservation or "
+        "savings plan: the bill's cost includes those discounts, so a saving here comes on top"
+    ),
+    "bills.commitments.committed_unpriced": N_(
+        "those committed hours carry no cost on this bill (the commitment is paid elsewhere: "
+        "an upfront purchase, or an actual-cost view): the bill understates what they cost"
+    ),
+    "bills.commitments.includes_spot": N_(
+        "%(share)s of this instance's hours on the bill already ran on spot: the bill's cost "
+        "includes that discount"
+    ),
+    "bills.commitments.no_rate": N_("no rate in the catalog: none is made up"),
+    "bills.commitments.no_slots": N_(
+        "%(tier)s: the catalog has no commitment or spot prices of this instance to weigh"
+    ),
+    "bills.commitments.more": N_(
+        "and %(count)s more instance types, %(monthly)s a month, not weighed here"
+    ),
+    "bills.commitments.other_currency": N_(
+        "The bill is in %(bill)s and the plan in %(plan)s: the cloud's commitments are not "
+        "weighed against the bill (set the plan's currency to the bill's)"
+    ),
+    "bills.commitments.vs_move": N_(
+        "Against staying and committing: %(move)s saves %(move_saving)s a month against the "
+        "whole bill; the bill's weighed instances, each at its cheapest reservation or "
+        "savings plan, save %(saving)s a month."
+    ),
+    "bills.commitments.today_utilisation": N_("utilisation of your commitments: %(value)s"),
+    "bills.commitments.today_coverage": N_("coverage of eligible usage: %(value)s"),
+    "bills.commitments.today_unused": N_("unused commitment spend: %(value)s"),
+    "bills.commitments.today_negotiated_savings": N_("negotiated savings: %(value)s"),
+    "bills.commitments.today_commitment_savings": N_("commitment savings: %(value)s"),
+    "bills.commitments.today_none": N_("the bill gives no commitment figures (%(reason)s)"),
 }
 
 # Estimates from published scores (benchmarks_app.estimate_selectors, .evidence).

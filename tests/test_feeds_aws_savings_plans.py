@@ -281,3 +281,28 @@ def test_the_command_imports_the_sample_and_says_what_it_left_out(tmp_path):
     assert "new tiers: 1" in text
     assert "1 Savings Plan rate names no operation" in text
     assert Tier.objects.filter(slug=C1).exists()
+
+
+@pytest.mark.parametrize(
+    ("index", "said"),
+    [
+        (lambda text: text.replace(b'"versionUrl"', b'"currentVersionUrl"'), "region index"),
+        (lambda text: text[: len(text) // 2], "region index"),
+    ],
+    ids=["renamed-field", "truncated"],
+)
+def test_a_drifted_or_truncated_region_index_is_refused_and_changes_nothing(
+    httpserver, settings, index, said
+):
+    """The region index is the feed's first page: drifted (a renamed field) or cut short,
+    the sync is refused, the region's file is never read, and nothing changes."""
+    c1_medium_on_demand()
+    before = catalog_state()
+    settings.CATALOG_FEED_AWS_BASE_URL = httpserver.url_for("").rstrip("/")
+    httpserver.expect_request(sp.INDEX_PATH).respond_with_data(
+        index(sample(INDEX_FILE).read_bytes()), content_type="application/json"
+    )
+    (result,) = sync_source("aws-savings-plans", ["eu-west-1"])
+    assert result.status == FeedImport.Status.REFUSED
+    assert said in " ".join(texts(result)), texts(result)
+    assert catalog_state() == before

@@ -306,3 +306,20 @@ def test_the_api_key_is_sent_but_never_stored(httpserver, settings):
     assert refused.status == FeedImport.Status.REFUSED
     assert "403" in " ".join(texts(refused))
     assert "test-key" not in json.dumps(refused.messages) + refused.url
+
+
+def test_the_command_imports_the_sample_with_its_exact_rates(tmp_path):
+    """Issue 27's "Done when": `sync_prices gcp --file …` imports the real sample, as
+    `sync_prices aws-savings-plans --file …` does (tests/test_feeds_aws_savings_plans.py)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    ecb_rates("2023-08-09")
+    out = StringIO()
+    call_command("sync_prices", "gcp", "--region", "us-central1",
+                 "--file", str(real_pages(tmp_path)), stdout=out)  # fmt: skip
+    assert "gcp us-central1: imported" in out.getvalue(), out.getvalue()
+    got = amounts("us-central1")
+    assert got["gcp-a2-highgpu-1g-us-central1-on-demand"] == Decimal("3.673385")
+    assert got["gcp-e2-standard-2-us-central1-on-demand"] == Decimal("0.066167")

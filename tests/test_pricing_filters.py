@@ -95,3 +95,32 @@ def test_the_tier_picker_refuses_an_unknown_pricing_value_naming_it(owner):
     assert response.status_code == 400
     body = response.json()
     assert body["field"] == "pricing" and "'savings'" in body["error"]
+
+
+AWS_SP = "aws-c1.medium-eu-west-1-savings-plan-compute-1y-all-upfront"
+
+
+def test_the_aws_savings_plan_samples_tier_is_kept_by_the_page_and_the_picker(owner):
+    """Issue 27's "Done when": the catalog page and the tier picker filter by pricing model,
+    AWS Savings Plans (the real eu-west-1 sample, through its own feed) included."""
+    from tests.test_feeds_aws_savings_plans import REGION_FILE, c1_medium_on_demand
+
+    c1_medium_on_demand()
+    assert sync_source("aws-savings-plans", ["eu-west-1"],
+                       file=sample(REGION_FILE))[0].status == "imported"  # fmt: skip
+    client = login(owner)
+    assert page_slugs(client, pricing="savings_plan") == sorted([
+        AZURE + "savings-plan-1y", AZURE + "savings-plan-3y", AWS_SP,
+    ])  # fmt: skip
+    assert page_slugs(client, pricing="savings_plan", provider="AWS") == [AWS_SP]
+    assert page_slugs(client, pricing_model="savings_plan_compute_1y_all_upfront") == [AWS_SP]
+    assert "aws-c1.medium-eu-west-1-on-demand" not in page_slugs(client, pricing="savings_plan")
+    assert picker_slugs(client, q="c1.medium", pricing="savings_plan") == [AWS_SP]
+    assert picker_slugs(client, q="c1.medium", pricing="savings_plan_compute_1y_all_upfront") == [
+        AWS_SP
+    ]
+    assert picker_slugs(client, q="c1.medium", pricing="on_demand") == [
+        "aws-c1.medium-eu-west-1-on-demand"
+    ]
+    # typed in the editor's box, the words of the pricing model do the same
+    assert picker_slugs(client, q="c1.medium savings plan") == [AWS_SP]

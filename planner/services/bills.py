@@ -114,7 +114,8 @@ def shared_bill_aggregates(frozen: dict[str, Any]) -> dict[str, Any]:
     """A share's snapshot with the bill reduced to the plan's aggregates: every plan's
     `baseline.bill` (the inputs, the answer's echo of them) left out (the monthly and
     growth it gave stay), every baseline provenance's bill kept to its period, line count,
-    monthly figure and trend."""
+    monthly figure and trend, the answer's `bill_commitments` (per instance type of the
+    bill) left out."""
     out = copy.deepcopy(frozen)
     _redact(out)
     return out
@@ -127,6 +128,7 @@ def _redact(node: Any) -> None:
         return
     if not isinstance(node, dict):
         return
+    node.pop("bill_commitments", None)  # the bill's instance types and their costs (issue 27)
     baseline = node.get("baseline")
     if isinstance(baseline, dict):
         choice = baseline.get("bill")

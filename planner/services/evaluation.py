@@ -22,7 +22,7 @@ import datetime as dt
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -39,6 +39,7 @@ from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, message_json, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
 from planner.compute.message_fields import MESSAGES, with_messages
+from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
 from planner.services.provenance import with_provenance
@@ -57,9 +58,19 @@ UNCERTAINTY_VERSION = 5
 class Evaluation:
     inputs: EngineInputs
     comparison: Any  # planner.compute.engine.Comparison
+    _bill: list[dict[str, Any] | None] = field(default_factory=list, repr=False)
+
+    def bill_commitments(self) -> dict[str, Any] | None:
+        """A bill baseline's commitments weighed against the bill (issue 27), None for any
+        other baseline: read once, when an answer is written (the odds never need it)."""
+        if not self._bill:
+            self._bill.append(bill_deals.for_plan(self.inputs.plan, self.inputs.prices))
+        return self._bill[0]
 
     def to_dict(self) -> dict[str, Any]:
         found = self.comparison.to_dict(limit=OPTIONS_LIMIT)
+        if (bill := self.bill_commitments()) is not None:
+            found["bill_commitments"] = bill
         # The tiers with no number (nearly all of a large catalog's answer) are plain data
         # already: their sentences are texts and their messages JSON. Only the rest goes
         # through the JSON round trip (the list keeps its place in the answer).
@@ -78,6 +89,8 @@ class Evaluation:
         # (`with_messages` copies what it walks) but for the exchange rates, which
         # provenance adds to, so those are copied.
         comparison["fx"] = [dict(rate) for rate in comparison["fx"]]
+        if (bill := self.bill_commitments()) is not None:
+            comparison["bill_commitments"] = bill
         comparison = with_provenance(comparison, self.inputs.generation)
         keys = list(comparison)
         at = keys.index("no_number")

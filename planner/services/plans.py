@@ -237,6 +237,8 @@ def recompute_snapshot_inputs(share: Share, *, as_of: dt.date | None = None) -> 
     plan = schema.parse_plan(frozen["inputs"], known_tiers=None)
     with evidence_of(share.plan.owner_id):  # the owner's figures, whoever follows the link
         now = evaluation.snapshot(plan, as_of=as_of)
+    if plan.baseline.bill is not None:  # today's side as the share keeps it: no bill lines
+        now = shared_bill_aggregates(now)
     return {"as_of": now["as_of"], "snapshot": now, "diff": snapshot_diff(frozen, now)}
 
 

@@ -32,6 +32,7 @@ from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef
 from common.units import HOURS_PER_MONTH
 from planner.compute.message_fields import MESSAGES, by_field
 from planner.compute.tco import payback_message
+from planner.web import bill_commitments
 
 CHART_OPTIONS = 8  # bars in the monthly and capacity charts besides the baseline
 CUMULATIVE_OPTIONS = 4  # lines in the cumulative chart besides the baseline
@@ -179,6 +180,9 @@ class Results:
     # with no catalog tier and the trend, as messages (empty: no bill).
     baseline_bill: list[Message] = field(default_factory=list)
     commitments_missing: list[Message] = field(default_factory=list)  # slots with no rate
+    # a bill baseline's commitments weighed against the bill (issue 27); None: no bill
+    bill_commitments: bill_commitments.BillCommitments | None = None
+    vs_bill_commitments: Message | None = None  # the best move against committing the bill
 
     @property
     def best(self) -> Row | None:
@@ -198,6 +202,18 @@ class Results:
             code = "engine.headline_commitment_beats_move"
         return msg(code, move=move.title, commitment=stay.title, months=self.horizon,
                    difference=Money(abs(stay.total - move.total), self.currency))  # fmt: skip
+
+
+def vs_bill_commitments(view: Results) -> Message | None:
+    """The best move against staying and committing the bill's instances (issue 27)."""
+    said = view.bill_commitments
+    moves = [r for r in view.rows if r.commitment is None and r.capacity != "cannot_carry"]
+    if said is None or said.saving is None or not said.tiers or not moves:
+        return None
+    move = moves[0]
+    return msg("bills.commitments.vs_move", move=move.title,
+               move_saving=Money(view.baseline_monthly - move.monthly, view.currency),
+               saving=Money(said.saving, said.currency))  # fmt: skip
 
 
 def dec(value: Any) -> Decimal:
@@ -389,6 +405,8 @@ def results(comparison: Mapping[str, Any]) -> Results:
     )
     out.charts = chart_data(comparison, rows)
     out.baseline_bill = bill_lines((baseline.get("provenance") or {}).get("bill"))
+    out.bill_commitments = bill_commitments.view(comparison.get("bill_commitments"))
+    out.vs_bill_commitments = vs_bill_commitments(out)
     return out
 
 
