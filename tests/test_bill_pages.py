@@ -147,10 +147,16 @@ def test_a_lost_cache_is_rebuilt_on_the_control_queue_not_in_the_request(
 
     c = _client(client, owner)
     waiting = c.get(f"/bills/{focus_bill.pk}/").content.decode()
-    assert 'data-testid="bill-computing"' in waiting and 'http-equiv="refresh"' in waiting
+    # It polls with htmx (no <meta refresh>: a timed reload is an accessibility failure).
+    assert 'data-testid="bill-computing"' in waiting and 'hx-trigger="every 2s"' in waiting
+    assert 'http-equiv="refresh"' not in waiting
     assert page.kept(focus_bill) is None and not page.claim(focus_bill)  # one rebuild queued
+    poll = c.get(f"/bills/{focus_bill.pk}/", HTTP_HX_REQUEST="true")
+    assert poll.status_code == 204 and "HX-Refresh" not in poll  # still computing
     warm_page(focus_bill.pk)
     assert page.kept(focus_bill) is not None and page.claim(focus_bill)  # the claim released
+    poll = c.get(f"/bills/{focus_bill.pk}/", HTTP_HX_REQUEST="true")
+    assert poll.status_code == 200 and poll["HX-Refresh"] == "true"  # ready: the page reloads
     shown = c.get(f"/bills/{focus_bill.pk}/").content.decode()
     assert 'data-testid="coverage"' in shown and "bill-computing" not in shown
 

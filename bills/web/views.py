@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HTMX_STOP_POLLING
+from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
 from bills import charts, page, selectors, tables
 from bills.models import BillUpload
@@ -129,7 +129,11 @@ def detail(request: HttpRequest, bill_id: int) -> HttpResponse:
                 log.exception("bills.warm_page not queued for bill %s", bill.pk)
                 figures = page.figures(bill)
         if figures is None:
+            if request.htmx:  # the waiting page's poll: nothing to swap yet
+                return HttpResponse(status=204)
             return render(request, "bills/computing.html", {"bill": bill})
+    if request.htmx:  # the waiting page's poll, and the figures are ready: reload it
+        return HttpResponseClientRefresh()
     language = get_language() or "en"
     context = {"bill": bill, **tables.shaped(bill, figures, language),
                "chart_version": charts.VERSION}  # fmt: skip
