@@ -52,12 +52,12 @@ def link(run: Run, slug: str, by=None) -> Message | None:
     target.tier_confirmed_by = by if staff else None
     target.tier_confirmed_at = timezone.now() if staff and by is not None else None
     target.save()
+    return None
 
 
 def offered(slug: str) -> bool:
     """Whether an offered (not retired) tier has this key."""
     return Tier.objects.filter(retired=False, slug=slug).exists()
-    return None
 
 
 @transaction.atomic

@@ -5,6 +5,7 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.urls import reverse
 
 from benchmarks_app.models import Target
@@ -53,3 +54,33 @@ def test_an_unknown_tier_refuses_the_import_and_changes_nothing(client, staff_us
     response = client.post(reverse("benchmarks:import_run"), {"file": upload(data), "tier": "nope"})
     assert response.status_code == 400 and "No offered tier has the key nope." in response.text
     assert not Target.objects.exists()
+
+
+def test_the_command_without_a_tier_suggests_those_with_the_hosts_cpu(tmp_path, capsys):
+    load_default_catalog()
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(epyc_run_file()))
+    call_command("import_run", str(path))
+    said = capsys.readouterr().out
+    assert f"tiers with this host's CPU model: {EXTREME}" in said and "--tier TIER" in said
+    assert Target.objects.get().tier is None  # nothing linked without the importer's word
+
+
+def test_the_command_links_the_named_tier_and_warns_of_the_differences(tmp_path, capsys):
+    load_default_catalog()
+    make_tier("aws-c5.4xlarge-test", provider="AWS", name="c5.4xlarge", vcpus=16)
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(epyc_run_file()))
+    call_command("import_run", str(path), "--tier", "aws-c5.4xlarge-test")
+    said = capsys.readouterr().out
+    assert "linked target epyc to tier aws-c5.4xlarge-test" in said
+    assert "warning: check the link (cpu_differs, vcpus_differ; tier CPU " in said
+    target = Target.objects.get()
+    assert target.tier.slug == "aws-c5.4xlarge-test" and target.tier_confirmed  # a command
+
+
+def test_the_command_says_when_no_tier_has_the_hosts_cpu(tmp_path, capsys):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(epyc_run_file()))  # an empty catalog
+    call_command("import_run", str(path))
+    assert "no catalog tier has this host's CPU model" in capsys.readouterr().out

@@ -37,3 +37,17 @@ class Command(BaseCommand):
             if match is not None and match.differences:
                 said = ", ".join(match.differences)
                 self.stdout.write(f"warning: check the link ({said}; tier CPU {match.tier_cpu})")
+            return
+        # No tier named: which catalog tiers the host could be, by CPU model and vCPUs.
+        found = tier_links.suggestions(run)
+        if found:
+            names = ", ".join(m.slug + ("" if m.same_vcpus else " (other vCPUs)") for m in found)
+            self.stdout.write(
+                f"tiers with this host's CPU model: {names}; import again with --tier TIER "
+                "(or link the target in the admin) to let the run size it"
+            )
+        else:
+            self.stdout.write(
+                "no catalog tier has this host's CPU model; link the target in the admin if "
+                "you know which tier it is"
+            )
