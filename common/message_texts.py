@@ -1240,8 +1240,8 @@ _BILLS = {
         "workloads' first month"
     ),
     "matched.note": N_(
-        "Counted to carry what the bill's machines carry (%(capacity)s times the workloads' "
-        "first month): one %(tier)s server carries %(share)s of it"
+        "Counted to carry what the bill's machines carry: %(capacity)s times the workloads' "
+        "first month; one %(tier)s server carries %(share)s times"
     ),
     "matched.no_capacity": N_(
         "No speed figure for the bill's tiers %(tiers)s: the options are sized to the "

@@ -66,6 +66,7 @@ def take_from_bill(data: dict[str, Any], owner: Any) -> tuple[dict[str, Any], di
 
 
 TWO_PLACES = Decimal("0.01")
+SIX_PLACES = Decimal("0.000001")  # a machine's count: an hour a month is 0.00137
 
 
 def plan_tiers(found: BillBaseline) -> list[dict[str, str]]:
@@ -78,7 +79,7 @@ def plan_tiers(found: BillBaseline) -> list[dict[str, str]]:
         count, monthly = by_tier.setdefault(str(line.tier), [Decimal(0), Decimal(0)])
         by_tier[str(line.tier)] = [count + line.count, monthly + line.monthly]
     return [
-        {"tier": tier, "count": str(count.quantize(TWO_PLACES, ROUND_HALF_UP)),
+        {"tier": tier, "count": str(count.quantize(SIX_PLACES, ROUND_HALF_UP)),
          "monthly": str(monthly.quantize(TWO_PLACES, ROUND_HALF_UP))}
         for tier, (count, monthly) in sorted(by_tier.items())
     ]  # fmt: skip

@@ -160,7 +160,7 @@ class BaselineTier(SchemaObject):
 
     tier: Annotated[str, Spec("tier")]
     count: Annotated[
-        Decimal, Spec("decimal", min=0, max=10_000, places=2, unit="servers",
+        Decimal, Spec("decimal", min=0, max=10_000, places=6, unit="servers",
                       doc="machines: the bill's hours a month ÷ 730")
     ]  # fmt: skip
     monthly: Annotated[

@@ -1,0 +1,112 @@
+# ruff: noqa: RUF003  (hand calculations written with × and ÷)
+"""A plan built from the FOCUS sample's AWS compute lines (issue 25, item 4), through the
+API on the real database: the baseline's machines by catalog tier (`baseline.tiers`),
+options sized to carry what they carry (`baseline.sizing: "matched"`), the bill and its
+tiers named in the provenance; a share shows the bill's aggregates only when its owner
+chooses (`include_bill`), and a share of a matched plan is not "changed" by being
+recomputed."""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from bills.baseline import baseline_from_bill
+from bills.models import BillLine
+from bills.services.importing import import_bill
+from catalog.defaults import load_default_catalog
+from catalog.models import Tier
+from planner.models import Plan, Share
+from planner.services import plans as services
+from planner.services.bills import plan_tiers
+from tests.support.api import token_client
+from tests.support.bills import FOCUS, bill_sample
+from tests.support.runs import GBM_RUN, import_copy
+
+pytestmark = pytest.mark.django_db
+
+WORK = [{"kind": "gbm", "rows": 1_000_000, "features": 50, "trees": 200,
+         "trainings_per_month": 10}]  # fmt: skip
+
+
+def _aws_accounts(bill) -> list[str]:
+    lines = BillLine.objects.filter(bill=bill, provider="AWS", service_category="Compute")
+    return sorted(set(lines.values_list("account", flat=True)))
+
+
+def _alternative() -> Tier:
+    return Tier.objects.filter(kind="dedicated", retired=False, vcpus__gte=32).order_by("slug")[0]
+
+
+def _measured(tiers: list[str]) -> None:
+    """The same GBM run on every tier named (a copy per tier, labelled so): a server's share
+    of the work is then its vCPUs' over the threads the run used."""
+    for slug in tiers:
+        import_copy(GBM_RUN, f"copy-for-{slug}", Tier.objects.get(slug=slug))
+
+
+@pytest.fixture
+def from_bill(owner):
+    load_default_catalog()
+    bill = import_bill(bill_sample(FOCUS), owner).bill
+    accounts = _aws_accounts(bill)
+    found = baseline_from_bill(bill, accounts=accounts)
+    return bill, accounts, found
+
+
+def _plan(bill, accounts, alt: str, **baseline) -> dict:
+    return {"name": "from the bill", "currency": "USD", "workloads": WORK,
+            "candidates": [{"tier": alt}],
+            "baseline": {"monthly": "1", "bill": {"id": bill.pk, "accounts": accounts},
+                         **baseline}}  # fmt: skip
+
+
+def test_the_bills_tiers_become_the_baseline_and_the_options_carry_them(owner, from_bill):
+    bill, accounts, found = from_bill
+    tiers = plan_tiers(found)
+    assert tiers and {t["tier"] for t in tiers} == {t.tier for t in found.tiers}
+    alt = _alternative()
+    _measured([t["tier"] for t in tiers] + [alt.slug])
+    client = token_client(owner)[0]
+    body = _plan(bill, accounts, alt.slug, sizing="matched")
+    made = client.post("/api/v1/plans", json.dumps(body), content_type="application/json")
+    assert made.status_code == 201, made.content
+    stored = Plan.objects.get(code=made.json()["id"])
+    assert stored.inputs["baseline"]["tiers"] == tiers  # count = hours ÷ 730, the bill's cost
+    assert stored.inputs["baseline"]["monthly"] == str(found.monthly)  # the bill's whole figure
+    for line, tier in zip(sorted(found.tiers, key=lambda t: t.tier), tiers, strict=False):
+        assert Decimal(tier["count"]) == (line.hours_a_month / 730).quantize(Decimal("1E-6"))
+    answer = client.get(f"/api/v1/plans/{stored.code}").json()["comparison"]
+    baseline = answer["baseline"]
+    said = baseline["provenance"]["bill"]
+    assert said["name"] == bill.name and said["period_start"] == "2024-09-01"
+    assert {t["tier"] for t in said["tiers"]} == {t["tier"] for t in tiers}
+    assert said["unmatched"] == [] or all(u["tier"] is None for u in said["unmatched"])
+    assert Decimal(baseline["monthly"][0]) == found.monthly  # the same money as before
+    matched = baseline["matched"]
+    assert matched["missing"] == [] and matched["capacity"] is not None
+    carries = sum(Decimal(t["count"]) * Decimal(t["share"]) for t in matched["tiers"])
+    assert Decimal(matched["capacity"]) == pytest.approx(carries, abs=Decimal("0.001"))
+    assert answer["options"], (answer["no_number"], alt.slug)
+    option = answer["options"][0]
+    said = [m for m in option["messages"] if m["code"] == "matched.note"]
+    assert len(said) == 1
+    share_alt = Decimal(said[0]["params"]["share"]["number"])
+    need = max(1, math.ceil(Decimal(matched["capacity"]) / share_alt))
+    assert option["parts"][0]["servers_by_month"] == [need] * len(baseline["monthly"])
+
+
+def test_without_a_figure_for_the_bills_tiers_the_options_are_sized_to_the_work(owner, from_bill):
+    bill, accounts, _found = from_bill
+    alt = _alternative()
+    _measured([alt.slug])  # the bill's tiers: no run, and no estimate in this database
+    client = token_client(owner)[0]
+    body = _plan(bill, accounts, alt.slug, sizing="matched")
+    answer = client.post("/api/v1/evaluate", json.dumps(body), content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    matched = answer.json()["baseline"]["matched"]
+    assert matched["capacity"] is None and matched["missing"]
