@@ -100,13 +100,26 @@ def test_the_bills_tiers_become_the_baseline_and_the_options_carry_them(owner, f
     assert option["parts"][0]["servers_by_month"] == [need] * len(baseline["monthly"])
 
 
-def test_without_a_figure_for_the_bills_tiers_the_options_are_sized_to_the_work(owner, from_bill):
-    bill, accounts, _found = from_bill
+def test_a_tier_with_no_figure_is_said_and_the_options_are_sized_to_the_work(owner) -> None:
+    load_default_catalog()
     alt = _alternative()
-    _measured([alt.slug])  # the bill's tiers: no run, and no estimate in this database
+    _measured([alt.slug])
+    # a tier whose vCPUs the catalog does not list: the model gives it no figure
+    unknown = Tier.objects.filter(vcpus__isnull=True, retired=False).order_by("slug").first()
+    assert unknown is not None
     client = token_client(owner)[0]
-    body = _plan(bill, accounts, alt.slug, sizing="matched")
+    body = {"currency": "USD", "workloads": WORK, "candidates": [{"tier": alt.slug}],
+            "baseline": {"monthly": "100", "sizing": "matched",
+                         "tiers": [{"tier": unknown.slug, "count": "3", "monthly": "100"}]}}  # fmt: skip
     answer = client.post("/api/v1/evaluate", json.dumps(body), content_type="application/json")
     assert answer.status_code == 200, answer.content
-    matched = answer.json()["baseline"]["matched"]
-    assert matched["capacity"] is None and matched["missing"]
+    found = answer.json()
+    matched = found["baseline"]["matched"]
+    assert matched["capacity"] is None and matched["missing"] == [unknown.slug]
+    option = found["options"][0]
+    codes = [m["code"] for m in option["messages"] if m["code"].startswith("matched.")]
+    assert codes == ["matched.no_capacity"]
+    sized = client.post("/api/v1/evaluate", json.dumps({**body, "baseline": {"monthly": "100"}}),
+                        content_type="application/json").json()  # fmt: skip
+    assert option["parts"][0]["servers_by_month"] == sized["options"][0]["parts"][0][
+        "servers_by_month"]  # the workloads' count, not an invented one
