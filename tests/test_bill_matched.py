@@ -123,3 +123,77 @@ def test_a_tier_with_no_figure_is_said_and_the_options_are_sized_to_the_work(own
                         content_type="application/json").json()  # fmt: skip
     assert option["parts"][0]["servers_by_month"] == sized["options"][0]["parts"][0][
         "servers_by_month"]  # the workloads' count, not an invented one
+
+
+def _matched_plan(owner, from_bill) -> Plan:
+    bill, accounts, found = from_bill
+    alt = _alternative()
+    _measured([t.tier for t in found.tiers] + [alt.slug])
+    data = _plan(bill, accounts, alt.slug, sizing="matched")
+    return services.plan_create(owner=owner, plan=services.parse_owned(data, owner))
+
+
+def test_a_private_share_says_the_owners_bill_without_its_name_or_lines(owner, from_bill):
+    bill, accounts, found = from_bill
+    plan = _matched_plan(owner, from_bill)
+    client = token_client(owner)[0]
+    made = client.post(f"/api/v1/plans/{plan.code}/shares")
+    assert made.status_code == 201, made.content
+    share = Share.objects.get(token=made.json()["token"])
+    frozen = json.dumps(share.snapshot)
+    assert bill.name not in frozen and bill.sha256 not in frozen
+    assert not any(account in frozen for account in accounts)
+    said = share.snapshot["results"]["baseline"]["provenance"]["bill"]
+    assert said["shared"] is True and said["monthly"] == str(found.monthly)
+    assert not {"name", "period_start", "lines", "tiers", "unmatched", "bill"} & set(said)
+    shown = client.get(f"/api/v1/shared/{share.token}").json()
+    assert bill.name not in json.dumps(shown)
+    page = Client().get(f"/s/{share.token}/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "From the owner" in html, html[html.find("Baseline (today)"):][:1500]
+    assert bill.name not in html and "2024-09" not in html
+    # recomputed today from the same evidence: nothing changed (the matched counts, the bill's
+    # part of the provenance), so the page shows no "today" column
+    assert 'class="shared with-today"' not in html
+    today = services.recompute_snapshot_inputs(share)
+    assert today["diff"]["figures"] == [], today["diff"]["figures"][:3]
+
+
+def test_a_share_with_the_bill_chosen_carries_the_plans_aggregates_only(owner, from_bill):
+    bill, accounts, found = from_bill
+    plan = _matched_plan(owner, from_bill)
+    client = token_client(owner)[0]
+    made = client.post(f"/api/v1/plans/{plan.code}/shares?include_bill=true")
+    assert made.status_code == 201, made.content
+    share = Share.objects.get(token=made.json()["token"])
+    frozen = json.dumps(share.snapshot)
+    assert bill.sha256 not in frozen and not any(a in frozen for a in accounts)
+    assert "bill_commitments" not in frozen and '"filters"' not in frozen
+    said = share.snapshot["results"]["baseline"]["provenance"]["bill"]
+    assert said["name"] == bill.name and said["period_start"] == "2024-09-01"
+    assert said["lines"] == found.lines and {t["tier"] for t in said["tiers"]} == {
+        t.tier for t in found.tiers}  # fmt: skip
+    assert "bill" not in said and "sha256" not in said
+    html = Client().get(f"/s/{share.token}/").content.decode()
+    assert bill.name in html and 'class="shared with-today"' not in html
+    assert services.recompute_snapshot_inputs(share)["diff"]["figures"] == []
+
+
+def test_the_editors_share_form_asks_before_showing_the_bill(owner, from_bill):
+    bill, _accounts, _found = from_bill
+    plan = _matched_plan(owner, from_bill)
+    browser = Client()
+    browser.force_login(owner)
+    page = browser.get(f"/plans/{plan.code}/").content.decode()
+    assert 'name="include_bill"' in page
+    browser.post(f"/plans/{plan.code}/share")
+    browser.post(f"/plans/{plan.code}/share", {"include_bill": "on"})
+    private, chosen = Share.objects.filter(plan=plan).order_by("id")
+    assert "name" not in private.snapshot["results"]["baseline"]["provenance"]["bill"]
+    assert chosen.snapshot["results"]["baseline"]["provenance"]["bill"]["name"] == bill.name
+    # viewing the plan, then its share, leaves nothing "changed since you last viewed it"
+    browser.get(f"/plans/{plan.code}/")
+    Client().get(f"/s/{private.token}/")
+    cell = browser.get(f"/plans/{plan.code}/figures").content.decode()
+    assert "changed since you last viewed it" not in cell
