@@ -80,7 +80,11 @@ def test_the_bills_tiers_become_the_baseline_and_the_options_carry_them(owner, f
     assert stored.inputs["baseline"]["monthly"] == str(found.monthly)  # the bill's whole figure
     for line, tier in zip(sorted(found.tiers, key=lambda t: t.tier), tiers, strict=False):
         assert Decimal(tier["count"]) == (line.hours_a_month / 730).quantize(Decimal("1E-6"))
-    answer = client.get(f"/api/v1/plans/{stored.code}").json()["comparison"]
+    from tests.test_api_openapi_document import Answers
+
+    got = client.get(f"/api/v1/plans/{stored.code}")
+    Answers().check("/plans/{id}", "get", got)  # the answer as docs/openapi.yaml says
+    answer = got.json()["comparison"]
     baseline = answer["baseline"]
     said = baseline["provenance"]["bill"]
     assert said["name"] == bill.name and said["period_start"] == "2024-09-01"

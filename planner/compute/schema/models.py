@@ -161,7 +161,7 @@ class BaselineTier(SchemaObject):
     tier: Annotated[str, Spec("tier")]
     count: Annotated[
         Decimal, Spec("decimal", min=0, max=10_000, places=6, unit="servers",
-                      doc="machines: the bill's hours a month ÷ 730")
+                      doc="the machines: the bill's hours a month ÷ 730")
     ]  # fmt: skip
     monthly: Annotated[
         Decimal, Spec("money", min=0, max=MONEY_MAX, unit="currency/month",
