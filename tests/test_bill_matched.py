@@ -201,3 +201,25 @@ def test_the_editors_share_form_asks_before_showing_the_bill(owner, from_bill):
     Client().get(f"/s/{private.token}/")
     cell = browser.get(f"/plans/{plan.code}/figures").content.decode()
     assert "changed since you last viewed it" not in cell
+
+
+def test_the_editor_shows_the_bills_tiers_and_takes_the_matched_sizing(owner, from_bill):
+    from tests.support.dashboard import form_data
+
+    bill, _accounts, _found = from_bill
+    browser = Client()
+    browser.force_login(owner)
+    data = form_data(baseline__bill=str(bill.pk), baseline__bill_providers="AWS",
+                     baseline__sizing="matched", cand_0__tier=_alternative().slug,
+                     action="save")  # fmt: skip
+    saved = browser.post("/plans/new", data)
+    assert saved.status_code == 302, saved.content.decode()[:3000]
+    plan = Plan.objects.get()
+    expected = plan_tiers(baseline_from_bill(bill, providers=["AWS"]))
+    assert plan.inputs["baseline"]["sizing"] == "matched"
+    assert plan.inputs["baseline"]["tiers"] == expected and expected
+    page = browser.get(saved["Location"]).content.decode()
+    assert 'data-testid="bill-tiers"' in page
+    assert '<option value="matched" selected>' in page
+    names = {t.slug: t.name for t in Tier.objects.filter(slug__in=[t["tier"] for t in expected])}
+    assert all(name in page for name in names.values())
