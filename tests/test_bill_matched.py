@@ -112,9 +112,9 @@ def test_a_tier_with_no_figure_is_said_and_the_options_are_sized_to_the_work(own
     unknown = Tier.objects.filter(vcpus__isnull=True, retired=False).order_by("slug").first()
     assert unknown is not None
     client = token_client(owner)[0]
+    tiers = [{"tier": unknown.slug, "count": "3", "monthly": "100"}]
     body = {"currency": "USD", "workloads": WORK, "candidates": [{"tier": alt.slug}],
-            "baseline": {"monthly": "100", "sizing": "matched",
-                         "tiers": [{"tier": unknown.slug, "count": "3", "monthly": "100"}]}}  # fmt: skip
+            "baseline": {"monthly": "100", "sizing": "matched", "tiers": tiers}}  # fmt: skip
     answer = client.post("/api/v1/evaluate", json.dumps(body), content_type="application/json")
     assert answer.status_code == 200, answer.content
     found = answer.json()
@@ -125,8 +125,10 @@ def test_a_tier_with_no_figure_is_said_and_the_options_are_sized_to_the_work(own
     assert codes == ["matched.no_capacity"]
     sized = client.post("/api/v1/evaluate", json.dumps({**body, "baseline": {"monthly": "100"}}),
                         content_type="application/json").json()  # fmt: skip
-    assert option["parts"][0]["servers_by_month"] == sized["options"][0]["parts"][0][
-        "servers_by_month"]  # the workloads' count, not an invented one
+    assert (
+        option["parts"][0]["servers_by_month"]
+        == sized["options"][0]["parts"][0]["servers_by_month"]
+    )  # the workloads' count, not an invented one
 
 
 def _matched_plan(owner, from_bill) -> Plan:
@@ -155,7 +157,7 @@ def test_a_private_share_says_the_owners_bill_without_its_name_or_lines(owner, f
     page = Client().get(f"/s/{share.token}/")
     html = page.content.decode()
     assert page.status_code == 200
-    assert "From the owner" in html, html[html.find("Baseline (today)"):][:1500]
+    assert "From the owner" in html, html[html.find("Baseline (today)") :][:1500]
     assert bill.name not in html and "2024-09" not in html
     # recomputed today from the same evidence: nothing changed (the matched counts, the bill's
     # part of the provenance), so the page shows no "today" column

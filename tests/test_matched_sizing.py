@@ -3,7 +3,6 @@
 `baseline.sizing: "matched"` counts each sized option so that it carries what the
 baseline's tiers carry (planner/compute/matched.py), from the same speed evidence."""
 
-import math
 from decimal import Decimal
 
 import pytest

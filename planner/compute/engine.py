@@ -41,9 +41,8 @@ import pandas as pd
 from common.gcpause import paused
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import bounds, capacity, defaults, onetime, owned, sensitivity, tco
+from planner.compute import bounds, capacity, defaults, matched, onetime, owned, sensitivity, tco
 from planner.compute import commitments as stay
-from planner.compute import matched
 from planner.compute.answer import Headline
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
