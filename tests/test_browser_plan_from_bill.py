@@ -118,9 +118,12 @@ def test_a_plan_sized_to_the_bills_machines_says_so_beside_the_bill(browser, liv
                 assert page.evaluate(OVERFLOW) <= 0, where
                 marker.scroll_into_view_if_needed()
                 shot(page, path=str(ARTIFACTS / f"matched-plan-{width}-{language}.png"))
+                shot(marker.locator(".prov-body"),
+                     path=str(ARTIFACTS / f"matched-marker-{width}-{language}.png"))  # fmt: skip
+                marker.locator("summary").click()  # closed again: it lies over the editor
                 assert page.input_value("#id_baseline__sizing") == "matched", where
                 tiers = page.locator("[data-testid=bill-tiers]")
                 assert "c5.2xlarge" in tiers.inner_text(), where
-                tiers.scroll_into_view_if_needed()
+                page.locator("#id_baseline__sizing").scroll_into_view_if_needed()
                 shot(page, path=str(ARTIFACTS / f"matched-editor-{width}-{language}.png"))
                 assert page.locator("[data-testid=share-include-bill]").count() == 1, where

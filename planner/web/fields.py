@@ -164,7 +164,7 @@ CHOICE_LABELS: dict[str, Promise] = {
     "not_charged": gettext_lazy("not charged"),
     "loan": gettext_lazy("lease or loan"),
     "workloads": gettext_lazy("to the workloads described"),
-    "matched": gettext_lazy("to carry what the bill's machines carry"),
+    "matched": gettext_lazy("to the bill's machines (same capacity)"),
 }
 
 
