@@ -392,7 +392,7 @@ def list_shares(request: HttpRequest, code: PlanId) -> HttpResponse:
     url_name="plan-shares",
     operation_id="createShare",
     summary="Freeze a snapshot of the plan behind a new unguessable link",
-    response={201: schemas.ShareCreated, 404: Errors, **WRITE},
+    response={201: schemas.ShareCreated, 400: Errors, 404: Errors, **WRITE},
 )
 def create_share(request: HttpRequest, code: PlanId, include_bill: bool = False) -> HttpResponse:
     """The snapshot keeps the plan's inputs, the price rows and measurements it used (by id

@@ -217,7 +217,11 @@ class Baseline(SchemaObject):
         cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
     ) -> list[Problem]:
         out = _one_of(raw, "monthly", "tier")
-        if given.get("sizing") == "matched" and raw.get("tiers") is None and not raw.get("bill"):
+        if (
+            given.get("sizing") == "matched"
+            and raw.get("tiers") is None
+            and raw.get("bill") is None
+        ):
             out.append((("sizing",), msg("schema.matched_needs_tiers"), None))
         return out
 
