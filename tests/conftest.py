@@ -60,6 +60,18 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hasher() -> Iterator[None]:
+    """MD5 for every test's passwords (the fixtures' users, each sign-in through the form):
+    PBKDF2 costs 0.7 s a hash on the busy two-core CI machine, two or three a test that
+    signs a user in, and no test is about the hashing. A test that starts a server of its
+    own (gunicorn, a worker) checks no password in it: tokens and pages only."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(scope="session")
 def child_environment() -> Callable[..., dict[str, str]]:
     """child_env for tests that start other processes (a manage.py command, say)."""
