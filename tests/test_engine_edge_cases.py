@@ -36,7 +36,7 @@ def test_when_no_option_can_be_priced_the_headline_says_so():
 def test_gpu_hours_on_a_tier_without_a_gpu_count_are_refused_with_the_reason():
     result = run(candidates=[{"tier": "inmotion-extreme", "gpu_hours_per_month": 10}])
     assert result.options == []
-    assert "GPU count" in str(result.no_number[0]["reason"])
+    assert "GPU count" in str(result.no_number[0].reason)
 
 
 def test_a_baseline_tier_without_a_price_is_an_error_naming_the_field():

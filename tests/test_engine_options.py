@@ -77,10 +77,10 @@ def test_by_default_every_cpu_tier_with_a_number_is_sized_and_sorted_by_total_co
 
 def test_tiers_without_a_number_are_listed_with_their_reasons():
     result = run()
-    no_number = {entry["tier"]: entry for entry in result.no_number}
+    no_number = {entry.tier: entry for entry in result.no_number}
     assert set(no_number) == {"inmotion-advanced", "inmotion-essential", "hetzner-ax-fsn1"}
-    assert "specs unknown" in str(no_number["inmotion-advanced"]["reasons"][0])
-    assert [str(r) for r in no_number["hetzner-ax-fsn1"]["reasons"]] == [
+    assert "specs unknown" in str(no_number["inmotion-advanced"].reasons[0])
+    assert [str(r) for r in no_number["hetzner-ax-fsn1"].reasons] == [
         "gbm #1: no run on a target linked to this tier"
     ]
     assert all(o.parts[0].tier != "aws-p4d.24xlarge-us-east-1-on-demand" for o in result.options)

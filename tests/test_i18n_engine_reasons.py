@@ -71,7 +71,7 @@ def engine_reason(**plan) -> Message:
     data = {"currency": "USD", "baseline": {"monthly": 900}, "horizon_months": 12} | plan
     result = compare(parse_plan(data), engine_frame(EXTREME_ROW), {}, as_of=AS_OF)
     [missing] = result.no_number
-    return missing["reason"]
+    return missing.reason
 
 
 def test_a_tier_without_a_price_says_so_in_german():

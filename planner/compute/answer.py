@@ -102,3 +102,55 @@ class Headline(BaseModel):
         out += [("sentence", m) for m in self.sentences]
         out += [("payback_label", self.payback)] if self.payback is not None else []
         return [FieldMessage(**said(field, message)) for field, message in out]
+
+
+def _said_in(fields: list[tuple[str, Message | None]]) -> list[FieldMessage]:
+    """`FieldMessage`s of (field, message) pairs, the Nones left out (built without
+    validation: `as_api` gives exactly its fields)."""
+    build = FieldMessage.model_construct
+    return [build(**said(field, message)) for field, message in fields if message is not None]
+
+
+class DroppedTier(BaseModel):
+    """A candidate the engine could not price (the catalog frame dropped it), and why."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    tier: str
+    reason: Sentence
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the object's sentences as messages; empty when it has none"
+    )
+    @property
+    def messages(self) -> list[FieldMessage]:
+        return _said_in([("reason", self.reason)])
+
+    def said(self) -> dict[str, Any]:
+        """Its fields before `messages`, as the engine holds them (messages unsaid)."""
+        return {"tier": self.tier, "reason": self.reason}
+
+
+class NoNumber(BaseModel):
+    """A tier the capacity model was asked to size but could not (`no_number`), or ruled
+    out (`ruled_out`), with its reasons."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    tier: str
+    status: str = Field(description="no_number | ruled_out")
+    reasons: list[Sentence]
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the object's sentences as messages; empty when it has none"
+    )
+    @property
+    def messages(self) -> list[FieldMessage]:
+        return _said_in([(f"reasons[{i}]", r) for i, r in enumerate(self.reasons)])
+
+    def said(self) -> dict[str, Any]:
+        """Its fields before `messages`, as the engine holds them (messages unsaid)."""
+        return {"tier": self.tier, "status": self.status, "reasons": self.reasons}
+
+
+Unpriced = DroppedTier | NoNumber  # an entry of the answer's `no_number`

@@ -43,7 +43,7 @@ from common.messages import Message, Money, Number, Percent, TierRef, as_api, ms
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds, capacity, defaults, onetime, owned, sensitivity, tco
 from planner.compute import commitments as stay
-from planner.compute.answer import Headline
+from planner.compute.answer import DroppedTier, Headline, NoNumber, Unpriced
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
 from planner.compute.schema import (
@@ -372,7 +372,7 @@ class Comparison:
     options: list[OptionResult]  # cheapest total first
     headline: Headline
     stays_on_gpu: list[dict[str, Any]]
-    no_number: list[dict[str, Any]]
+    no_number: list[Unpriced]
     price_performance: list[dict[str, Any]]
     assumptions: list[dict[str, Any]]
     fx: list[dict[str, Any]]
@@ -395,7 +395,7 @@ class Comparison:
             "options": [o.to_dict() for o in options],
             "options_total": len(self.options),
             "stays_on_gpu": [with_messages(s) for s in self.stays_on_gpu],
-            "no_number": [with_messages(n) for n in self.no_number] if no_number else [],
+            "no_number": [n.model_dump() for n in self.no_number] if no_number else [],
             "price_performance": [with_messages(p) for p in self.price_performance],
             "assumptions": self.assumptions,
             "fx": self.fx,
@@ -539,7 +539,7 @@ def _commitment_terms(
     return out
 
 
-def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dict[str, Any]]]:
+def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[DroppedTier]]:
     """The options to price, and the candidates that cannot be (with the reason)."""
     if not plan.candidates and plan.owned:
         return [], []  # the owned servers are the options; no catalog tier is sized
@@ -555,7 +555,7 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dic
     options, missing = [], []
     for index, candidate in enumerate(plan.candidates):
         problems = [(p.tier, _unpriceable(p, prices)) for p in candidate.parts]
-        problems = [{"tier": s, "reason": r} for s, r in problems if r]
+        problems = [DroppedTier.model_construct(tier=s, reason=r) for s, r in problems if r]
         if problems:
             missing += problems
             continue
@@ -1265,19 +1265,20 @@ def _break_even(
 
 def _no_number(
     table: CapacityTable | None, prices: Prices, specs: list[OptionSpec]
-) -> list[dict[str, Any]]:
+) -> list[Unpriced]:
     """Tiers the frame dropped, and tiers the model was asked to size but could not.
 
     A fixed count is the manager's figure: its tier is sized only to compare, so a
     tier with no number there is not listed (the option itself is priced).
     """
-    out = [{"tier": s, "reason": as_message(r)} for s, r in prices.dropped.items()]
+    dropped, unsized = DroppedTier.model_construct, NoNumber.model_construct
+    out: list[Unpriced] = [dropped(tier=s, reason=as_message(r)) for s, r in prices.dropped.items()]
     if table is None:
         return out
     asked = {p.tier for o in specs for p in o.parts if p.mode == "sized"}
     for i, slug in enumerate(table.slugs):
         if slug in asked and table.status[i] in ("no_number", "ruled_out"):
-            out.append({"tier": slug, "status": str(table.status[i]), "reasons": table.reasons(i)})
+            out.append(unsized(tier=slug, status=str(table.status[i]), reasons=table.reasons(i)))
     return out
 
 

@@ -38,7 +38,8 @@ from common.messages import as_api, msg
 from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, message_json, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
-from planner.compute.message_fields import MESSAGES, with_messages
+from planner.compute.answer import Unpriced
+from planner.compute.message_fields import MESSAGES
 from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -97,15 +98,15 @@ class Evaluation:
         head = encoded({k: comparison[k] for k in keys[:at]}).decode()
         tail = encoded({k: comparison[k] for k in keys[at + 1 :]}).decode()
         writer = message_json.Writer()
-        entries = [writer.entry(e) or _entry_json(e) for e in self.comparison.no_number]
+        entries = [writer.entry(e.said()) or _entry_json(e) for e in self.comparison.no_number]
         written = f'"no_number": [{", ".join(entries)}]'
         # `{"a": 1}` and `{"c": 3}` around `"b": [...]`: `{"a": 1, "b": [...], "c": 3}`.
         members = [part for part in (head[1:-1], written, tail[1:-1]) if part]
         return ("{" + ", ".join(members) + "}").encode()
 
 
-def _entry_json(entry: dict[str, Any]) -> str:
-    return json.dumps(with_messages(entry), cls=DjangoJSONEncoder)
+def _entry_json(entry: Unpriced) -> str:
+    return json.dumps(entry.model_dump(), cls=DjangoJSONEncoder)
 
 
 def _plain_entry(entry: dict[str, Any]) -> dict[str, Any]:
