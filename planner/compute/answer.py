@@ -104,6 +104,53 @@ class Headline(BaseModel):
         return [FieldMessage(**said(field, message)) for field, message in out]
 
 
+class BreakEven(BaseModel):
+    """Hours a month at which paying by the hour equals a monthly price (exact ratio)."""
+
+    hours_per_month: DecimalOut = Field(
+        description="the hourly option costs the same as the monthly one here"
+    )
+    utilisation: DecimalOut = Field(description="the same as a share of the 730-hour month")
+    hourly_always_cheaper: bool = Field(
+        description="even running all month, the hourly option costs less"
+    )
+
+
+class OneTimeCosts(BaseModel):
+    """The one-time costs an option carries (`charged`, in `onetime.COSTS` order), those it
+    does not, whether it stays on the baseline's provider and family (`stays`: None when
+    the baseline's is unknown), and which of them the plan set by hand (`overridden`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    charged: list[str]
+    not_charged: list[str]
+    stays: bool | None
+    overridden: list[str]
+
+    def carries(self, cost: str) -> bool:
+        return cost in self.charged
+
+
+class CapacityCheck(BaseModel):
+    """Whether an option of fixed counts carries the plan's work each month (issue 21,
+    item 5), by the capacity model that sizes the other options: `carries` every month;
+    `cannot_carry` from `from_month` on, where `tier` needs `needed` servers (the most in
+    the horizon) against its fixed `count`; `not_checked` where no evidence (a measured
+    run, an estimate) sizes `tier`, or an owned server (no catalog specs)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    status: str = Field(description="carries | cannot_carry | not_checked")
+    from_month: int | None = None
+    tier: str | None = None
+    needed: int | None = None
+    count: int | None = None
+    # a Message in the option's dump: its text and its entry in the option's `messages`
+    # ("capacity_check.said") are said where the option is
+    said: Message | None = None
+
+
 def _said_in(fields: list[tuple[str, Message | None]]) -> list[FieldMessage]:
     """`FieldMessage`s of (field, message) pairs, the Nones left out (built without
     validation: `as_api` gives exactly its fields)."""

@@ -37,13 +37,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pydantic import BaseModel
 
 from common.gcpause import paused
 from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds, capacity, defaults, onetime, owned, sensitivity, tco
 from planner.compute import commitments as stay
-from planner.compute.answer import DroppedTier, Headline, NoNumber, Unpriced
+from planner.compute.answer import CapacityCheck, DroppedTier, Headline, NoNumber, Unpriced
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
 from planner.compute.schema import (
@@ -262,26 +263,6 @@ class PartResult:
 CARRIES, CANNOT_CARRY, NOT_CHECKED = "carries", "cannot_carry", "not_checked"
 
 
-@dataclass
-class CapacityCheck:
-    """Whether an option of fixed counts carries the plan's work each month (issue 21,
-    item 5), by the capacity model that sizes the other options: `carries` every month;
-    `cannot_carry` from `from_month` on, where `tier` needs `needed` servers (the most in
-    the horizon) against its fixed `count`; `not_checked` where no evidence (a measured
-    run, an estimate) sizes `tier`, or an owned server (no catalog specs)."""
-
-    status: str
-    from_month: int | None = None
-    tier: str | None = None
-    needed: int | None = None
-    count: int | None = None
-    said: Message | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "from_month": self.from_month, "tier": self.tier,
-                "needed": self.needed, "count": self.count, "said": self.said}  # fmt: skip
-
-
 def capacity_check(
     plan: Plan, parts: Sequence[PartResult], owned_option: bool, prices: Prices
 ) -> CapacityCheck | None:
@@ -290,7 +271,7 @@ def capacity_check(
     if not plan.workloads:
         return None
     if owned_option:
-        return CapacityCheck(NOT_CHECKED, said=msg("engine.capacity_not_checked_owned"))
+        return CapacityCheck(status=NOT_CHECKED, said=msg("engine.capacity_not_checked_owned"))
     fixed = [p for p in parts if p.mode == "fixed"]
     if not fixed:
         return None
@@ -300,7 +281,7 @@ def capacity_check(
         count = max(part.servers_by_month) if part.servers_by_month else 0
         if cap is None or not cap.has_number:
             unchecked = unchecked or CapacityCheck(
-                NOT_CHECKED, tier=part.tier, count=count,
+                status=NOT_CHECKED, tier=part.tier, count=count,
                 said=msg("engine.capacity_not_checked", tier=tier),
             )  # fmt: skip
             continue
@@ -309,10 +290,11 @@ def capacity_check(
             needed = max(cap.servers_by_month)
             said = msg("engine.capacity_cannot_carry", month=short[0], tier=tier,
                        need=needed, count=count)  # fmt: skip
-            return CapacityCheck(CANNOT_CARRY, short[0], part.tier, needed, count, said)
+            return CapacityCheck(status=CANNOT_CARRY, from_month=short[0], tier=part.tier,
+                                 needed=needed, count=count, said=said)  # fmt: skip
     if unchecked is not None:
         return unchecked
-    return CapacityCheck(CARRIES, said=msg("engine.capacity_carries"))
+    return CapacityCheck(status=CARRIES, said=msg("engine.capacity_carries"))
 
 
 @dataclass
@@ -351,11 +333,9 @@ class OptionResult:
                 "parts": [p.to_dict() for p in self.parts],
                 "money": self.money.to_dict(),
                 "one_time_items": {k: str(v) for k, v in self.one_time_items.items()},
-                "one_time_costs": self.one_time_costs.to_dict() if self.one_time_costs else None,
-                "capacity_check": self.capacity_check.to_dict() if self.capacity_check else None,
-                "break_even_vs_best_monthly": self.break_even.to_dict()
-                if self.break_even
-                else None,
+                "one_time_costs": _dumped(self.one_time_costs),
+                "capacity_check": _dumped(self.capacity_check),
+                "break_even_vs_best_monthly": _dumped(self.break_even),
                 "notes": self.notes,
             }
         )
@@ -406,6 +386,12 @@ class Comparison:
                 else {}
             ),
         }
+
+
+def _dumped(model: BaseModel | None) -> dict[str, Any] | None:
+    """An output model's fields (its sentences still messages: the enclosing object says
+    them and lists them in its `messages`), None for none."""
+    return None if model is None else model.model_dump()
 
 
 def _capacity_dict(result: CapacityResult) -> dict[str, Any]:
@@ -965,7 +951,7 @@ def _compare(
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
-        baseline_info["break_even_vs_best_monthly"] = even.to_dict() if even else None
+        baseline_info["break_even_vs_best_monthly"] = _dumped(even)
     no_number = missing + _no_number(table, prices, specs)
     return Comparison(
         plan=plan,
