@@ -267,7 +267,7 @@ def test_growth_outgrows_a_fixed_count_from_its_month_and_it_is_never_best():
     assert one.money.total < three.money.total  # cheaper, and still not best
     assert three.capacity_check.status == "carries"
     assert result.options[0] is three and result.headline.best == "candidate:1"
-    assert one.to_dict()["capacity_check"]["status"] == "cannot_carry"
+    assert one.output().model_dump()["capacity_check"]["status"] == "cannot_carry"
 
 
 def test_a_fixed_count_without_evidence_says_capacity_not_checked():

@@ -75,7 +75,7 @@ def test_a_reservation_of_the_quoted_instance_carries_no_migration_the_move_carr
     assert stay.money.transition_cost == Decimal("0.00")
     assert stay.money.monthly[0] == Decimal("312.44")  # 0.428 × 730
     assert stay.one_time_costs.charged == []
-    assert stay.to_dict()["one_time_costs"]["stays"] is True
+    assert stay.output().model_dump()["one_time_costs"]["stays"] is True
 
 
 def test_a_tier_baseline_names_its_host_and_an_override_charges_a_staying_option():

@@ -23,12 +23,15 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    SerializerFunctionWrapHandler,
     WithJsonSchema,
     computed_field,
+    model_serializer,
 )
 
 from common.messages import Message, as_api
 from common.messages import plain as english
+from planner.compute.message_fields import MESSAGES, split
 
 MONEY_PATTERN = r"^-?\d+\.\d{2}$"
 
@@ -201,3 +204,174 @@ class NoNumber(BaseModel):
 
 
 Unpriced = DroppedTier | NoNumber  # an entry of the answer's `no_number`
+
+
+# --- an option -------------------------------------------------------------------------------
+# The option's sentences, its parts' among them, are listed in its own `messages` with their
+# paths ("parts[0].capacity.reasons[1]"): `Option` walks its fields for them.
+
+Said = Sentence
+# Data that may hold sentences (a basis's fit, a commitment's summary): each as its text.
+Plain = Annotated[
+    dict[str, Any],
+    PlainSerializer(lambda data: split(data)[0], return_type=dict[str, Any]),
+]
+
+
+def _found(value: Any, path: str, out: list[dict[str, Any]]) -> None:
+    """The messages in `value` (a model's fields in their order, a dictionary, a list) with
+    their paths, as `message_fields.split` lists them in the object's dump."""
+    if isinstance(value, Message):
+        out.append(said(path, value))
+    elif isinstance(value, BaseModel):
+        prefix = f"{path}." if path else ""
+        for name, info in type(value).model_fields.items():
+            if not info.exclude:
+                _found(getattr(value, name), f"{prefix}{name}", out)
+    elif isinstance(value, dict):
+        prefix = f"{path}." if path else ""
+        for key, item in value.items():
+            _found(item, f"{prefix}{key}", out)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _found(item, f"{path}[{i}]", out)
+
+
+class Money(BaseModel):
+    """An option's money over the horizon, each amount to the cent as a string."""
+
+    one_time: MoneyOut
+    monthly: list[MoneyOut] = Field(description="months 1…H")
+    cumulative: list[MoneyOut] = Field(description="months 0…H")
+    total: MoneyOut
+    present_cost: MoneyOut
+    npv: MoneyOut
+    saving: MoneyOut = Field(description="against the baseline over the horizon")
+    saving_pct: DecimalOut | None = Field(description="of the baseline's total")
+    saving_per_month: MoneyOut
+    saving_per_year: MoneyOut
+    payback_month: int | None
+    payback_fraction: DecimalOut | None
+    payback_label: str
+    steady_monthly: MoneyOut = Field(description="once the months of running both are over")
+    transition_cost: MoneyOut = Field(description="the months of running both, once")
+
+    @classmethod
+    def of(cls, money: Any) -> Money:
+        """From the engine's `tco.OptionMoney`."""
+        steady = money.steady_monthly
+        if steady is None:
+            steady = money.monthly[0] if money.monthly else Decimal("0.00")
+        return cls.model_construct(
+            one_time=money.one_time, monthly=money.monthly, cumulative=money.cumulative,
+            total=money.total, present_cost=money.present_cost, npv=money.npv,
+            saving=money.saving, saving_pct=money.saving_pct,
+            saving_per_month=money.saving_per_month, saving_per_year=money.saving_per_year,
+            payback_month=money.payback_month, payback_fraction=money.payback_fraction,
+            payback_label=money.payback_label, steady_monthly=steady,
+            transition_cost=money.transition_cost,
+        )  # fmt: skip
+
+
+class WorkloadCapacity(BaseModel):
+    """One workload's share of a tier's capacity, and what it rests on (`basis`)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    index: int
+    name: str
+    kind: str
+    basis: Plain
+    estimate: bool
+    labels: list[Said]
+    seconds_per_unit: float | None
+    threads_used: float | None
+    thread_hours_per_month: float | None
+    memory_gib: float
+    deadline_hours: float | None = None
+    deadline_met: bool | None = None
+    servers_forced_by_deadline: int | None = None
+    workers: int | None = None
+    p99_ms_mmc: float | None = None
+    p99_ms_sim: float | None = None
+    simulated: bool | None = None
+    problem: Said | None = None
+
+
+class Capacity(BaseModel):
+    """A tier sized for the plan's work (`capacity.CapacityResult`)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    tier: str
+    status: str = Field(description="sized | estimate | no_number | ruled_out")
+    reasons: list[Said]
+    servers: int | None = Field(description="month 1")
+    servers_by_month: list[int]
+    threads_per_server: float | None
+    threads_needed: float | None = Field(description="month 1")
+    memory_need_gib: float
+    ram_gib: float | None
+    fits_in_ram: bool | None
+    spare_server: bool
+    workloads: list[WorkloadCapacity]
+    labels: list[Said]
+
+    @classmethod
+    def of(cls, result: Any) -> Capacity:
+        """From the engine's `capacity.CapacityResult` (its fields are these)."""
+        fields = dict(result.__dict__)
+        build = WorkloadCapacity.model_construct
+        fields["workloads"] = [build(**w.__dict__) for w in result.workloads]
+        return cls.model_construct(**fields)
+
+
+class Part(BaseModel):
+    """One tier of an option: how many servers each month (or the usage), its price row,
+    and its capacity where the plan's work sizes it."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    tier: str
+    name: str
+    mode: str = Field(description="sized | fixed | usage")
+    servers_by_month: list[int]
+    usage_hours: Said | None
+    price: Plain
+    title: Said | None
+    capacity: Capacity | None
+
+
+class Option(BaseModel):
+    """One way to run the work: its parts, money and notes; `owned` (an owned server's
+    lines) and `commitment` (a cloud commitment's terms) only where they apply."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    owned: Plain | None = None
+    commitment: Plain | None = None
+    key: str
+    label: Said
+    title: Said
+    figure: str = Field(description="measured | estimate | entered")
+    parts: list[Part]
+    money: Money
+    one_time_items: dict[str, DecimalOut]
+    one_time_costs: OneTimeCosts | None
+    capacity_check: CapacityCheck | None
+    break_even_vs_best_monthly: BreakEven | None
+    notes: list[Said]
+    payback: Said = Field(exclude=True)  # money.payback_label as a message
+
+    @model_serializer(mode="wrap")
+    def _said(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Each sentence as its English text, `messages` beside them (the payback last);
+        `owned` and `commitment` only where they apply."""
+        data = handler(self)
+        for extra in ("owned", "commitment"):
+            if data[extra] is None:
+                del data[extra]
+        found: list[dict[str, Any]] = []
+        _found(self, "", found)
+        data[MESSAGES] = [*found, said("money.payback_label", self.payback)]
+        return data

@@ -40,13 +40,21 @@ import pandas as pd
 from pydantic import BaseModel
 
 from common.gcpause import paused
-from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
+from common.messages import Message, Money, Number, Percent, TierRef, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import bounds, capacity, defaults, onetime, owned, sensitivity, tco
+from planner.compute import answer, bounds, capacity, defaults, onetime, owned, sensitivity, tco
 from planner.compute import commitments as stay
-from planner.compute.answer import CapacityCheck, DroppedTier, Headline, NoNumber, Unpriced
+from planner.compute.answer import (
+    Capacity,
+    CapacityCheck,
+    DroppedTier,
+    Headline,
+    NoNumber,
+    Option,
+    Unpriced,
+)
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
-from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
+from planner.compute.message_fields import as_message, figure, with_messages
 from planner.compute.schema import (
     DeepLearningWorkload,
     OwnedServer,
@@ -251,14 +259,6 @@ class PartResult:
             self._capacity = table.result(row)
         return self._capacity
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "tier": self.tier, "name": self.name, "mode": self.mode,
-            "servers_by_month": self.servers_by_month, "usage_hours": self.usage_hours,
-            "price": self.price, "title": self.title,
-            "capacity": _capacity_dict(self.capacity) if self.capacity else None,
-        }  # fmt: skip
-
 
 CARRIES, CANNOT_CARRY, NOT_CHECKED = "carries", "cannot_carry", "not_checked"
 
@@ -318,29 +318,23 @@ class OptionResult:
     def cannot_carry(self) -> bool:
         return self.capacity_check is not None and self.capacity_check.status == CANNOT_CARRY
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data: each sentence as its English text, and `messages` beside them."""
-        extra = {"owned": self.owned} if self.owned is not None else {}
-        if self.commitment is not None:
-            extra["commitment"] = self.commitment
-        out = with_messages(
-            {
-                **extra,
-                "key": self.key,
-                "label": self.label,
-                "title": self.title or self.label,
-                "figure": self.figure,
-                "parts": [p.to_dict() for p in self.parts],
-                "money": self.money.to_dict(),
-                "one_time_items": {k: str(v) for k, v in self.one_time_items.items()},
-                "one_time_costs": _dumped(self.one_time_costs),
-                "capacity_check": _dumped(self.capacity_check),
-                "break_even_vs_best_monthly": _dumped(self.break_even),
-                "notes": self.notes,
-            }
-        )
-        out[MESSAGES].append({"field": "money.payback_label", **as_api(self.money.payback)})
-        return out
+    def output(self) -> Option:
+        """The option as the answer gives it (`answer.Option`)."""
+        part = answer.Part.model_construct
+        parts = [
+            part(tier=p.tier, name=p.name, mode=p.mode, servers_by_month=p.servers_by_month,
+                 usage_hours=p.usage_hours, price=p.price, title=p.title,
+                 capacity=Capacity.of(p.capacity) if p.capacity else None)
+            for p in self.parts
+        ]  # fmt: skip
+        return Option.model_construct(
+            owned=self.owned, commitment=self.commitment, key=self.key, label=self.label,
+            title=self.title or self.label, figure=self.figure, parts=parts,
+            money=answer.Money.of(self.money), one_time_items=self.one_time_items,
+            one_time_costs=self.one_time_costs, capacity_check=self.capacity_check,
+            break_even_vs_best_monthly=self.break_even, notes=self.notes,
+            payback=self.money.payback,
+        )  # fmt: skip
 
 
 @dataclass
@@ -372,7 +366,7 @@ class Comparison:
             "currency": self.currency,
             "baseline": with_messages(self.baseline),
             "headline": self.headline.model_dump(),
-            "options": [o.to_dict() for o in options],
+            "options": [o.output().model_dump() for o in options],
             "options_total": len(self.options),
             "stays_on_gpu": [with_messages(s) for s in self.stays_on_gpu],
             "no_number": [n.model_dump() for n in self.no_number] if no_number else [],
@@ -392,12 +386,6 @@ def _dumped(model: BaseModel | None) -> dict[str, Any] | None:
     """An output model's fields (its sentences still messages: the enclosing object says
     them and lists them in its `messages`), None for none."""
     return None if model is None else model.model_dump()
-
-
-def _capacity_dict(result: CapacityResult) -> dict[str, Any]:
-    out = dict(result.__dict__)
-    out["workloads"] = [dict(w.__dict__) for w in result.workloads]
-    return out
 
 
 # --- the plan's options ------------------------------------------------------------------
