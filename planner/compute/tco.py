@@ -268,28 +268,6 @@ class OptionMoney:
             self.payback_month, self.one_time, self.payback_label, len(self.monthly)
         )
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "one_time": str(self.one_time),
-            "monthly": [str(m) for m in self.monthly],
-            "cumulative": [str(c) for c in self.cumulative],
-            "total": str(self.total),
-            "present_cost": str(self.present_cost),
-            "npv": str(self.npv),
-            "saving": str(self.saving),
-            "saving_pct": None if self.saving_pct is None else str(self.saving_pct),
-            "saving_per_month": str(self.saving_per_month),
-            "saving_per_year": str(self.saving_per_year),
-            "payback_month": self.payback_month,
-            "payback_fraction": None
-            if self.payback_fraction is None
-            else str(self.payback_fraction),
-            "payback_label": self.payback_label,
-            "steady_monthly": str(self.steady_monthly if self.steady_monthly is not None
-                                  else self.monthly[0] if self.monthly else money(0)),
-            "transition_cost": str(self.transition_cost),
-        }  # fmt: skip
-
 
 def compute(
     *,
