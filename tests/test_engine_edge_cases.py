@@ -26,11 +26,12 @@ def test_when_no_option_can_be_priced_the_headline_says_so():
     assert result.options == []
     assert result.headline.best is None
     assert result.headline.sentence.startswith("No option could be sized or priced.")
-    assert [{"tier": n["tier"], "reason": n["reason"]} for n in result.to_dict()["no_number"]] == [
+    entries = result.output().model_dump()["no_number"]
+    assert [{"tier": n["tier"], "reason": n["reason"]} for n in entries] == [
         {"tier": "not-in-the-catalog",
          "reason": "no price in the catalog on or before the plan's date"}
     ]  # fmt: skip
-    json.dumps(result.to_dict())
+    json.dumps(result.output().model_dump())
 
 
 def test_gpu_hours_on_a_tier_without_a_gpu_count_are_refused_with_the_reason():

@@ -351,7 +351,7 @@ def test_every_message_of_a_comparison_survives_its_json_form():
         candidates=[{"tier": "inmotion-extreme", "count": 1}, {"tier": "hetzner-ax-fsn1"},
                     {"tier": P4D["slug"], "gpu_hours_per_month": 10}],
     )  # fmt: skip
-    data = result.to_dict()
+    data = result.output().model_dump()
     entries = [m for o in data["options"] for m in o["messages"]] + data["headline"]["messages"]
     assert entries
     for entry in entries:

@@ -119,7 +119,7 @@ def test_the_comparison_csv_names_the_one_time_costs_each_option_carries():
         {"monthly": "480", "runs_on": ON_DEMAND["slug"]},
         [{"tier": RESERVED["slug"], "count": 1}, {"tier": "inmotion-extreme", "count": 1}],
     )
-    answer = json.loads(json.dumps(result.to_dict(), default=str))
+    answer = json.loads(json.dumps(result.output().model_dump(), default=str))
     text = exports.comparison_csv(dashboard.results(answer))
     rows = {r["option_key"]: r for r in csv.DictReader(io.StringIO(text))}
     assert rows["baseline"]["one_time_costs"] == ""

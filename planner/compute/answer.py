@@ -31,7 +31,7 @@ from pydantic import (
 
 from common.messages import Message, as_api
 from common.messages import plain as english
-from planner.compute.message_fields import MESSAGES, split
+from planner.compute.message_fields import MESSAGES, split, with_messages
 
 MONEY_PATTERN = r"^-?\d+\.\d{2}$"
 
@@ -374,4 +374,47 @@ class Option(BaseModel):
         found: list[dict[str, Any]] = []
         _found(self, "", found)
         data[MESSAGES] = [*found, said("money.payback_label", self.payback)]
+        return data
+
+
+# --- the answer ------------------------------------------------------------------------------
+
+# Parts not yet described field by field (the baseline, the price/performance rows, the
+# sensitivity...): dictionaries whose sentences are said, with their `messages` beside.
+Spoken = Annotated[
+    dict[str, Any],
+    PlainSerializer(lambda data: with_messages(data), return_type=dict[str, Any]),
+]
+
+
+class Answer(BaseModel):
+    """A comparison as the API gives it (before `planner.services.provenance` adds the
+    sources of its figures): the cheapest options (`options_total` says how many there
+    were; a cloud commitment is always listed) and every tier with no figure."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    plan: dict[str, Any] = Field(description="the plan as stored (`schema.plan_to_dict`)")
+    as_of: str | None
+    currency: str
+    baseline: Spoken
+    headline: Headline
+    options: list[Option] = Field(description="cheapest total first")
+    options_total: int
+    stays_on_gpu: list[Spoken]
+    no_number: list[Unpriced]
+    price_performance: list[Spoken]
+    assumptions: list[dict[str, Any]]
+    fx: list[dict[str, Any]]
+    sensitivity: Spoken | None
+    commitments_missing: list[Spoken] = Field(
+        default=[], description="the baseline's commitment slots the catalog has no rate "
+                                "for; absent when none"
+    )  # fmt: skip
+
+    @model_serializer(mode="wrap")
+    def _shown(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if not data["commitments_missing"]:
+            del data["commitments_missing"]
         return data

@@ -37,7 +37,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel
 
 from common.gcpause import paused
 from common.messages import Message, Money, Number, Percent, TierRef, msg
@@ -45,6 +44,7 @@ from common.units import HOURS_PER_MONTH
 from planner.compute import answer, bounds, capacity, defaults, onetime, owned, sensitivity, tco
 from planner.compute import commitments as stay
 from planner.compute.answer import (
+    Answer,
     Capacity,
     CapacityCheck,
     DroppedTier,
@@ -54,7 +54,7 @@ from planner.compute.answer import (
     Unpriced,
 )
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
-from planner.compute.message_fields import as_message, figure, with_messages
+from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
     OwnedServer,
@@ -354,38 +354,21 @@ class Comparison:
     # the baseline's commitment slots the catalog has no rate for (issue 27)
     commitments_missing: list[dict[str, Any]] = field(default_factory=list)
 
-    def to_dict(self, limit: int | None = None, *, no_number: bool = True) -> dict[str, Any]:
-        """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB);
-        `no_number=False` leaves that list empty (for a caller that writes it itself)."""
+    def output(self, limit: int | None = None) -> Answer:
+        """The answer (`answer.Answer`); `limit` keeps the cheapest options only (a page,
+        not 5 MB), and the cloud's commitments, which are always shown (issue 27)."""
         options = self.options if limit is None else self.options[:limit]
-        if limit is not None:  # the cloud's commitments are always shown (issue 27)
+        if limit is not None:
             options = options + [o for o in self.options[limit:] if o.commitment is not None]
-        return {
-            "plan": plan_to_dict(self.plan),
-            "as_of": _iso(self.as_of),
-            "currency": self.currency,
-            "baseline": with_messages(self.baseline),
-            "headline": self.headline.model_dump(),
-            "options": [o.output().model_dump() for o in options],
-            "options_total": len(self.options),
-            "stays_on_gpu": [with_messages(s) for s in self.stays_on_gpu],
-            "no_number": [n.model_dump() for n in self.no_number] if no_number else [],
-            "price_performance": [with_messages(p) for p in self.price_performance],
-            "assumptions": self.assumptions,
-            "fx": self.fx,
-            "sensitivity": with_messages(self.sensitivity) if self.sensitivity else None,
-            **(
-                {"commitments_missing": [with_messages(m) for m in self.commitments_missing]}
-                if self.commitments_missing
-                else {}
-            ),
-        }
-
-
-def _dumped(model: BaseModel | None) -> dict[str, Any] | None:
-    """An output model's fields (its sentences still messages: the enclosing object says
-    them and lists them in its `messages`), None for none."""
-    return None if model is None else model.model_dump()
+        return Answer.model_construct(
+            plan=plan_to_dict(self.plan), as_of=_iso(self.as_of), currency=self.currency,
+            baseline=self.baseline, headline=self.headline,
+            options=[o.output() for o in options], options_total=len(self.options),
+            stays_on_gpu=self.stays_on_gpu, no_number=self.no_number,
+            price_performance=self.price_performance, assumptions=self.assumptions,
+            fx=self.fx, sensitivity=self.sensitivity,
+            commitments_missing=self.commitments_missing,
+        )  # fmt: skip
 
 
 # --- the plan's options ------------------------------------------------------------------
@@ -939,7 +922,7 @@ def _compare(
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
-        baseline_info["break_even_vs_best_monthly"] = _dumped(even)
+        baseline_info["break_even_vs_best_monthly"] = even.model_dump() if even else None
     no_number = missing + _no_number(table, prices, specs)
     return Comparison(
         plan=plan,

@@ -73,10 +73,8 @@ class Evaluation:
     def to_json(self) -> bytes:
         """The answer's JSON bytes (what the API returns and the cache keeps), encoded once:
         the engine's output models dumped, the sources of the figures added."""
-        comparison = self.comparison.to_dict(limit=OPTIONS_LIMIT)
-        # `to_dict` builds fresh objects but for the exchange rates, which provenance adds
-        # to, so those are copied.
-        comparison["fx"] = [dict(rate) for rate in comparison["fx"]]
+        # A dump builds fresh objects (provenance adds to them; the engine's stay as they are).
+        comparison = self.comparison.output(limit=OPTIONS_LIMIT).model_dump()
         if (bill := self.bill_commitments()) is not None:
             comparison["bill_commitments"] = bill
         return encoded(with_provenance(comparison, self.inputs.generation))
