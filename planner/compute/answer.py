@@ -4,13 +4,17 @@ One description of each part of the answer: the engine builds these models, thei
 serialisation is the API's JSON (byte for byte what tests/golden/ holds), and
 `planner.api.schemas` takes its response schemas from them (docs/openapi.yaml).
 
-So far the headline (issue 20 started here; docs/design.md, "The evaluate path", says what
-remains: the options, baseline, tiers with no figure, ... still leave the engine as
-dictionaries).
+Built so far (docs/design.md, "The answer as typed models"): the whole answer (`Answer`,
+which `engine.Comparison.output()` gives), its headline, options (parts, capacity, money,
+one-time costs, capacity check, break-even) and tiers with no figure, field by field; the
+baseline, price/performance rows, sensitivity, GPU notes and missing commitments are still
+dictionaries (`Spoken`), and provenance is added to the dump, not part of the models.
 
 A sentence is a `Message` field: serialised as its English text, and listed beside as
-`{"field", "code", "params", "text"}` in the object's `messages`. Money and exact decimals
-are `Decimal`s serialised as strings. Pure: no Django.
+`{"field", "code", "params", "text"}` in the object's `messages` (an option lists its
+parts' sentences with their paths). Money and exact decimals are `Decimal`s serialised as
+strings. The models are built with `model_construct` (the engine's values are checked
+where they are made; an answer at 20,000 tiers has some 20,000 entries). Pure: no Django.
 """
 
 from __future__ import annotations
@@ -218,23 +222,38 @@ Plain = Annotated[
 ]
 
 
+# Values that hold no message, passed over without a path (an option's money, its servers).
+_LEAVES = frozenset({str, int, float, bool, type(None), Decimal})
+
+
 def _found(value: Any, path: str, out: list[dict[str, Any]]) -> None:
     """The messages in `value` (a model's fields in their order, a dictionary, a list) with
     their paths, as `message_fields.split` lists them in the object's dump."""
     if isinstance(value, Message):
         out.append(said(path, value))
-    elif isinstance(value, BaseModel):
+        return
+    if isinstance(value, BaseModel):
+        if type(value) is Money:
+            return  # amounts only
         prefix = f"{path}." if path else ""
-        for name, info in type(value).model_fields.items():
-            if not info.exclude:
-                _found(getattr(value, name), f"{prefix}{name}", out)
+        items: Any = (
+            (name, getattr(value, name))
+            for name, info in type(value).model_fields.items()
+            if not info.exclude
+        )
     elif isinstance(value, dict):
         prefix = f"{path}." if path else ""
-        for key, item in value.items():
-            _found(item, f"{prefix}{key}", out)
+        items = value.items()
     elif isinstance(value, list | tuple):
         for i, item in enumerate(value):
-            _found(item, f"{path}[{i}]", out)
+            if type(item) not in _LEAVES:
+                _found(item, f"{path}[{i}]", out)
+        return
+    else:
+        return
+    for name, item in items:
+        if type(item) not in _LEAVES:
+            _found(item, f"{prefix}{name}", out)
 
 
 class Money(BaseModel):
