@@ -267,7 +267,13 @@ def test_growth_outgrows_a_fixed_count_from_its_month_and_it_is_never_best():
     assert one.money.total < three.money.total  # cheaper, and still not best
     assert three.capacity_check.status == "carries"
     assert result.options[0] is three and result.headline.best == "candidate:1"
-    assert one.output().model_dump()["capacity_check"]["status"] == "cannot_carry"
+    dumped = one.output().model_dump()
+    assert dumped["capacity_check"]["status"] == "cannot_carry"
+    # the sentence as its English text, and as data in the option's messages
+    assert dumped["capacity_check"]["said"] == str(one.capacity_check.said)
+    assert [m["code"] for m in dumped["messages"] if m["field"] == "capacity_check.said"] == [
+        one.capacity_check.said.code
+    ]
 
 
 def test_a_fixed_count_without_evidence_says_capacity_not_checked():

@@ -153,9 +153,8 @@ class CapacityCheck(BaseModel):
     tier: str | None = None
     needed: int | None = None
     count: int | None = None
-    # a Message in the option's dump: its text and its entry in the option's `messages`
-    # ("capacity_check.said") are said where the option is
-    said: Message | None = None
+    # listed in the option's `messages` as "capacity_check.said"
+    said: Sentence | None = None
 
 
 def _said_in(fields: list[tuple[str, Message | None]]) -> list[FieldMessage]:
