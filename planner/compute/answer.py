@@ -179,10 +179,6 @@ class DroppedTier(BaseModel):
     def messages(self) -> list[FieldMessage]:
         return _said_in([("reason", self.reason)])
 
-    def said(self) -> dict[str, Any]:
-        """Its fields before `messages`, as the engine holds them (messages unsaid)."""
-        return {"tier": self.tier, "reason": self.reason}
-
 
 class NoNumber(BaseModel):
     """A tier the capacity model was asked to size but could not (`no_number`), or ruled
@@ -200,10 +196,6 @@ class NoNumber(BaseModel):
     @property
     def messages(self) -> list[FieldMessage]:
         return _said_in([(f"reasons[{i}]", r) for i, r in enumerate(self.reasons)])
-
-    def said(self) -> dict[str, Any]:
-        """Its fields before `messages`, as the engine holds them (messages unsaid)."""
-        return {"tier": self.tier, "status": self.status, "reasons": self.reasons}
 
 
 Unpriced = DroppedTier | NoNumber  # an entry of the answer's `no_number`
