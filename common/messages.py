@@ -82,7 +82,20 @@ class Message:
             check(self)
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "params": {k: _encode(v) for k, v in self.params.items()}}
+        # The common parameter types inline (`_encode` says the same): an answer at 20,000
+        # tiers lists some 120,000 messages, most of them nested (bench/api_scale.py).
+        params: dict[str, Any] = {}
+        for key, value in self.params.items():
+            kind = type(value)
+            if kind is str:
+                params[key] = value
+            elif kind is Message:
+                params[key] = value.to_json()
+            elif kind is TierRef:
+                params[key] = {"tier": value.slug, "name": value.name}
+            else:
+                params[key] = _encode(value)
+        return {"code": self.code, "params": params}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Message:

@@ -20,7 +20,7 @@ where they are made; an answer at 20,000 tiers has some 20,000 entries). Pure: n
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     BaseModel,
@@ -33,7 +33,7 @@ from pydantic import (
     model_serializer,
 )
 
-from common.messages import Message, as_api
+from common.messages import Message
 from common.messages import plain as english
 from planner.compute.message_fields import MESSAGES, split, with_messages
 
@@ -75,8 +75,11 @@ class FieldMessage(BaseModel):
 
 
 def said(field: str, message: Message) -> dict[str, Any]:
-    """A message as its object's `messages` list holds it."""
-    return {"field": field, **as_api(message)}
+    """A message as its object's `messages` list holds it (`{"field", **as_api(message)}`,
+    built in one step: an answer at 20,000 tiers lists some 30,000)."""
+    data = message.to_json()
+    return {"field": field, "code": data["code"], "params": data["params"],
+            "text": english(message)}  # fmt: skip
 
 
 class Headline(BaseModel):
@@ -157,45 +160,68 @@ class CapacityCheck(BaseModel):
     said: Sentence | None = None
 
 
-def _said_in(fields: list[tuple[str, Message | None]]) -> list[FieldMessage]:
-    """`FieldMessage`s of (field, message) pairs, the Nones left out (built without
-    validation: `as_api` gives exactly its fields)."""
-    build = FieldMessage.model_construct
-    return [build(**said(field, message)) for field, message in fields if message is not None]
-
-
-class DroppedTier(BaseModel):
-    """A candidate the engine could not price (the catalog frame dropped it), and why."""
+class _Listed(BaseModel):
+    """An entry of strings and sentences (a `Message`, or a list of them and strings):
+    thousands of them at catalog scale (a tier with no figure each), so each is dumped in
+    one pass by its own serializer, each sentence as its English text and listed in
+    `messages` (`said`, its field's path), with no `FieldMessage` built on the way;
+    `Answer` places that data as it is (pydantic would copy it value by value again)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
+    fields_in_order: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.fields_in_order = tuple(cls.model_fields)  # read once, not per entry
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the object's sentences as messages; empty when it has none"
+    )
+    @property
+    def messages(self) -> list[FieldMessage]:
+        build = FieldMessage.model_construct
+        return [build(**found) for found in self._data()[MESSAGES]]
+
+    # No return annotation: the JSON schema stays the fields' and `messages`'.
+    @model_serializer(mode="plain")
+    def _data(self):  # type: ignore[no-untyped-def]
+        data: dict[str, Any] = {}
+        found: list[dict[str, Any]] = []
+        fields = self.__dict__
+        for name in self.fields_in_order:
+            value = fields[name]
+            kind = type(value)
+            if kind is Message:
+                found.append(said(name, value))
+                value = english(value)
+            elif kind is list:
+                texts = []
+                for i, item in enumerate(value):
+                    if type(item) is Message:
+                        found.append(said(f"{name}[{i}]", item))
+                        item = english(item)
+                    texts.append(item)
+                value = texts
+            data[name] = value
+        data[MESSAGES] = found
+        return data
+
+
+class DroppedTier(_Listed):
+    """A candidate the engine could not price (the catalog frame dropped it), and why."""
 
     tier: str
     reason: Sentence
 
-    @computed_field(  # type: ignore[prop-decorator]
-        description="the object's sentences as messages; empty when it has none"
-    )
-    @property
-    def messages(self) -> list[FieldMessage]:
-        return _said_in([("reason", self.reason)])
 
-
-class NoNumber(BaseModel):
+class NoNumber(_Listed):
     """A tier the capacity model was asked to size but could not (`no_number`), or ruled
     out (`ruled_out`), with its reasons."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     tier: str
     status: str = Field(description="no_number | ruled_out")
     reasons: list[Sentence]
-
-    @computed_field(  # type: ignore[prop-decorator]
-        description="the object's sentences as messages; empty when it has none"
-    )
-    @property
-    def messages(self) -> list[FieldMessage]:
-        return _said_in([(f"reasons[{i}]", r) for i, r in enumerate(self.reasons)])
 
 
 Unpriced = DroppedTier | NoNumber  # an entry of the answer's `no_number`
@@ -424,7 +450,11 @@ class Answer(BaseModel):
 
     @model_serializer(mode="wrap")
     def _shown(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data = handler(self)
+        # The tiers with no figure (some 15,000 at 20,000 tiers) each as its serializer
+        # gives it, placed as it is: through the handler pydantic copies that data again,
+        # value by value (bench/api_scale.py; docs/design.md, "Speed at catalog scale").
+        data = handler(self.model_copy(update={"no_number": []}))
+        data["no_number"] = [entry._data() for entry in self.no_number]
         if not data["commitments_missing"]:
             del data["commitments_missing"]
         return data
