@@ -155,6 +155,8 @@ _ENCODE: dict[type, Any] = {
     Decimal: lambda v: {"number": str(v), "places": None},
     TierRef: lambda v: {"tier": v.slug, "name": v.name},
     Number: lambda v: {"number": str(v.value), "places": v.places},
+    ProfileRef: lambda v: {"profile": v.name, "version": v.version,
+                           **({"title": v.title} if v.title else {})},
     Message: lambda v: v.to_json(),
     list: lambda v: [_encode(x) for x in v],
     tuple: lambda v: [_encode(x) for x in v],
