@@ -16,7 +16,8 @@ own child process (its own peak RSS) and on a throwaway SQLite database, times:
   as one GROUP BY: the engine comparison the readers' choice rests on.
 
 Targets (issue 25): import <= 2 x bare, peak RSS < 1 GB. Not run in CI. Prints a table
-and writes bench/results/bill_import.json.
+and writes bench/results/bill_import.json. The bill page's load time at the same size
+(issue 26: < 300 ms at 5,000,000 rows) is `bench/bill_page.py`, on these generators.
 
     .venv/bin/python bench/bill_import.py [--rows 5000000] [--duckdb /path/to/python]
 """

@@ -22,8 +22,12 @@ Beside it: one generic all-thread score (PassMark CPU Mark), whole server agains
 server, on the same pairs (the public figure for a single generic score is about 30 %
 median error).
 
-The project's own runs: none are shipped yet (no reference runs measured at standard
-scale), so no pair of them enters; when there are, `--runs FILE…` is where they would.
+The project's own runs (`--runs FILE…`; by default the shipped reference runs and the real
+runs under tests/fixtures/runs/): every ordered pair of run files of one profile from two
+hosts, each host's side as the planner forms it (its own stress-ng figures, else the table's
+row for its CPU, else its family's median), the reference run's own fit or the pooled
+curve. Printed beside the rest with the share of cases the estimate's own band covers; they
+do not set the band (so far two busy 2-CPU VMs, each naming only a CPU family).
 
 Run: .venv/bin/python bench/speed_estimates.py   (writes bench/results/speed_estimates.json
 and estimates/data/band.json)
@@ -107,6 +111,58 @@ def cases(data, table, scaling_rows, metric: str | None = None):
     return out
 
 
+OWN_RUNS = [
+    *sorted((ROOT / "benchmarks_app" / "reference_runs_data").glob("*.json")),
+    *sorted((ROOT / "tests" / "fixtures" / "runs").glob("*.json")),
+]
+
+
+def own_run_cases(paths: list[Path]) -> list[dict]:
+    """Leave one out over the project's own run files: each run estimated from every other
+    host's run of the same profile, as `benchmarks_app.estimate_selectors` would."""
+    runs = []
+    for path in paths:
+        data = json.loads(path.read_text())
+        fingerprint = data["run"].get("fingerprint") or data["target"].get("fingerprint") or {}
+        host = data["target"]["name"]
+        own = fingerprint.get("speed_scores") or None
+        side = model.host_side(str(fingerprint.get("cpu_model") or ""), host, own)
+        medians = {int(s["threads"]): float(s["median"]) for s in data["summaries"]}
+        runs.append((data["profile"]["name"], host, side, medians))
+    out = []
+    for name, host, side, medians in runs:
+        for name_r, host_r, side_r, medians_r in runs:
+            if name_r != name or host_r == host:
+                continue
+            if not (isinstance(side, model.Side) and isinstance(side_r, model.Side)):
+                continue
+            ks = sorted(medians_r)
+            curve = model.curve_for(name, scaling.best_fit(ks, [medians_r[k] for k in ks]))
+            for k in ks:
+                for n in sorted(medians):
+                    found = model.estimate(medians_r[k], k, side_r, side, n, curve)
+                    if isinstance(found, model.Unknown):
+                        continue
+                    out.append({
+                        "profile": name, "target": host, "ref": host_r, "k": k, "n": n,
+                        "measured": medians[n], "estimate": found.value,
+                        "metric": found.metric, "curve": curve.source,
+                        "covered": found.band.low <= medians[n] / found.value <= found.band.high,
+                    })  # fmt: skip
+    return out
+
+
+def own_summary(rows: list[dict]) -> dict:
+    rel = np.array([abs(r["estimate"] / r["measured"] - 1) for r in rows])
+    return {
+        "cases": len(rows),
+        "pairs": sorted({(r["profile"], r["ref"], r["target"]) for r in rows}),
+        "median_error": float(np.median(rel)) if len(rel) else None,
+        "p90_error": float(np.percentile(rel, 90)) if len(rel) else None,
+        "band_coverage": float(np.mean([r["covered"] for r in rows])) if rows else None,
+    }
+
+
 def summary(rows, key: str) -> dict:
     rel = np.array([abs(r[key] / r["measured"] - 1) for r in rows if r[key] is not None])
     logs = np.array([abs(math.log(r[key] / r["measured"])) for r in rows if r[key] is not None])
@@ -156,11 +212,33 @@ def neighbour_error(table) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write-band", action="store_true", help="print only")
+    parser.add_argument("--runs", nargs="*", type=Path, default=OWN_RUNS, metavar="FILE",
+                        help="the project's own run files to pair (default: the shipped "
+                             "reference runs and tests/fixtures/runs/)")  # fmt: skip
+    parser.add_argument(
+        "--only-runs",
+        action="store_true",
+        help="only the project's own runs (seconds; GBM-perf takes minutes)",
+    )
     args = parser.parse_args()
+    own_rows = own_run_cases(args.runs)
+    own = own_summary(own_rows)
+    own["profiles"] = {p: own_summary([r for r in own_rows if r["profile"] == p])
+                       for p in sorted({r["profile"] for r in own_rows})}  # fmt: skip
+    for label, said in [("the project's own runs, every pair", own),
+                        *((f"  … {p}", v) for p, v in own["profiles"].items())]:  # fmt: skip
+        figures = (f"{said['median_error']:>7.1%} {said['p90_error']:>7.1%} "
+                   f"{said['band_coverage']:>12.0%}" if said["cases"] else "")  # fmt: skip
+        print(f"{label:<48} {said['cases']:>6} {figures}")
+    for profile, ref, target in own["pairs"]:
+        print(f"  pair: {profile}, {ref} → {target}")
+    if args.only_runs:
+        return
     table = scores.load()
     data = sweeps(GBMPERF)
     rows = cases(data, table, table.scaling)
-    out = {"date": dt.date.today().isoformat(), "source": str(GBMPERF.name), "variants": {}}
+    out = {"date": dt.date.today().isoformat(), "source": str(GBMPERF.name), "variants": {},
+           "own_runs": own}  # fmt: skip
     print(f"leave-one-out over {len({r['target'] for r in rows})} GBM-perf servers, "
           f"{len(rows)} (reference k threads → held-out n threads) cases")  # fmt: skip
     print(f"{'variant':<48} {'cases':>6} {'median':>7} {'P90':>7} {'band covers':>12}")

@@ -3,14 +3,17 @@ reads them (one query), suggestions, and the differences to warn of."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.utils import timezone
 
 from catalog.models import Tier
 from changes.services import record
 from common.messages import Message, TierRef, msg
-from estimates.tier_match import Match, TierRow, compare, suggest
+from estimates.tier_match import Match, TierRow, suggest, tier_key
 
+from .hardware_match import tier_mismatches
 from .models import Run, Target
 
 
@@ -30,10 +33,27 @@ def suggestions(run: Run) -> list[Match]:
     return suggest(*_host(run), _rows())
 
 
-def check(run: Run, slug: str) -> Match | None:
-    """The named tier against the run's host, or None when no offered tier has that key."""
+@dataclass(frozen=True)
+class _Specs:  # a tier's specs as `hardware_match` compares them
+    slug: str
+    name: str
+    vcpus: int | None
+    cpu_model: str
+
+
+def warnings(run: Run, slug: str) -> list[Message]:
+    """What differs between the run's host and the named tier, said as the admin's link and
+    the staff action say it (`hardware_match`), the tier's CPU being the one public runs saw
+    on its server type where the table has it, else the offer's; empty when no offered tier
+    has that key or nothing known differs."""
     rows = _rows(slug=slug)
-    return compare(*_host(run), rows[0]) if rows else None
+    if not rows:
+        return []
+    row = rows[0]
+    _key, shown = tier_key(row)
+    specs = _Specs(row.slug, row.name, row.vcpus, shown or row.cpu_model or "")
+    target = Target.objects.only("name").get(pk=run.target_id).name
+    return tier_mismatches(target, run.fingerprint or {}, specs)
 
 
 def link(run: Run, slug: str, by=None) -> Message | None:
@@ -52,12 +72,12 @@ def link(run: Run, slug: str, by=None) -> Message | None:
     target.tier_confirmed_by = by if staff else None
     target.tier_confirmed_at = timezone.now() if staff and by is not None else None
     target.save()
+    return None
 
 
 def offered(slug: str) -> bool:
     """Whether an offered (not retired) tier has this key."""
     return Tier.objects.filter(retired=False, slug=slug).exists()
-    return None
 
 
 @transaction.atomic

@@ -18,7 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.text import capfirst
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
@@ -277,17 +278,10 @@ def run_import(request: HttpRequest) -> HttpResponse:
     return _index(request, status=400, import_form=form)
 
 
-DIFFERENCES = {
-    "cpu_differs": gettext_lazy("its CPU model is not the tier's (%(tier_cpu)s)"),
-    "vcpus_differ": gettext_lazy("its usable CPUs are not the tier's vCPUs"),
-    "cpu_unknown": gettext_lazy("the host or the tier names no CPU model to compare"),
-}
-
-
 def _say_tier(request: HttpRequest, run: Run, slug: str) -> None:
     """Link the host to the named tier, warning of differences; else suggest tiers."""
     if slug:
-        match = tier_links.check(run, slug)
+        differences = tier_links.warnings(run, slug)
         if (kept := tier_links.link(run, slug, by=request.user)) is not None:
             messages.warning(request, say(kept))
             return
@@ -295,10 +289,8 @@ def _say_tier(request: HttpRequest, run: Run, slug: str) -> None:
         if not request.user.is_staff:
             messages.info(request, _("The run sizes your own plans now, and other users' "
                                      "plans once staff confirm the link."))  # fmt: skip
-        if match is not None and match.differences:
-            said = "; ".join(str(DIFFERENCES[d]) % {"tier_cpu": match.tier_cpu}
-                             for d in match.differences)  # fmt: skip
-            messages.warning(request, _("Check the link: %(differences)s.") % {"differences": said})
+        for difference in differences:  # as the admin's link says them
+            messages.warning(request, capfirst(say(difference)))
         return
     found = tier_links.suggestions(run)
     if found:

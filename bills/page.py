@@ -69,6 +69,21 @@ def warm(bill_id: int) -> None:
         cache.delete(f"{_key(bill)}:rebuild")
 
 
+def window(bill: Bill):
+    """The bill's lines the page counts: up to the last `MONTHS` months."""
+    return BillLine.objects.filter(bill=bill, day__gte=_month_start(bill.last_day, MONTHS - 1))
+
+
+def commitments(bill: Bill) -> dict:
+    """The page's commitment figures (`Summary.as_json()`) as the page shows them: kept
+    with its figures, else computed now over the same months by one grouped query (not
+    kept: the whole page's figures are the upload task's or the queued rebuild's)."""
+    found = kept(bill)
+    if found is not None and "commitments" in found:
+        return found["commitments"]
+    return bill_commitment_summary(bill, window(bill)).as_json()
+
+
 def _month_start(day: date, back: int) -> date:
     index = day.year * 12 + day.month - 1 - back
     return date(index // 12, index % 12 + 1, 1)
@@ -79,8 +94,7 @@ def _s(value: Decimal | None) -> str:
 
 
 def compute(bill: Bill) -> dict:
-    since = _month_start(bill.last_day, MONTHS - 1)
-    lines = BillLine.objects.filter(bill=bill, day__gte=since)
+    lines = window(bill)
     monthly = (
         lines.annotate(month=TruncMonth("day"))
         .values("month", "service_category")

@@ -24,7 +24,13 @@ SOURCE_REPO = "MicrosoftDocs/azure-compute-docs"
 # Sizes Microsoft's pages name otherwise than the Retail Prices API's armSkuName: the
 # Bv1 page's "Standard_B1ls2" is sold as "Standard_B1ls" (1 vCPU, 0.5 GiB); the Dav4
 # page's "Standard_D2a_v41" is "Standard_D2a_v4" with its footnote mark run into the name.
-API_NAMES = {"Standard_B1ls2": "Standard_B1ls", "Standard_D2a_v41": "Standard_D2a_v4"}
+# The Edv5 and Lsv2 pages do the same ("Standard_E104id_v52", "Standard_L80s_v26").
+API_NAMES = {
+    "Standard_B1ls2": "Standard_B1ls",
+    "Standard_D2a_v41": "Standard_D2a_v4",
+    "Standard_E104id_v52": "Standard_E104id_v5",
+    "Standard_L80s_v26": "Standard_L80s_v2",
+}
 SOURCE_URL = "https://learn.microsoft.com/azure/virtual-machines/sizes/"
 _DATE = re.compile(r"^ms\.date:\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*$", re.MULTILINE)
 _SIZE = re.compile(r"^Standard_[A-Za-z0-9_-]+$")

@@ -95,6 +95,9 @@ _SCHEMA: dict[str, Text] = {
     ),
     "schema.unknown_value": N_("unknown value %(value)s; one of %(choices)s"),
     "schema.one_of": N_("give exactly one of %(a)s or %(b)s"),
+    "schema.matched_needs_tiers": N_(
+        "matched sizing needs the baseline's machines by tier: take the baseline from a bill"
+    ),
     "schema.migration_pair": N_("needed with the other migration field"),
     "schema.ops_rate": N_("needed with ops_hours_per_server"),
     "schema.count_for_fixed": N_("required for a fixed count"),
@@ -1228,6 +1231,25 @@ _BILLS = {
     ),
     "bills.plan.more_lines": N_(
         "and %(count)s more instance-type lines, %(monthly)s a month (the API lists them all)"
+    ),
+    "bills.plan.baseline_private": N_(
+        "From the owner's bill: %(monthly)s a month at the bill's effective cost"
+    ),
+    "bills.plan.matched": N_(
+        "Options counted to carry what these machines carry: %(capacity)s times the "
+        "workloads' first month"
+    ),
+    "matched.note": N_(
+        "Counted to carry what the bill's machines carry: %(capacity)s times the workloads' "
+        "first month; one %(tier)s server carries %(share)s times"
+    ),
+    "matched.no_capacity": N_(
+        "No speed figure for the bill's tiers %(tiers)s: the options are sized to the "
+        "workloads, not to the bill's machines"
+    ),
+    "matched.no_tiers": N_(
+        "The bill's lines name no catalog tier: the options are sized to the workloads, not "
+        "to the bill's machines"
     ),
     "bills.plan.deleted": N_("Bill %(bill)s, which this baseline was taken from, is deleted"),
     # the cloud's commitments weighed against a bill baseline (issue 27)

@@ -25,7 +25,7 @@ lane() {
   local name=$1; shift
   local start; start=$(date +%s)
   echo "=== [$(date -u +%H:%M:%S)] test lane: $name"
-  "$PY" -m pytest -p no:cacheprovider --junitxml="$RESULTS/$name.xml" "$@"
+  "$PY" -m pytest -p no:cacheprovider --durations=15 --junitxml="$RESULTS/$name.xml" "$@"
   local lane_rc=$?
   echo "=== test lane $name took $(( $(date +%s) - start ))s (exit $lane_rc)"
   [ $lane_rc -eq 0 ] || rc=$lane_rc

@@ -15,12 +15,9 @@ import csv
 import json
 from decimal import Decimal
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
-from django.core.cache import cache
 
-from bills import commitments as bill_figures
 from bills.services.importing import import_bill
 from planner.services import bill_commitments
 from tests.support.api import post_json, session_client
@@ -33,24 +30,32 @@ EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
 
 def generated_bill(tmp_path: Path) -> Path:
     """GENERATED: two c5.4xlarge machines in us-east-1 for September 2024, one on demand
-    (730 h at 0.68 = 496.40) and one under a savings plan (730 h at an effective 0.40 =
-    292.00); and one c5.2xlarge on demand (730 h at 0.34 = 248.20)."""
+    (730 h at 0.68 = 496.40) and one under a savings plan it used in full (730 h at an
+    effective 0.40 = 292.00); and one c5.2xlarge on demand (730 h at 0.34 = 248.20). Each
+    machine its own resource, contracted at list (no negotiated discount)."""
     header, rows = rows_of(bill_sample(FOCUS))
     template = next(r for r in rows if "On Demand Linux c5.2xlarge" in r["ChargeDescription"])
 
-    def row(kind: str, instance: str, cost: str, pricing: str, unit_price: str) -> dict:
+    def row(number: int, instance: str, cost: str, pricing: str, unit_price: str) -> dict:
         out = dict(template)
-        out.update(ChargeDescription=f"${unit_price} per {kind} Linux {instance} Instance Hour",
+        listed = str(Decimal(unit_price) * 730)
+        out.update(ChargeDescription=f"${unit_price} per On Demand Linux {instance} Instance Hour",
                    ConsumedQuantity="730", PricingQuantity="730", EffectiveCost=cost,
-                   BilledCost=cost, ListCost=str(Decimal(unit_price) * 730),
-                   PricingCategory=pricing, ChargePeriodStart="2024-09-01 00:00:00",
+                   BilledCost=cost, ListCost=listed, ListUnitPrice=unit_price,
+                   ContractedCost=listed, ContractedUnitPrice=unit_price,
+                   ResourceId=f"i-generated{number}", PricingCategory=pricing,
+                   ChargePeriodStart="2024-09-01 00:00:00",
                    ChargePeriodEnd="2024-10-01 00:00:00")  # fmt: skip
+        if pricing == "Committed":
+            out.update(CommitmentDiscountStatus="Used", CommitmentDiscountType="Savings Plan",
+                       CommitmentDiscountCategory="Spend",
+                       CommitmentDiscountId="arn:aws:savingsplans::1:savingsplan/made")  # fmt: skip
         return out
 
     made = [
-        row("On Demand", "c5.4xlarge", "496.40", "Standard", "0.68"),
-        row("On Demand", "c5.4xlarge", "292.00", "Committed", "0.68"),
-        row("On Demand", "c5.2xlarge", "248.20", "Standard", "0.34"),
+        row(1, "c5.4xlarge", "496.40", "Standard", "0.68"),
+        row(2, "c5.4xlarge", "292.00", "Committed", "0.68"),
+        row(3, "c5.2xlarge", "248.20", "Standard", "0.34"),
     ]
     return write_csv(tmp_path / "focus_c5_GENERATED.csv", header, made)
 
@@ -104,15 +109,48 @@ def test_a_bill_baseline_weighs_the_reservations_against_the_bills_effective_cos
     assert {"bills.commitments.break_even", "bills.commitments.includes_committed"} <= codes
 
 
-def test_the_bills_own_figures_wait_for_their_summary(default_catalog_api, bill) -> None:
-    """Until `bills.commitments.bill_commitment_summary` exists the answer says nothing of
-    today's coverage and utilisation (`today` null): no figure is made up."""
+# The generated bill's own figures, by hand: 292.00 used of a savings plan, none unused
+# (utilisation 1); eligible list 3 × 730 h at list = 1,241.00 of which 496.40 ran under the
+# plan (coverage 0.4); contracted at list, so the 204.40 saved (1,241.00 - 1,036.60) is all
+# the commitment's.
+TODAY = {"utilisation": "1.0000", "coverage": "0.4000", "unused": "0.00",
+         "negotiated_savings": "0.00", "commitment_savings": "204.40", "reason": None}  # fmt: skip
+
+
+def test_todays_figures_are_the_bill_pages(default_catalog_api, bill, own_cache) -> None:
+    """`summary_of` reads the figures the bill page keeps (the same months, the same
+    numbers), or computes them where none are kept; the answer says them."""
+    from bills import page
+
+    assert page.kept(bill) is None
+    computed = bill_commitments.summary_of(bill)
+    page.warm(bill.pk)
+    assert bill_commitments.summary_of(bill) == computed
+    assert page.kept(bill)["commitments"]["coverage"] == "0.4"
     body = post_json(default_catalog_api, "/api/v1/evaluate", _plan(bill.pk)).json()
-    if not hasattr(bill_figures, "bill_commitment_summary"):
-        assert body["bill_commitments"]["today"] is None
-        assert bill_commitments.summary_of(bill) is None
-    else:
-        assert body["bill_commitments"]["today"]["said"]
+    today = body["bill_commitments"]["today"]
+    assert {k: today[k] for k in TODAY} == TODAY
+    assert today["said"] == ["utilisation of your commitments: 100.0 %",
+                             "coverage of eligible usage: 40.0 %",
+                             "unused commitment spend: 0.00 USD",
+                             "negotiated savings: 0.00 USD",
+                             "commitment savings: 204.40 USD"]  # fmt: skip
+
+
+def test_a_figure_the_bill_cannot_give_says_why(owner, tmp_path) -> None:
+    """No savings plan on the bill: no utilisation, and its reason."""
+    header, rows = rows_of(generated_bill(tmp_path))
+    for row in rows:
+        row.update(PricingCategory="Standard", CommitmentDiscountStatus="NULL",
+                   CommitmentDiscountId="NULL", CommitmentDiscountType="NULL",
+                   CommitmentDiscountCategory="NULL")  # fmt: skip
+    made = import_bill(write_csv(tmp_path / "on_demand_GENERATED.csv", header, rows), owner).bill
+    found = bill_commitments.summary_of(made)
+    assert found.utilisation is None and found.reason == "no_commitment"
+    assert found.coverage == 0 and found.unused == 0
+    said = bill_commitments.weighing.today(found, "USD")
+    assert said["utilisation"] is None and said["reason"] == "no_commitment"
+    assert said["said"][0].code == "bills.commitments.today_coverage"
 
 
 def test_a_plan_in_another_currency_than_the_bill_is_not_weighed(default_catalog_api, bill):
@@ -136,38 +174,18 @@ def test_the_generated_bill_is_read_as_written(tmp_path) -> None:
     assert [r["PricingCategory"] for r in rows] == ["Standard", "Committed", "Standard"]
 
 
-def focus_summary() -> SimpleNamespace:
-    """The summary `bills.commitments.bill_commitment_summary` gives (its attribute names),
-    built here from the FOCUS spec's zero-percent example (FOCUS_Spec v1.2, CC BY 4.0): a
-    VM_LARGE commitment unused (utilisation 0, coverage 0, 1.50 unused) and no contracted
-    cost in the file (no split of the savings: None)."""
-    name = (
-        "focus/spec_examples/zero_percent_utilization_without_commitment_discount_flexibility.csv"
-    )
-    with bill_sample(name).open(encoding="utf-8-sig", newline="") as handle:
-        found = bill_figures.from_focus_rows(list(csv.DictReader(handle)))
-    return SimpleNamespace(utilisation=found.utilisation, coverage=found.coverage,
-                           unused=found.unused_cost, negotiated_savings=found.negotiated,
-                           commitment_savings=found.commitment_savings,
-                           reason="no_contracted_cost")  # fmt: skip
-
-
 def test_todays_coverage_and_utilisation_from_the_bill_beside_the_options(
-    default_catalog_api, bill, own_cache, monkeypatch
+    default_catalog_api, bill, own_cache
 ) -> None:
-    """Through the one adapter (`summary_of`): the answer and the plan page say the bill's
-    own figures. The summary function is another branch's (issue 26): stood in for here by
-    one that gives the FOCUS example's figures."""
-    monkeypatch.setattr(bill_figures, "bill_commitment_summary",
-                        lambda bill: focus_summary(), raising=False)  # fmt: skip
+    """Through the one adapter (`summary_of`): the answer says the bill's own figures beside
+    the cloud's commitment options."""
     body = post_json(default_catalog_api, "/api/v1/evaluate", _plan(bill.pk)).json()
-    today = body["bill_commitments"]["today"]
-    assert today["utilisation"] == "0.0000" and today["coverage"] == "0.0000"
-    assert today["unused"] == "1.50" and today["negotiated_savings"] is None
-    assert today["reason"] == "no_contracted_cost"
-    assert today["said"] == ["utilisation of your commitments: 0.0 %",
-                             "coverage of eligible usage: 0.0 %",
-                             "unused commitment spend: 1.50 USD"]  # fmt: skip
+    said = body["bill_commitments"]
+    assert said["tiers"][0]["options"]
+    today = said["today"]
+    assert today["utilisation"] == "1.0000" and today["coverage"] == "0.4000"
+    assert today["said"][:2] == ["utilisation of your commitments: 100.0 %",
+                                 "coverage of eligible usage: 40.0 %"]  # fmt: skip
 
 
 def bill_plan(owner, bill_id: int):
@@ -191,10 +209,8 @@ SAID = {
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_plan_page_shows_the_bills_commitments_and_todays_figures(
-    default_catalog_api, bill, owner, own_cache, monkeypatch, language
+    default_catalog_api, bill, owner, own_cache, language
 ) -> None:
-    monkeypatch.setattr(bill_figures, "bill_commitment_summary",
-                        lambda bill: focus_summary(), raising=False)  # fmt: skip
     plan = bill_plan(owner, bill.pk)
     client = session_client(owner)
     client.cookies["django_language"] = language
@@ -219,7 +235,7 @@ def test_a_share_of_a_bill_plan_keeps_no_bill_commitments(default_catalog_api, b
     assert not any("bill_commitments" in change["path"] for change in today["diff"]["figures"])
 
 
-def test_the_answer_matches_the_api_document(default_catalog_api, bill, own_cache, monkeypatch):
+def test_the_answer_matches_the_api_document(default_catalog_api, bill, own_cache):
     from tests.test_api_openapi_document import Answers
 
     answers = Answers()
@@ -230,8 +246,5 @@ def test_the_answer_matches_the_api_document(default_catalog_api, bill, own_cach
 
     evaluated("USD")
     evaluated("EUR")  # not weighed, with its reason
-    monkeypatch.setattr(bill_figures, "bill_commitment_summary",
-                        lambda bill: focus_summary(), raising=False)  # fmt: skip
-    cache.clear()  # the answers above are cached without the summary
     body = evaluated()
-    assert body["bill_commitments"]["today"]["unused"] == "1.50"
+    assert body["bill_commitments"]["today"]["coverage"] == "0.4000"

@@ -61,3 +61,31 @@ def test_c1_medium_baseline_shows_the_samples_savings_plan_with_its_break_even(c
     assert "No 3-year savings plan price for c1.medium in the catalog" in reasons
     assert all(m["messages"][0]["code"].startswith("catalog.no_") for m in
                body["commitments_missing"])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("language", "missing"),
+    [("en", "No 3-year savings plan price for c1.medium in the catalog"),
+     ("de", "c1.medium")],
+)  # fmt: skip
+def test_the_plan_page_shows_the_c1_medium_savings_plan_beside_the_move(
+    c1_medium, owner, own_cache, language, missing
+):
+    """The same on the plan page: the sample's savings plan as a row of the comparison,
+    labelled a cloud commitment with its break-even month, the slots without a rate said."""
+    from tests.support.dashboard import login, saved_plan
+
+    plan = saved_plan(owner, name="c1.medium or EPYC", baseline={"tier": C1, "count": 3},
+                      candidates=[{"tier": EXTREME, "count": 1}])  # fmt: skip
+    client = login(owner)
+    client.cookies["django_language"] = language
+    page = client.get(f"/plans/{plan.code}/").content.decode()
+    assert page.count('data-key="commitment:savings_plan-1y"') == 1
+    assert 'data-key="commitment:reserved-1y"' not in page
+    row = page[page.index('data-key="commitment:savings_plan-1y"') :]
+    row = row[: row.index("</tr>")]
+    assert ("cloud commitment" if language == "en" else "Cloud-Bindung") in row
+    terms = row[row.index('data-testid="commitment-terms"') :]
+    assert ("from month 8" if language == "en" else "ab Monat 8") in terms, terms[:400]
+    said = page[page.index('data-testid="commitments-missing"') :]
+    assert missing in said[:2000]

@@ -4,8 +4,8 @@ pays, labelled "from your bill", the share already under a savings plan said, an
 commitment figures from the bill, in English and German, nothing sideways on a phone.
 Screenshots at 1366x768 and 390x844 go to test-artifacts/ (only with SCREENSHOTS=1).
 
-The bill is the GENERATED one of tests/test_api_bill_commitments.py; today's figures come
-from the FOCUS spec example standing in for `bill_commitment_summary` (another branch's)."""
+The bill is the GENERATED one of tests/test_api_bill_commitments.py; today's figures are
+its own, as the bill page computes them (`bills.commitments.bill_commitment_summary`)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bills import commitments as bill_figures
 from bills.services.importing import import_bill
 from catalog.defaults import load_default_catalog
 from tests.support.browser import launched, shot
-from tests.test_api_bill_commitments import bill_plan, focus_summary, generated_bill
+from tests.test_api_bill_commitments import bill_plan, generated_bill
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -40,11 +39,9 @@ def browser() -> Iterator:
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_bills_instances_stand_with_their_commitments_from_the_bill(
-    browser, live_server, owner, tmp_path, monkeypatch, language
+    browser, live_server, owner, tmp_path, language
 ):
     load_default_catalog()
-    monkeypatch.setattr(bill_figures, "bill_commitment_summary",
-                        lambda bill: focus_summary(), raising=False)  # fmt: skip
     bill = import_bill(generated_bill(tmp_path), owner).bill
     plan = bill_plan(owner, bill.pk)
     terms, share, note, today = SAID[language]
@@ -66,7 +63,9 @@ def test_the_bills_instances_stand_with_their_commitments_from_the_bill(
         said = row.locator('[data-testid="bill-commitment-terms"]').inner_text()
         assert terms in said and share in said
         assert note in card.locator('[data-testid="bill-commitments-note"]').first.inner_text()
-        assert today in card.locator('[data-testid="bill-commitments-today"]').inner_text()
+        today_said = card.locator('[data-testid="bill-commitments-today"]').inner_text()
+        assert today in today_said  # and its coverage, 496.40 of 1,241.00 list
+        assert ("40.0" if language == "en" else "40,0") in today_said, today_said
         vs_move = page.locator('[data-testid="vs-bill-commitments"]').inner_text()
         assert ("372.30" if language == "en" else "372,30") in vs_move
         assert page.evaluate(NO_SIDEWAYS)

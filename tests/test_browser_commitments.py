@@ -56,6 +56,10 @@ def test_the_reservations_stand_beside_the_epyc_with_their_break_even(
             assert badge in row.inner_text()
             terms = row.locator('[data-testid="commitment-terms"]').inner_text()
             assert break_even in terms and share in terms
+            three = table.locator('tr[data-key="commitment:reserved-3y"]')
+            assert badge in three.inner_text()
+            said = three.locator('[data-testid="commitment-terms"]').inner_text()
+            assert break_even.rsplit(" ", 1)[0] in said, said  # its own break-even month
             assert missing in page.locator('[data-testid="commitments-missing"]').inner_text()
             assert page.locator('[data-testid="vs-commitment"]').count() == 1
             assert page.evaluate(NO_SIDEWAYS)

@@ -87,6 +87,28 @@ def test_the_api_answer_labels_every_sized_option_an_estimate_with_its_band(fres
         assert entry["reasons"], entry
 
 
+def test_the_plan_sizes_only_from_estimates_and_says_why_for_the_tiers_it_cannot_estimate(
+    fresh_install, owner
+):
+    """The answer itself, not only the evidence: every option stands on covered tiers; a
+    covered tier without an option has its figure but not the memory (the 40 GB working
+    set); every tier the data cannot estimate is listed and says why. The tiers a plan
+    without candidates sizes are the CPU tiers (GPU tiers are never sized for CPU work)."""
+    body = post_json(token_client(owner)[0], "/api/v1/evaluate", PLAN).json()
+    slugs = inputs.gather(parse_plan(PLAN)).prices.cpu_slugs()
+    cpus = tier_cpus(slugs)
+    covered = {s for s in slugs if cpus[s].vcpus and isinstance(tier_side(cpus[s]), model.Side)}
+    sized = {part["tier"] for option in body["options"] for part in option["parts"]}
+    assert sized and sized <= covered
+    listed = {entry["tier"]: " ".join(entry["reasons"]) for entry in body["no_number"]}
+    assert set(slugs) - covered <= set(listed)  # each tier it cannot estimate says why
+    for slug, said in listed.items():
+        if slug in covered:
+            assert "no estimate" not in said and "working set" in said, (slug, said)
+        else:
+            assert "no estimate either: " in said or "specs unknown" in said, (slug, said)
+
+
 EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"  # AMD EPYC 4545P
 M5 = "aws-m5.4xlarge-us-east-1-on-demand"
 NO_ROW = {

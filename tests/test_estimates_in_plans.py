@@ -163,3 +163,28 @@ def test_the_api_sizes_the_plan_from_the_estimate_and_says_so(owner, settings):
     assert basis["run_id"]  # the measured run it scales from
     [missing] = [n for n in body["no_number"] if n["tier"] == HETZNER]
     assert "no public score covers Intel Core i7-6700" in " ".join(missing["reasons"])
+
+
+def test_a_run_on_the_same_cpu_model_is_the_reference_before_any_other_host(
+    fresh_install_with_one_run,
+):
+    """The ladder's second rung: a host whose CPU model is the tier's (c5.4xlarge: the Xeon
+    8275CL public runs saw) is scaled from before the nearer-scored one, and said so."""
+    from benchmarks_app.run_files import import_run
+    from tests.support.runs import relinked
+
+    same = relinked(fresh_install_with_one_run, "xeon-8275cl-box")
+    for fingerprint in (same["run"]["fingerprint"], same["target"]["fingerprint"]):
+        fingerprint["cpu_model"] = "Intel(R) Xeon(R) Platinum 8275CL CPU @ 3.00GHz"
+    import_run(same)
+    found = gbm(C5)[C5, "gbm"]
+    said = found.extra["estimate"]
+    assert not found.measured and said["rung"] == "same_cpu_model"
+    assert said["reference"]["host"] == "xeon-8275cl-box"
+    assert said["reference_cpu"]["cpu_key"] == said["tier_cpu"]["cpu_key"] == "xeon-8275cl"
+    [label, *_] = [plain(m) for m in found.estimate_labels()]
+    assert label.startswith("estimate: measured on the same CPU model (Intel Xeon Platinum")
+    assert "on xeon-8275cl-box, scaled to the tier's threads" in label
+    # a tier of another CPU still scales from published scores, never from this rung
+    other = gbm(C7A)[C7A, "gbm"].extra["estimate"]
+    assert other["rung"] == "published_scores"

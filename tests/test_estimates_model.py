@@ -133,3 +133,24 @@ def test_the_bench_sets_each_left_out_cases_band_without_that_case():
     said = bench.summary(rows, "run")
     assert said["cases"] == 4
     assert said["band_coverage"] == 0.75  # a, b and c covered; d's 3x beyond the others' band
+
+
+def test_the_bench_pairs_the_projects_own_runs_of_one_profile_from_two_hosts():
+    """Issue 23: bench/speed_estimates.py also holds the estimate against any pair of the
+    project's own runs (the shipped reference runs and the test fixtures' real runs): each
+    run estimated from another host's run of its profile, never from its own host's."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "speed_estimates.py"
+    spec = importlib.util.spec_from_file_location("speed_estimates_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = bench.own_run_cases(bench.OWN_RUNS)
+    pairs = {(r["profile"], r["ref"], r["target"]) for r in rows}
+    hosts = {"plansapi", "reference-vm-xeon-2cpu"}
+    for profile in ("gbm-xgboost", "inference-tabular"):
+        assert {(profile, a, b) for a in hosts for b in hosts if a != b} <= pairs
+    assert all(r["ref"] != r["target"] and r["estimate"] > 0 for r in rows)
+    said = bench.own_summary(rows)
+    assert said["cases"] == len(rows) and 0 <= said["band_coverage"] <= 1

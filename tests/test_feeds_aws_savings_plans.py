@@ -280,7 +280,10 @@ def test_the_command_imports_the_sample_and_says_what_it_left_out(tmp_path):
     assert "aws-savings-plans eu-west-1: imported (version 20200220220300)" in text
     assert "new tiers: 1" in text
     assert "1 Savings Plan rate names no operation" in text
-    assert Tier.objects.filter(slug=C1).exists()
+    (price,) = Tier.objects.get(slug=C1).prices.all()
+    # the file's discountedRate "0.098" a c1.medium hour, all upfront: 0.098 x 8,760 = 858.48
+    assert (price.amount, price.setup_fee, price.currency) == (Decimal(0), Decimal("858.48"), "USD")
+    assert price.source_key == "8GU23DFTKP2N43SD.29QDFBY626457QNP"
 
 
 @pytest.mark.parametrize(

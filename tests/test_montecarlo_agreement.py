@@ -205,3 +205,16 @@ def test_the_spot_interruption_share_is_drawn_and_sized_as_the_engine_sizes_it()
         )
     finally:
         del MEASUREMENTS[(spot, "gbm")]
+
+
+def test_options_sized_to_the_bills_machines_agree_in_every_draw():
+    """Issue 25: with `baseline.sizing: "matched"` each draw counts the options to carry
+    the bill's machines' work, as the engine does on that draw's inputs."""
+    c5, r5 = "aws-c5.2xlarge-us-east-1-on-demand", "aws-r5.4xlarge-us-east-1-on-demand"
+    tiers = [{"tier": c5, "count": "31.5", "monthly": "2000"},
+             {"tier": r5, "count": "2", "monthly": "480"}]  # fmt: skip
+    options = [{"tier": "inmotion-extreme"}, {"tier": "aws-c5.4xlarge-us-east-1-on-demand"}]
+    p = plan(candidates=options, baseline={"monthly": "2480", "tiers": tiers, "sizing": "matched"})
+    model = montecarlo.Model(p, CATALOG, MEASUREMENTS)
+    assert model.matched is not None and model.matched.capacity is not None
+    assert disagreements(p, draws=12, seed=7) == []

@@ -392,13 +392,16 @@ def list_shares(request: HttpRequest, code: PlanId) -> HttpResponse:
     url_name="plan-shares",
     operation_id="createShare",
     summary="Freeze a snapshot of the plan behind a new unguessable link",
-    response={201: schemas.ShareCreated, 404: Errors, **WRITE},
+    response={201: schemas.ShareCreated, 400: Errors, 404: Errors, **WRITE},
 )
-def create_share(request: HttpRequest, code: PlanId) -> HttpResponse:
+def create_share(request: HttpRequest, code: PlanId, include_bill: bool = False) -> HttpResponse:
     """The snapshot keeps the plan's inputs, the price rows and measurements it used (by id
-    and value) and its results; later price changes never alter it."""
+    and value) and its results; later price changes never alter it. A plan whose baseline
+    is taken from a bill: the share says only "from the owner's bill" and its figure,
+    unless `include_bill` (the bill's name, period and lines, as the plan's aggregates)."""
     plan = _own_plan(request, code)
-    share = services.share_create(plan=plan, user=request.auth)  # type: ignore[attr-defined]
+    share = services.share_create(plan=plan, user=request.auth,  # type: ignore[attr-defined]
+                                  include_bill=include_bill)  # fmt: skip
     return JsonResponse({"token": share.token, "url": _share_url(request, share)}, status=201)
 
 

@@ -41,7 +41,17 @@ import pandas as pd
 from common.gcpause import paused
 from common.messages import Message, Money, Number, Percent, TierRef, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import answer, bounds, capacity, defaults, onetime, owned, sensitivity, tco
+from planner.compute import (
+    answer,
+    bounds,
+    capacity,
+    defaults,
+    matched,
+    onetime,
+    owned,
+    sensitivity,
+    tco,
+)
 from planner.compute import commitments as stay
 from planner.compute.answer import (
     Answer,
@@ -598,6 +608,7 @@ class Pricer:
         self.h = plan.horizon_months
         self.table_row = table.row_of if table else {}
         self.baseline_counts: np.ndarray | None = None  # a tier baseline's servers by month
+        self.matched_servers: np.ndarray | None = None  # sized rows' servers, matched sizing
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
@@ -689,7 +700,8 @@ class Pricer:
         sized = [j for j, part in enumerate(parts) if part.mode == "sized"]
         if sized:
             rows = [self.table_row[parts[j].tier] for j in sized]
-            out[sized] = self.table.servers[rows]
+            servers = self.table.servers if self.matched_servers is None else self.matched_servers
+            out[sized] = servers[rows]
         for j, part in enumerate(parts):
             if part.mode == "fixed":
                 out[j] = part.count
@@ -903,19 +915,27 @@ def _compare(
         table = size_plan(plan, prices, sized, measurements, speed_factors or {}) if sized else None
     priced = [o for o in specs if _has_number(o, table)] + staying
     pricer = Pricer(plan, prices, table)
+    fitted = matched.matched(plan, table, lambda slugs: size_plan(
+        plan, prices, slugs, measurements, speed_factors or {}), prices.__contains__)  # fmt: skip
+    if fitted is not None:  # issue 25: the servers that carry what the bill's machines do
+        pricer.matched_servers = fitted.servers
     with _named(
         plan, "baseline.monthly" if plan.baseline.monthly is not None else "baseline.count"
     ):
         baseline_cents, baseline_info = pricer.baseline()
+    if fitted is not None:
+        baseline_info["matched"] = fitted.said()
     with _named(plan, "workloads" if any(p.mode == "sized" for o in priced for p in o.parts)
                 else "candidates"):  # fmt: skip
         money = pricer.price(priced, baseline_cents)
-        if table is not None and table.inference:
+        if table is not None and table.inference and pricer.matched_servers is None:
             money = _verify_inference(table, priced, pricer, baseline_cents, money, verify_top,
                                       seed)  # fmt: skip
     with _named(plan, "owned"):
         priced, money = _with_owned(plan, pricer, priced, money, baseline_cents)
     options = _results(plan, prices, table, priced, money)
+    if fitted is not None:
+        matched.annotate(fitted, options, table, prices.ref)
     _transition(plan, options, money.result, baseline_cents - pricer.commitments())
     # an option that cannot carry the work is never best: those that can come first
     options.sort(key=lambda o: o.cannot_carry)

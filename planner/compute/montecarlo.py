@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from common.units import HOURS_PER_MONTH
-from planner.compute import capacity, engine, onetime, owned, tco, uncertainty
+from planner.compute import capacity, engine, matched, onetime, owned, tco, uncertainty
 from planner.compute import drawn_money as money
 from planner.compute import drawn_pools as pools
 from planner.compute.capacity import EPS
@@ -157,7 +157,10 @@ class Model:
             if sized
             else None
         )
-        if self.table is not None:
+        # issue 25: a matched plan's options carry the bill's machines' work in every draw
+        self.matched = matched.matched(plan, self.table, self._size, self.prices.__contains__)
+        counted = self.matched is not None and self.matched.capacity is not None
+        if self.table is not None and not counted:  # as the engine: no re-check when matched
             for r in range(len(self.table.slugs)):
                 if any(c.provisional[r] for c in self.table.inference):
                     self.table.verify_inference(r, seed=0)
@@ -456,6 +459,8 @@ class Model:
             return servers
         t, r = self.table, part.row
         assert t is not None and r is not None
+        if self.matched is not None and self.matched.capacity is not None:
+            return self._matched_counts(t, r, w)
         volume = drawn.get("batch_volume", np.full(n, SCALE_DEN)) / SCALE_DEN
         util = drawn.get("utilisation_target", np.full(n, 0)) / RATE_DEN
         util = np.where(util > 0, util, t.utilisation)
@@ -492,6 +497,24 @@ class Model:
             np.maximum.accumulate(servers, axis=0, out=servers)
         if any(c.workload.n_plus_one for c in t.inference):
             servers += 1
+        return servers
+
+    def _size(self, slugs: Sequence[str]) -> capacity.CapacityTable:
+        return engine.size_plan(self.plan, self.prices, slugs, self.measurements,
+                                self.speed_factors)  # fmt: skip
+
+    def _matched_counts(self, t: capacity.CapacityTable, r: int, w: money.Work) -> np.ndarray:
+        """Servers that carry the bill's machines' work (`matched`): capacity × growth ÷ the
+        row's share, as the engine counts them. The work's volume, utilisation and a class's
+        throughput move every tier alike, so only each draw's growth moves the count."""
+        servers = w.counts
+        share = float(matched.shares(t)[r])
+        np.multiply(self.matched.capacity, w.growth, out=servers)  # type: ignore[union-attr]
+        servers /= share  # the engine's order: capacity × growth ÷ share
+        servers -= EPS
+        np.ceil(servers, out=servers)
+        np.maximum(servers, 1, out=servers)
+        np.maximum.accumulate(servers, axis=0, out=servers)
         return servers
 
     def _throughput(self, drawn, n: int, kind: str, tier: str) -> np.ndarray:

@@ -6,17 +6,18 @@ cost the bill already had under a commitment or on spot (`bills.selectors.cost_b
 the commitment slots of each tier's instance from the plan's catalog frame
 (`catalog.commitments.alternatives`) and hands them to the pure weighing
 (`planner.compute.bill_commitments`). `summary_of` is the one adapter to the bill's own
-commitment figures (`bills.commitments.bill_commitment_summary`): None while that module
-does not have it.
+commitment figures (`bills.commitments.bill_commitment_summary`, as the bill page keeps
+them: `bills.page.commitments`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from bills import commitments as bill_figures
+from bills import page as bill_page
 from bills.baseline import hours_per_unit
 from bills.models import Bill
 from bills.selectors import cost_by_pricing
@@ -28,14 +29,34 @@ from planner.compute.message_fields import with_messages
 from planner.services.bills import FILTERS, chosen_baseline
 
 
-def summary_of(bill: Bill) -> Any | None:
+@dataclass(frozen=True)
+class Today:
+    """The bill's own commitment figures as the weighing reads them (`weighing.SUMMARY`)."""
+
+    utilisation: Decimal | None
+    coverage: Decimal | None
+    unused: Decimal | None
+    negotiated_savings: Decimal | None
+    commitment_savings: Decimal | None
+    reason: str | None  # why the first figure that is None is None (a `bills.commitments` code)
+
+
+# `Summary` field → the answer's name, in the order the first reason is taken from.
+_FIELDS = {"utilisation": "utilisation", "coverage": "coverage", "unused": "unused",
+           "negotiated": "negotiated_savings", "commitment": "commitment_savings"}  # fmt: skip
+
+
+def summary_of(bill: Bill) -> Today:
     """The bill's own commitment figures (utilisation, coverage, unused spend, negotiated
-    and commitment savings, reason), or None where `bills.commitments` has no
-    `bill_commitment_summary` yet. TRANSITIONAL: drop the fallback once it has."""
-    found = getattr(bill_figures, "bill_commitment_summary", None)
-    if found is None:
-        return None
-    return found(bill)
+    and commitment savings, why one is missing), the same the bill page shows: its kept
+    figures' `commitments` (`bills.page.commitments`, over the page's last twelve months,
+    by `bills.commitments.bill_commitment_summary`)."""
+    found = bill_page.commitments(bill)
+    reasons = found.get("reasons") or {}
+    values = {ours: None if found.get(theirs) is None else Decimal(found[theirs])
+              for theirs, ours in _FIELDS.items()}  # fmt: skip
+    reason = next((reasons[name] for name in _FIELDS if name in reasons), None)
+    return Today(**values, reason=reason)
 
 
 def _said(prices: engine.Prices, slug: str) -> TierRef | Message:
@@ -86,7 +107,7 @@ def for_plan(plan: schema.Plan, prices: engine.Prices | None) -> dict[str, Any] 
         slots = {t.tier: slot_prices(prices, t.tier) for t in lines if t.tier in prices}
         allowance = plan.spot_interruption_allowance
         out = weighing.weigh(lines, slots, allowance=allowance, currency=currency)
-    out["today"] = None if summary is None else weighing.today(summary, currency)
+    out["today"] = weighing.today(summary, currency)
     return with_messages(out)
 
 

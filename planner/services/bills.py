@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from bills.baseline import BillBaseline, baseline_from_bill, trend
@@ -49,6 +50,7 @@ def take_from_bill(data: dict[str, Any], owner: Any) -> tuple[dict[str, Any], di
     baseline.pop("tier", None)
     baseline.pop("count", None)
     baseline["monthly"] = str(found.monthly)
+    baseline["tiers"] = plan_tiers(found)
     problems: dict[str, list[Message]] = {}
     if not found.lines:
         problems["baseline.bill"] = [msg("bills.plan.no_lines", bill=bill.pk, name=bill.name)]
@@ -61,6 +63,26 @@ def take_from_bill(data: dict[str, Any], owner: Any) -> tuple[dict[str, Any], di
         else:
             out["monthly_growth"] = str(seen.growth)
     return out, problems
+
+
+TWO_PLACES = Decimal("0.01")
+SIX_PLACES = Decimal("0.000001")  # a machine's count: an hour a month is 0.00137
+
+
+def plan_tiers(found: BillBaseline) -> list[dict[str, str]]:
+    """The baseline's machines by catalog tier (`baseline.tiers`): the bill's tier lines
+    summed by tier (two regions' lines may fall on one tier), count = hours a month ÷ 730,
+    monthly = the bill's effective cost of those lines a month. Lines with no catalog tier
+    stay in the monthly figure only (the provenance lists them)."""
+    by_tier: dict[str, list[Decimal]] = {}
+    for line in found.tiers:
+        count, monthly = by_tier.setdefault(str(line.tier), [Decimal(0), Decimal(0)])
+        by_tier[str(line.tier)] = [count + line.count, monthly + line.monthly]
+    return [
+        {"tier": tier, "count": str(count.quantize(SIX_PLACES, ROUND_HALF_UP)),
+         "monthly": str(monthly.quantize(TWO_PLACES, ROUND_HALF_UP))}
+        for tier, (count, monthly) in sorted(by_tier.items())
+    ]  # fmt: skip
 
 
 def bill_provenance(choice: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -104,27 +126,31 @@ def plan_start(bill: Bill) -> dict[str, Any]:
     }
 
 
-# What a share keeps of a bill: the plan's aggregates, never the bill's name, digest,
-# accounts or lines (issue 25, privacy: a bill belongs to the user who imported it).
-SHARED_KEYS = ("source", "kind", "currency", "period_start", "period_end", "months", "lines",
-               "monthly", "trend", "deleted", "cost")  # fmt: skip
+# What a share keeps of a bill (issue 25, privacy: a bill belongs to the user who imported
+# it). By default only that the baseline is the owner's bill, and the figure it gave; when
+# the owner chooses (`include_bill`), the plan's aggregates of it too: the bill's name,
+# period, line count, the tier lines and the instance types with no tier. Never the
+# bill's id, digest, accounts or the filters that name them, nor its commitments.
+PRIVATE_KEYS = ("source", "currency", "monthly", "trend", "deleted", "cost")
+SHARED_KEYS = (*PRIVATE_KEYS, "name", "kind", "view", "period_start", "period_end", "months",
+               "lines", "tiers", "unmatched", "no_instance_type_monthly")  # fmt: skip
 
 
-def shared_bill_aggregates(frozen: dict[str, Any]) -> dict[str, Any]:
-    """A share's snapshot with the bill reduced to the plan's aggregates: every plan's
-    `baseline.bill` (the inputs, the answer's echo of them) left out (the monthly and
-    growth it gave stay), every baseline provenance's bill kept to its period, line count,
-    monthly figure and trend, the answer's `bill_commitments` (per instance type of the
-    bill) left out."""
+def shared_bill_aggregates(frozen: dict[str, Any], *, include_bill: bool = False) -> dict[str, Any]:
+    """A share's snapshot with the bill reduced to what the owner chose to show: every
+    plan's `baseline.bill` (the inputs, the answer's echo of them) left out (the monthly,
+    tiers and growth it gave stay), every baseline provenance's bill kept to `PRIVATE_KEYS`
+    (or `SHARED_KEYS` with `include_bill`), the answer's `bill_commitments` (per instance
+    type of the bill) left out."""
     out = copy.deepcopy(frozen)
-    _redact(out)
+    _redact(out, SHARED_KEYS if include_bill else PRIVATE_KEYS)
     return out
 
 
-def _redact(node: Any) -> None:
+def _redact(node: Any, keys: tuple[str, ...]) -> None:
     if isinstance(node, list):
         for item in node:
-            _redact(item)
+            _redact(item, keys)
         return
     if not isinstance(node, dict):
         return
@@ -136,7 +162,23 @@ def _redact(node: Any) -> None:
             baseline.pop("bill")
         said = (baseline.get("provenance") or {}).get("bill")
         if isinstance(said, dict):
-            kept = {k: v for k, v in said.items() if k in SHARED_KEYS} | {"shared": True}
+            kept = {k: v for k, v in said.items() if k in keys} | {"shared": True}
             baseline["provenance"]["bill"] = kept
     for value in node.values():
-        _redact(value)
+        _redact(value, keys)
+
+
+def frozen_bill(frozen: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """Today's side of a share of a plan with a bill, as the share keeps it: the frozen
+    inputs name no bill (a share never reads one), so the baseline's bill provenance and
+    what it says was entered are the snapshot's own, not a difference."""
+    then_base = (frozen.get("results") or {}).get("baseline") or {}
+    said = (then_base.get("provenance") or {}).get("bill")
+    if said is None:
+        return now
+    out = copy.deepcopy(now)
+    provenance = out["results"]["baseline"].setdefault("provenance", {})
+    provenance["bill"] = copy.deepcopy(said)
+    if "entered" in then_base["provenance"]:
+        provenance["entered"] = copy.deepcopy(then_base["provenance"]["entered"])
+    return out

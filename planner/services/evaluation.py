@@ -167,14 +167,19 @@ def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generati
 def cached(
     kind: str,
     plan: schema.Plan,
-    as_of: dt.date,
-    generation: Generation,
-    compute: Callable[[], dict[str, Any]],
+    compute: Callable[[dt.date, Generation], dict[str, Any]],
+    *,
+    as_of: dt.date | None = None,
+    generation: Generation | None = None,
 ) -> dict[str, Any]:
-    """`compute()`, kept in the cache under `cache_key(kind, ...)`: once per plan, data
-    generation, date and (where imports count only for some) viewer. For answers computed
-    from a plan beside the evaluation (the next runs worth making)."""
-    return _cached(cache_key(kind, plan, as_of, generation), compute)
+    """`compute(as_of, generation)`, kept in the cache under `cache_key(kind, ...)`: once
+    per plan, data generation, date and (where imports count only for some) viewer.
+    `as_of` defaults to today, `generation` to the current one (read once here). For
+    answers computed from a plan beside the evaluation (the odds, the next runs worth
+    making)."""
+    generation = engine_inputs.generation_or_current(generation)
+    as_of = as_of or clock.today()
+    return _cached(cache_key(kind, plan, as_of, generation), lambda: compute(as_of, generation))
 
 
 def _cached(key: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -377,10 +382,10 @@ def uncertainty(
     seed: int = montecarlo.SEED,
 ) -> dict[str, Any]:
     """`uncertainty_of(evaluate(plan))`, cached per plan, data generation, date and seed."""
-    generation = engine_inputs.generation_or_current(generation)
-    as_of = as_of or clock.today()
-    key = cache_key(f"uncertainty-v{UNCERTAINTY_VERSION}-{seed}", plan, as_of, generation)
-    return _cached(
-        key,
-        lambda: uncertainty_of(evaluate(plan, as_of=as_of, generation=generation), seed=seed),
+    return cached(
+        f"uncertainty-v{UNCERTAINTY_VERSION}-{seed}",
+        plan,
+        lambda day, gen: uncertainty_of(evaluate(plan, as_of=day, generation=gen), seed=seed),
+        as_of=as_of,
+        generation=generation,
     )

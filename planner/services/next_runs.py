@@ -14,7 +14,6 @@ from typing import Any
 from benchmarks_app import runners
 from benchmarks_app import selectors as bench_selectors
 from changes.selectors import Generation
-from common.django import clock
 from common.messages import Money, Number, Percent, as_api, msg, plain
 from common.units import HOURS_PER_MONTH
 from planner.compute import montecarlo, schema
@@ -36,16 +35,14 @@ def next_runs(
     seed: int = montecarlo.SEED,
 ) -> dict[str, Any]:
     """`next_runs_of(gather(plan))`, cached per plan, data generation, date and seed."""
-    generation = engine_inputs.generation_or_current(generation)
-    as_of = as_of or clock.today()
     return evaluation.cached(
         f"next-runs-v{VERSION}-{seed}",
         plan,
-        as_of,
-        generation,
-        lambda: next_runs_of(
-            engine_inputs.gather(plan, as_of=as_of, generation=generation), seed=seed
+        lambda day, gen: next_runs_of(
+            engine_inputs.gather(plan, as_of=day, generation=gen), seed=seed
         ),
+        as_of=as_of,
+        generation=generation,
     )
 
 

@@ -27,7 +27,7 @@ from planner.compute import schema
 from planner.models import Plan, Share
 from planner.services import evaluation, next_runs
 from planner.services import inputs as engine_inputs
-from planner.services.bills import shared_bill_aggregates, take_from_bill
+from planner.services.bills import frozen_bill, shared_bill_aggregates, take_from_bill
 
 # --- validation --------------------------------------------------------------------------
 
@@ -198,9 +198,12 @@ def stored_plan(plan: Plan) -> schema.Plan:
 # --- shares ------------------------------------------------------------------------------
 
 
-def share_create(*, plan: Plan, user, as_of: dt.date | None = None) -> Share:
+def share_create(
+    *, plan: Plan, user, as_of: dt.date | None = None, include_bill: bool = False
+) -> Share:
     """Freeze the plan's snapshot with its sensitivity and odds of paying back (the same
-    data generation and date), computed before the write so no lock waits on them."""
+    data generation and date), computed before the write so no lock waits on them.
+    `include_bill`: the owner chose to show the bill's aggregates (name, period, lines)."""
     parsed = stored_plan(plan)
     generation = engine_inputs.generation_or_current(None)
     frozen = evaluation.snapshot(parsed, as_of=as_of, generation=generation)
@@ -210,7 +213,7 @@ def share_create(*, plan: Plan, user, as_of: dt.date | None = None) -> Share:
     if runs["runs"]:  # kept only where a run could change the answer (docs/design.md)
         frozen["next_runs"] = next_runs.api_answer(runs)
     if parsed.baseline.bill is not None:  # a bill is in a share as the plan's aggregates only
-        frozen = shared_bill_aggregates(frozen)
+        frozen = shared_bill_aggregates(frozen, include_bill=include_bill)
     with transaction.atomic():
         return Share.objects.create(plan=plan, snapshot=frozen, created_by=user)
 
@@ -239,6 +242,7 @@ def recompute_snapshot_inputs(share: Share, *, as_of: dt.date | None = None) -> 
         now = evaluation.snapshot(plan, as_of=as_of)
     if plan.baseline.bill is not None:  # today's side as the share keeps it: no bill lines
         now = shared_bill_aggregates(now)
+    now = frozen_bill(frozen, now)  # a share never reads the bill: its part is the snapshot's
     return {"as_of": now["as_of"], "snapshot": now, "diff": snapshot_diff(frozen, now)}
 
 

@@ -405,6 +405,8 @@ def results(comparison: Mapping[str, Any]) -> Results:
     )
     out.charts = chart_data(comparison, rows)
     out.baseline_bill = bill_lines((baseline.get("provenance") or {}).get("bill"))
+    if out.baseline_bill:  # issue 25: the options sized to the bill's machines
+        out.baseline_bill += matched_lines(baseline.get("matched"))
     out.bill_commitments = bill_commitments.view(comparison.get("bill_commitments"))
     out.vs_bill_commitments = vs_bill_commitments(out)
     return out
@@ -424,8 +426,10 @@ def bill_lines(said: Mapping[str, Any] | None) -> list[Message]:
     def money(value: Any) -> Money:
         return Money(dec(value), cur)
 
+    if said.get("shared") and "period_end" not in said:  # a share the owner kept private
+        return [msg("bills.plan.baseline_private", monthly=money(said["monthly"]))]
     end = dt.date.fromisoformat(said["period_end"]) - dt.timedelta(days=1)
-    if said.get("shared"):  # a share: the plan's aggregates only, not the bill's name
+    if said.get("shared") and "name" not in said:  # a share frozen before issue 25's choice
         return [msg("bills.plan.baseline_shared", kind=said["kind"],
                     start=dt.date.fromisoformat(said["period_start"]), end=end,
                     lines=int(said["lines"]), monthly=money(said["monthly"]))]  # fmt: skip
@@ -455,6 +459,18 @@ def bill_lines(said: Mapping[str, Any] | None) -> list[Message]:
         out.append(msg("bills.plan.growth", growth=Percent(dec(seen["growth"]), 2),
                        first=seen["first"], last=seen["last"]))  # fmt: skip
     return out
+
+
+def matched_lines(said: Mapping[str, Any] | None) -> list[Message]:
+    """The matched sizing (`baseline.matched`) as the baseline's marker says it."""
+    if not said:
+        return []
+    if said.get("capacity") is None:
+        missing = [t for t in said.get("missing") or [] if t]
+        if not missing:
+            return [msg("matched.no_tiers")]
+        return [msg("matched.no_capacity", tiers=", ".join(missing))]
+    return [msg("bills.plan.matched", capacity=Number(dec(said["capacity"]), 2))]
 
 
 def tier_titles(comparison: Mapping[str, Any]) -> dict[str, str]:

@@ -43,6 +43,7 @@ LABELS: dict[str, Promise] = {
     "baseline.bill.instance_types": gettext_lazy("Bill lines: instance types"),
     "baseline.bill.tags": gettext_lazy("Bill lines: tags"),
     "baseline.bill.growth_from_trend": gettext_lazy("Monthly growth from the bill's trend"),
+    "baseline.sizing": gettext_lazy("Size the options"),
     "baseline.runs_on": gettext_lazy("The quoted spend runs on (tier)"),
     "commitment.months_remaining": gettext_lazy("Months remaining"),
     "commitment.monthly": gettext_lazy("Monthly cost"),
@@ -162,6 +163,8 @@ CHOICE_LABELS: dict[str, Promise] = {
     "charged": gettext_lazy("charged"),
     "not_charged": gettext_lazy("not charged"),
     "loan": gettext_lazy("lease or loan"),
+    "workloads": gettext_lazy("to the workloads described"),
+    "matched": gettext_lazy("to the bill's machines (same capacity)"),
 }
 
 

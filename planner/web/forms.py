@@ -206,6 +206,7 @@ class PlanForm(forms.Form):
         # The owner's imported bills, and the service that takes a baseline from one.
         self.bill_choices = list(bills)
         self.take_bill = take_bill
+        self.stored_tiers = list((plan.get("baseline") or {}).get("tiers") or ())  # issue 25
         self.language = language
         # A new plan starts in the reader's own currency where a rate exists (German: EUR).
         own = LOCALE_CURRENCY.get(language.split("-")[0], "USD")
@@ -268,6 +269,14 @@ class PlanForm(forms.Form):
     @property
     def bill_filter_fields(self) -> list[forms.BoundField]:
         return self.bound([f"{BILL}_{name}" for name in BILL_FILTERS] + [f"{BILL}_growth"])
+
+    @property
+    def bill_tiers(self) -> list[dict[str, Any]]:
+        """The baseline's machines by tier as the bill gave them (issue 25): the ones just
+        taken from the bill on a post, else the stored plan's; each with its tier's name."""
+        given = (self.plan_data.get("baseline") or {}).get("tiers") if self.plan_data else None
+        rows = self.stored_tiers if given is None else given
+        return [{**row, "name": self.tier_labels.get(row["tier"], row["tier"])} for row in rows]
 
     def _bill(self) -> dict[str, Any] | None:
         """`baseline.bill` as typed: the bill chosen and its filters (comma-separated)."""

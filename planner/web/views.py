@@ -641,7 +641,8 @@ def chart(request: HttpRequest, kind: str, digest: str) -> HttpResponse:
 @require_POST
 def share_create(request: HttpRequest, code: Any) -> HttpResponse:
     plan = _own_plan(request, code)
-    share = services.share_create(plan=plan, user=request.user)
+    include_bill = request.POST.get("include_bill") == "on"  # the owner's choice (issue 25)
+    share = services.share_create(plan=plan, user=request.user, include_bill=include_bill)
     link = request.build_absolute_uri(reverse("shared", args=[share.token]))
     messages.success(request, _("Share link created: %(link)s") % {"link": link})
     return redirect("plan-edit", code=plan.code)

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from benchmarks_app import tier_links
 from benchmarks_app.run_files import ImportRefused, import_run
 from common import safejson
+from common.messages import plain
 
 
 class Command(BaseCommand):
@@ -31,9 +32,22 @@ class Command(BaseCommand):
             f"{run.source_host} (target {run.target.name})"
         )
         if tier:
-            match = tier_links.check(run, tier)
+            differences = tier_links.warnings(run, tier)
             tier_links.link(run, tier)
             self.stdout.write(f"linked target {run.target.name} to tier {tier}")
-            if match is not None and match.differences:
-                said = ", ".join(match.differences)
-                self.stdout.write(f"warning: check the link ({said}; tier CPU {match.tier_cpu})")
+            for difference in differences:  # as the admin's link says them
+                self.stdout.write(f"warning: {plain(difference)}")
+            return
+        # No tier named: which catalog tiers the host could be, by CPU model and vCPUs.
+        found = tier_links.suggestions(run)
+        if found:
+            names = ", ".join(m.slug + ("" if m.same_vcpus else " (other vCPUs)") for m in found)
+            self.stdout.write(
+                f"tiers with this host's CPU model: {names}; import again with --tier TIER "
+                "(or link the target in the admin) to let the run size it"
+            )
+        else:
+            self.stdout.write(
+                "no catalog tier has this host's CPU model; link the target in the admin if "
+                "you know which tier it is"
+            )

@@ -153,9 +153,28 @@ class BillChoice(SchemaObject):
     ] = False
 
 
+class BaselineTier(SchemaObject):
+    """One catalog tier of a baseline taken from a bill (issue 25): the machines the bill's
+    lines of that tier ran (hours ÷ 730 a month) and what the bill says they cost a month.
+    Filled from the bill; the baseline's `monthly` stays the bill's whole figure."""
+
+    tier: Annotated[str, Spec("tier")]
+    count: Annotated[
+        Decimal, Spec("decimal", min=0, max=10_000, places=6, unit="servers",
+                      doc="the machines: the bill's hours a month ÷ 730")
+    ]  # fmt: skip
+    monthly: Annotated[
+        Decimal, Spec("money", min=0, max=MONEY_MAX, unit="currency/month",
+                      doc="the bill's effective cost of these lines a month")
+    ]  # fmt: skip
+
+
+SIZINGS = ("workloads", "matched")
+
+
 class Baseline(SchemaObject):
     # Members left out of the plain data while not given (plans without them read as before).
-    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("bill",)
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("bill", "tiers", "sizing")
 
     monthly: Annotated[
         Decimal | None,
@@ -181,12 +200,30 @@ class Baseline(SchemaObject):
         BillChoice | None,
         Section("the imported bill this baseline was taken from (its compute lines)"),
     ] = None
+    tiers: Annotated[
+        tuple[BaselineTier, ...] | None,
+        Items(500, doc="the baseline's machines by catalog tier (filled from the bill); "
+                       "absent: none known"),
+    ] = None  # fmt: skip
+    sizing: Annotated[
+        str | None,
+        Spec("enum", choices=SIZINGS,
+             doc="how sized options are counted: to the workloads (absent), or matched: "
+                 "the servers that carry what the baseline's tiers carry"),
+    ] = None  # fmt: skip
 
     @classmethod
     def _checks(
         cls, given: Given, raw: Given, model: Any, found: Sequence[Problem], context: Given
     ) -> list[Problem]:
-        return _one_of(raw, "monthly", "tier")
+        out = _one_of(raw, "monthly", "tier")
+        if (
+            given.get("sizing") == "matched"
+            and raw.get("tiers") is None
+            and raw.get("bill") is None
+        ):
+            out.append((("sizing",), msg("schema.matched_needs_tiers"), None))
+        return out
 
 
 class OneTime(SchemaObject):

@@ -193,12 +193,18 @@ def _absolute_ranges() -> list[Schema]:
     )]  # fmt: skip
 
 
+MATCHED_SIZING = _rule(
+    "sizing matched takes tiers or a bill (the bill's machines by tier)",
+    {"anyOf": [{"not": _given("sizing", {"const": "matched"})}, _given("tiers"), _given("bill")]},
+)
+
+
 def attach(plan: Schema) -> Schema:
     """The plan's JSON Schema (inlined, docs.json_schema) with every rule in its place."""
     props = plan["properties"]
     add(plan, PLAN)
     baseline = props["baseline"]
-    add(baseline, [exactly_one("monthly", "tier")])
+    add(baseline, [exactly_one("monthly", "tier"), MATCHED_SIZING])
     add(baseline["properties"]["commitments"]["items"], [exactly_one("monthly", "tier")])
     add(props["one_time"], ONE_TIME)
     add(props["monthly"], MONTHLY)
