@@ -62,3 +62,25 @@ def test_instance_hours_are_billed_per_instance_hour():
         spot_interruption_allowance=0,
     )
     assert result.options[0].money.monthly[0] == Decimal("120.00")  # 15 × 8.00
+
+
+def test_the_answers_dump_is_pydantics_own_with_the_tiers_with_no_figure_placed_unwalked():
+    """`Answer.model_dump` places each tier with no figure as its own serializer gives it
+    (docs/design.md, "Speed at catalog scale"): the same data as pydantic's serialiser."""
+    from pydantic import TypeAdapter
+
+    from planner.compute.answer import Answer
+
+    gbm = {"kind": "gbm", "trainings_per_month": 20, "rows": 2_000_000, "features": 50,
+           "trees": 100}  # fmt: skip
+    dropped = run(candidates=[{"tier": "not-in-the-catalog", "count": 1}]).output()
+    unsized = run(workloads=[gbm]).output()
+    assert [type(n).__name__ for n in dropped.no_number + unsized.no_number] == [
+        "DroppedTier", "NoNumber"
+    ]  # fmt: skip
+    for answer, field in ((dropped, "reason"), (unsized, "reasons[0]")):
+        dumped = answer.model_dump()
+        assert dumped == TypeAdapter(Answer).dump_python(answer)
+        assert dumped == answer.model_dump(mode="json")
+        assert dumped["no_number"][0]["messages"][0]["field"] == field
+        assert "no_number" not in answer.model_dump(exclude={"no_number"})

@@ -33,7 +33,7 @@ from pydantic import (
     model_serializer,
 )
 
-from common.messages import Message
+from common.messages import Message, plain_and_json
 from common.messages import plain as english
 from planner.compute.message_fields import MESSAGES, split, with_messages
 
@@ -77,9 +77,8 @@ class FieldMessage(BaseModel):
 def said(field: str, message: Message) -> dict[str, Any]:
     """A message as its object's `messages` list holds it (`{"field", **as_api(message)}`,
     built in one step: an answer at 20,000 tiers lists some 30,000)."""
-    data = message.to_json()
-    return {"field": field, "code": data["code"], "params": data["params"],
-            "text": english(message)}  # fmt: skip
+    text, data = plain_and_json(message)
+    return {"field": field, "code": data["code"], "params": data["params"], "text": text}
 
 
 class Headline(BaseModel):
@@ -193,14 +192,14 @@ class _Listed(BaseModel):
             value = fields[name]
             kind = type(value)
             if kind is Message:
-                found.append(said(name, value))
-                value = english(value)
+                found.append(entry := said(name, value))
+                value = entry["text"]
             elif kind is list:
                 texts = []
                 for i, item in enumerate(value):
                     if type(item) is Message:
-                        found.append(said(f"{name}[{i}]", item))
-                        item = english(item)
+                        found.append(entry := said(f"{name}[{i}]", item))
+                        item = entry["text"]
                     texts.append(item)
                 value = texts
             data[name] = value
@@ -450,11 +449,18 @@ class Answer(BaseModel):
 
     @model_serializer(mode="wrap")
     def _shown(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # The tiers with no figure (some 15,000 at 20,000 tiers) each as its serializer
-        # gives it, placed as it is: through the handler pydantic copies that data again,
-        # value by value (bench/api_scale.py; docs/design.md, "Speed at catalog scale").
-        data = handler(self.model_copy(update={"no_number": []}))
-        data["no_number"] = [entry._data() for entry in self.no_number]
+        data = handler(self)
         if not data["commitments_missing"]:
             del data["commitments_missing"]
+        return data
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+        """The answer's data. The tiers with no figure (some 15,000 at 20,000 tiers) are each
+        dumped by their own serializer (`_Listed`) and placed as they are: pydantic copies
+        what a serializer returns value by value, twice here (the entry's, then the
+        answer's), a third of the encoding at 20,000 tiers (bench/api_scale.py). Any other
+        way of serialising the answer gives the same data, through pydantic."""
+        data = BaseModel.model_dump(self.model_copy(update={"no_number": []}), **kwargs)
+        if "no_number" in data:
+            data["no_number"] = [entry._data() for entry in self.no_number]
         return data
