@@ -40,7 +40,7 @@ def comparison() -> dict:
             "one_time": {"other": 4000},
             "candidates": [{"tier": row["slug"], "count": 12} for row in LONG]}  # fmt: skip
     euros = [{**row, "currency": "EUR"} for row in LONG]
-    return compare(parse_plan(data), frame(*euros), {}, as_of=AS_OF).to_dict()
+    return compare(parse_plan(data), frame(*euros), {}, as_of=AS_OF).output().model_dump()
 
 
 def chart_data(language: str) -> dict[str, dict]:

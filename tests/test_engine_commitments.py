@@ -97,7 +97,7 @@ def test_a_slot_without_a_rate_says_so_and_makes_up_none():
     (missing,) = result.commitments_missing
     assert (missing["group"], missing["years"]) == ("savings_plan", 3)
     assert "no rate is made up" in plain(missing["reason"])
-    data = result.to_dict()
+    data = result.output().model_dump()
     assert data["commitments_missing"][0]["reason"].endswith("no rate is made up.")
 
 

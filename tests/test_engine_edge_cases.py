@@ -26,17 +26,18 @@ def test_when_no_option_can_be_priced_the_headline_says_so():
     assert result.options == []
     assert result.headline.best is None
     assert result.headline.sentence.startswith("No option could be sized or priced.")
-    assert [{"tier": n["tier"], "reason": n["reason"]} for n in result.to_dict()["no_number"]] == [
+    entries = result.output().model_dump()["no_number"]
+    assert [{"tier": n["tier"], "reason": n["reason"]} for n in entries] == [
         {"tier": "not-in-the-catalog",
          "reason": "no price in the catalog on or before the plan's date"}
     ]  # fmt: skip
-    json.dumps(result.to_dict())
+    json.dumps(result.output().model_dump())
 
 
 def test_gpu_hours_on_a_tier_without_a_gpu_count_are_refused_with_the_reason():
     result = run(candidates=[{"tier": "inmotion-extreme", "gpu_hours_per_month": 10}])
     assert result.options == []
-    assert "GPU count" in str(result.no_number[0]["reason"])
+    assert "GPU count" in str(result.no_number[0].reason)
 
 
 def test_a_baseline_tier_without_a_price_is_an_error_naming_the_field():
@@ -61,3 +62,25 @@ def test_instance_hours_are_billed_per_instance_hour():
         spot_interruption_allowance=0,
     )
     assert result.options[0].money.monthly[0] == Decimal("120.00")  # 15 × 8.00
+
+
+def test_the_answers_dump_is_pydantics_own_with_the_tiers_with_no_figure_placed_unwalked():
+    """`Answer.model_dump` places each tier with no figure as its own serializer gives it
+    (docs/design.md, "Speed at catalog scale"): the same data as pydantic's serialiser."""
+    from pydantic import TypeAdapter
+
+    from planner.compute.answer import Answer
+
+    gbm = {"kind": "gbm", "trainings_per_month": 20, "rows": 2_000_000, "features": 50,
+           "trees": 100}  # fmt: skip
+    dropped = run(candidates=[{"tier": "not-in-the-catalog", "count": 1}]).output()
+    unsized = run(workloads=[gbm]).output()
+    assert [type(n).__name__ for n in dropped.no_number + unsized.no_number] == [
+        "DroppedTier", "NoNumber"
+    ]  # fmt: skip
+    for answer, field in ((dropped, "reason"), (unsized, "reasons[0]")):
+        dumped = answer.model_dump()
+        assert dumped == TypeAdapter(Answer).dump_python(answer)
+        assert dumped == answer.model_dump(mode="json")
+        assert dumped["no_number"][0]["messages"][0]["field"] == field
+        assert "no_number" not in answer.model_dump(exclude={"no_number"})

@@ -77,17 +77,17 @@ def test_by_default_every_cpu_tier_with_a_number_is_sized_and_sorted_by_total_co
 
 def test_tiers_without_a_number_are_listed_with_their_reasons():
     result = run()
-    no_number = {entry["tier"]: entry for entry in result.no_number}
+    no_number = {entry.tier: entry for entry in result.no_number}
     assert set(no_number) == {"inmotion-advanced", "inmotion-essential", "hetzner-ax-fsn1"}
-    assert "specs unknown" in str(no_number["inmotion-advanced"]["reasons"][0])
-    assert [str(r) for r in no_number["hetzner-ax-fsn1"]["reasons"]] == [
+    assert "specs unknown" in str(no_number["inmotion-advanced"].reasons[0])
+    assert [str(r) for r in no_number["hetzner-ax-fsn1"].reasons] == [
         "gbm #1: no run on a target linked to this tier"
     ]
     assert all(o.parts[0].tier != "aws-p4d.24xlarge-us-east-1-on-demand" for o in result.options)
 
 
 def test_every_number_carries_its_provenance_in_json():
-    out = json.loads(json.dumps(run().to_dict()))
+    out = json.loads(json.dumps(run().output().model_dump()))
     best = out["options"][0]
     price = best["parts"][0]["price"]
     assert price["amount"] == "349.99" and price["effective_from"] == "2026-01-19"
@@ -108,7 +108,7 @@ def test_an_estimate_from_a_speed_factor_is_labelled_as_such():
     result = run(speed_factors={"hetzner-ax-fsn1": factor})
     hetzner = next(o for o in result.options if o.key == "tier:hetzner-ax-fsn1")
     assert hetzner.figure == "estimate"
-    out = json.loads(json.dumps(result.to_dict(limit=2)))
+    out = json.loads(json.dumps(result.output(limit=2).model_dump()))
     assert len(out["options"]) == 2 and out["options_total"] == len(result.options)
     basis = out["options"][0]["parts"][0]["capacity"]["workloads"][0]["basis"]["estimate"]
     assert basis["speed_factor"]["date"] == "2026-01-02"
@@ -227,7 +227,7 @@ def test_inference_figures_of_the_leading_options_are_checked_by_simulation():
         workloads=[GBM, {"kind": "inference", "peak_rps": 1000, "p99_ms": 40}],
         candidates=[{"tier": "inmotion-extreme"}, {"tier": "aws-c5.4xlarge-us-east-1-on-demand"}],
     )
-    json.dumps(result.to_dict())  # every figure is plain data
+    json.dumps(result.output().model_dump())  # every figure is plain data
     for option in result.options:
         serve = option.parts[0].capacity.workloads[1]
         assert serve.simulated is True
@@ -267,7 +267,13 @@ def test_growth_outgrows_a_fixed_count_from_its_month_and_it_is_never_best():
     assert one.money.total < three.money.total  # cheaper, and still not best
     assert three.capacity_check.status == "carries"
     assert result.options[0] is three and result.headline.best == "candidate:1"
-    assert one.to_dict()["capacity_check"]["status"] == "cannot_carry"
+    dumped = one.output().model_dump()
+    assert dumped["capacity_check"]["status"] == "cannot_carry"
+    # the sentence as its English text, and as data in the option's messages
+    assert dumped["capacity_check"]["said"] == str(one.capacity_check.said)
+    assert [m["code"] for m in dumped["messages"] if m["field"] == "capacity_check.said"] == [
+        one.capacity_check.said.code
+    ]
 
 
 def test_a_fixed_count_without_evidence_says_capacity_not_checked():
@@ -310,6 +316,9 @@ def test_a_candidate_the_frame_dropped_is_listed_with_the_frames_reason():
                     {"tier": "inmotion-extreme", "count": 1}],
     )  # fmt: skip
     assert [o.key for o in result.options] == ["candidate:1"]
-    said = [{"tier": n["tier"], "reason": n["reason"]} for n in result.to_dict()["no_number"]]
+    said = [
+        {"tier": n["tier"], "reason": n["reason"]}
+        for n in result.output().model_dump()["no_number"]
+    ]
     assert {"tier": "aws-c5.4xlarge-us-east-1-on-demand",
             "reason": "no USD→EUR rate on or before 2026-02-01"} in said  # fmt: skip

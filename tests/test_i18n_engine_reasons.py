@@ -71,7 +71,7 @@ def engine_reason(**plan) -> Message:
     data = {"currency": "USD", "baseline": {"monthly": 900}, "horizon_months": 12} | plan
     result = compare(parse_plan(data), engine_frame(EXTREME_ROW), {}, as_of=AS_OF)
     [missing] = result.no_number
-    return missing["reason"]
+    return missing.reason
 
 
 def test_a_tier_without_a_price_says_so_in_german():
@@ -103,7 +103,7 @@ def test_a_tier_left_out_for_want_of_an_exchange_rate_carries_the_catalogs_reaso
         }
     )
     result = compare(plan, frame, {}, as_of=dt.date(2026, 2, 1))
-    entries = result.to_dict()["no_number"]
+    entries = result.output().model_dump()["no_number"]
     assert {e["tier"] for e in entries} == {tier.slug}  # the candidate, and the frame's drop
     entry = entries[0]
     assert entry["reason"] == "no EUR→USD rate on or before 2026-02-01"  # the API's English

@@ -70,7 +70,7 @@ def test_an_option_tier_with_no_figure_has_no_number() -> None:
     tiers = [{"tier": C5, "count": "20", "monthly": "100"}]
     found = compare({"monthly": "100", "tiers": tiers, "sizing": "matched"},
                     measurements={(C5, "gbm"): SPEED[(C5, "gbm")]})  # fmt: skip
-    assert found.options == [] and [n["tier"] for n in found.no_number] == [BOX]
+    assert found.options == [] and [n.tier for n in found.no_number] == [BOX]
 
 
 def test_matched_sizing_needs_the_baselines_tiers() -> None:

@@ -10,7 +10,18 @@ import pytest
 from common import message_texts
 from common.django.message_render import render
 from common.message_texts import N_, NP_, TEXTS
-from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef, as_api, msg, plain
+from common.messages import (
+    Message,
+    Money,
+    Number,
+    Percent,
+    ProfileRef,
+    TierRef,
+    as_api,
+    msg,
+    plain,
+    plain_and_json,
+)
 
 
 @pytest.fixture
@@ -119,3 +130,21 @@ def test_every_registered_text_has_german_with_the_same_placeholders():
                 ):
                     wrong.append((code, english, "untranslated"))
     assert not wrong
+
+
+def test_plain_and_json_say_what_plain_and_to_json_say_for_every_parameter_type(codes):
+    """The answer's tiers with no figure are said in one walk (`plain_and_json`): the same
+    English and JSON as `plain` and `to_json`, each parameter type, nested, in a list."""
+    nested = msg("test.servers", count=3, profile=ProfileRef("gbm-xgboost", "1.0", "XGBoost"))
+    cases = [
+        saving(),
+        nested,
+        msg("test.servers", count=1, profile=[ProfileRef("p", "1.0"), ProfileRef("q", "2")]),
+        Message("test.saving", {"tier": TierRef("t"), "amount": Number(Decimal("1.50"), 2),
+                                "since": nested, "share": 0.25, "extra": [1, True, None]}),
+        msg("common.text", text="x"),
+    ]  # fmt: skip
+    for message in cases:
+        fresh = Message.from_json(message.to_json())  # its English not said yet
+        assert plain_and_json(fresh) == (plain(message), message.to_json())
+        assert plain_and_json(fresh) == (plain(fresh), fresh.to_json())  # and kept

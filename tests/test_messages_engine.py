@@ -209,7 +209,7 @@ def test_a_candidate_the_engine_cannot_price_gets_a_reason_message():
         candidates=[{"tier": "not-in-the-catalog", "count": 1},
                     {"tier": "inmotion-extreme", "gpu_hours_per_month": 10}],
     )  # fmt: skip
-    reasons = {n["tier"]: n["reason"] for n in result.no_number}
+    reasons = {n.tier: n.reason for n in result.no_number}
     assert reasons["not-in-the-catalog"] == msg("engine.no_price")
     assert reasons["inmotion-extreme"] == msg("engine.gpu_hours_need_gpu_count")
 
@@ -221,7 +221,7 @@ def test_the_frames_dropped_tiers_keep_their_reason_as_a_string_or_a_message():
                                 {"slug": "b", "reason": said}]  # fmt: skip
     data = {"currency": "USD", "baseline": {"monthly": 480}, "workloads": [GBM_PLAN]}
     result = compare(parse_plan(data), catalog, {}, as_of=AS_OF)
-    reasons = {n["tier"]: n["reason"] for n in result.no_number if "reason" in n}
+    reasons = {n.tier: n.reason for n in result.no_number if hasattr(n, "reason")}
     assert reasons["a"] == msg("common.text", text="no EUR→USD rate on or before 2026-02-01")
     assert reasons["b"] is said
 
@@ -351,7 +351,7 @@ def test_every_message_of_a_comparison_survives_its_json_form():
         candidates=[{"tier": "inmotion-extreme", "count": 1}, {"tier": "hetzner-ax-fsn1"},
                     {"tier": P4D["slug"], "gpu_hours_per_month": 10}],
     )  # fmt: skip
-    data = result.to_dict()
+    data = result.output().model_dump()
     entries = [m for o in data["options"] for m in o["messages"]] + data["headline"]["messages"]
     assert entries
     for entry in entries:

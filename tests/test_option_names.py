@@ -145,7 +145,9 @@ def test_a_region_is_said_only_where_two_tiers_would_read_alike():
     data = {"currency": "USD", "baseline": {"monthly": 480},
             "candidates": [{"tier": "aws-m5-east", "count": 1}, {"tier": "aws-m5-west", "count": 1},
                            {"tier": "inmotion-extreme", "count": 1}]}  # fmt: skip
-    found = compare(parse_plan(data), frame(east, west, EXTREME), {}, as_of=AS_OF).to_dict()
+    found = (
+        compare(parse_plan(data), frame(east, west, EXTREME), {}, as_of=AS_OF).output().model_dump()
+    )
     assert {o["title"] for o in found["options"]} == {
         "1 × aws m5 · on-demand · us-east-1",
         "1 × aws m5 · on-demand · eu-west-1",
@@ -158,7 +160,9 @@ def test_every_option_shown_gets_its_own_bar_and_the_rest_are_counted():
             for i in range(11)]  # fmt: skip
     data = {"currency": "USD", "baseline": {"monthly": 480},
             "candidates": [{"tier": f"aws-box{i}", "count": 1} for i in range(11)]}  # fmt: skip
-    comparison = compare(parse_plan(data), frame(*rows, C5_2X, R5_4X), {}, as_of=AS_OF).to_dict()
+    comparison = (
+        compare(parse_plan(data), frame(*rows, C5_2X, R5_4X), {}, as_of=AS_OF).output().model_dump()
+    )
     with translation.override("en"):
         monthly = dashboard.results(comparison).charts["monthly"]
     assert len(monthly["bars"]) == 1 + 8  # the baseline and the leading eight

@@ -39,13 +39,32 @@ import numpy as np
 import pandas as pd
 
 from common.gcpause import paused
-from common.messages import Message, Money, Number, Percent, TierRef, as_api, msg
+from common.messages import Message, Money, Number, Percent, TierRef, msg
 from common.units import HOURS_PER_MONTH
-from planner.compute import bounds, capacity, defaults, matched, onetime, owned, sensitivity, tco
+from planner.compute import (
+    answer,
+    bounds,
+    capacity,
+    defaults,
+    matched,
+    onetime,
+    owned,
+    sensitivity,
+    tco,
+)
 from planner.compute import commitments as stay
-from planner.compute.answer import Headline
+from planner.compute.answer import (
+    Answer,
+    Capacity,
+    CapacityCheck,
+    DroppedTier,
+    Headline,
+    NoNumber,
+    Option,
+    Unpriced,
+)
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
-from planner.compute.message_fields import MESSAGES, as_message, figure, with_messages
+from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
     OwnedServer,
@@ -250,36 +269,8 @@ class PartResult:
             self._capacity = table.result(row)
         return self._capacity
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "tier": self.tier, "name": self.name, "mode": self.mode,
-            "servers_by_month": self.servers_by_month, "usage_hours": self.usage_hours,
-            "price": self.price, "title": self.title,
-            "capacity": _capacity_dict(self.capacity) if self.capacity else None,
-        }  # fmt: skip
-
 
 CARRIES, CANNOT_CARRY, NOT_CHECKED = "carries", "cannot_carry", "not_checked"
-
-
-@dataclass
-class CapacityCheck:
-    """Whether an option of fixed counts carries the plan's work each month (issue 21,
-    item 5), by the capacity model that sizes the other options: `carries` every month;
-    `cannot_carry` from `from_month` on, where `tier` needs `needed` servers (the most in
-    the horizon) against its fixed `count`; `not_checked` where no evidence (a measured
-    run, an estimate) sizes `tier`, or an owned server (no catalog specs)."""
-
-    status: str
-    from_month: int | None = None
-    tier: str | None = None
-    needed: int | None = None
-    count: int | None = None
-    said: Message | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "from_month": self.from_month, "tier": self.tier,
-                "needed": self.needed, "count": self.count, "said": self.said}  # fmt: skip
 
 
 def capacity_check(
@@ -290,7 +281,7 @@ def capacity_check(
     if not plan.workloads:
         return None
     if owned_option:
-        return CapacityCheck(NOT_CHECKED, said=msg("engine.capacity_not_checked_owned"))
+        return CapacityCheck(status=NOT_CHECKED, said=msg("engine.capacity_not_checked_owned"))
     fixed = [p for p in parts if p.mode == "fixed"]
     if not fixed:
         return None
@@ -300,7 +291,7 @@ def capacity_check(
         count = max(part.servers_by_month) if part.servers_by_month else 0
         if cap is None or not cap.has_number:
             unchecked = unchecked or CapacityCheck(
-                NOT_CHECKED, tier=part.tier, count=count,
+                status=NOT_CHECKED, tier=part.tier, count=count,
                 said=msg("engine.capacity_not_checked", tier=tier),
             )  # fmt: skip
             continue
@@ -309,10 +300,11 @@ def capacity_check(
             needed = max(cap.servers_by_month)
             said = msg("engine.capacity_cannot_carry", month=short[0], tier=tier,
                        need=needed, count=count)  # fmt: skip
-            return CapacityCheck(CANNOT_CARRY, short[0], part.tier, needed, count, said)
+            return CapacityCheck(status=CANNOT_CARRY, from_month=short[0], tier=part.tier,
+                                 needed=needed, count=count, said=said)  # fmt: skip
     if unchecked is not None:
         return unchecked
-    return CapacityCheck(CARRIES, said=msg("engine.capacity_carries"))
+    return CapacityCheck(status=CARRIES, said=msg("engine.capacity_carries"))
 
 
 @dataclass
@@ -336,31 +328,23 @@ class OptionResult:
     def cannot_carry(self) -> bool:
         return self.capacity_check is not None and self.capacity_check.status == CANNOT_CARRY
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data: each sentence as its English text, and `messages` beside them."""
-        extra = {"owned": self.owned} if self.owned is not None else {}
-        if self.commitment is not None:
-            extra["commitment"] = self.commitment
-        out = with_messages(
-            {
-                **extra,
-                "key": self.key,
-                "label": self.label,
-                "title": self.title or self.label,
-                "figure": self.figure,
-                "parts": [p.to_dict() for p in self.parts],
-                "money": self.money.to_dict(),
-                "one_time_items": {k: str(v) for k, v in self.one_time_items.items()},
-                "one_time_costs": self.one_time_costs.to_dict() if self.one_time_costs else None,
-                "capacity_check": self.capacity_check.to_dict() if self.capacity_check else None,
-                "break_even_vs_best_monthly": self.break_even.to_dict()
-                if self.break_even
-                else None,
-                "notes": self.notes,
-            }
-        )
-        out[MESSAGES].append({"field": "money.payback_label", **as_api(self.money.payback)})
-        return out
+    def output(self) -> Option:
+        """The option as the answer gives it (`answer.Option`)."""
+        part = answer.Part.model_construct
+        parts = [
+            part(tier=p.tier, name=p.name, mode=p.mode, servers_by_month=p.servers_by_month,
+                 usage_hours=p.usage_hours, price=p.price, title=p.title,
+                 capacity=Capacity.of(p.capacity) if p.capacity else None)
+            for p in self.parts
+        ]  # fmt: skip
+        return Option.model_construct(
+            owned=self.owned, commitment=self.commitment, key=self.key, label=self.label,
+            title=self.title or self.label, figure=self.figure, parts=parts,
+            money=answer.Money.of(self.money), one_time_items=self.one_time_items,
+            one_time_costs=self.one_time_costs, capacity_check=self.capacity_check,
+            break_even_vs_best_monthly=self.break_even, notes=self.notes,
+            payback=self.money.payback,
+        )  # fmt: skip
 
 
 @dataclass
@@ -372,7 +356,7 @@ class Comparison:
     options: list[OptionResult]  # cheapest total first
     headline: Headline
     stays_on_gpu: list[dict[str, Any]]
-    no_number: list[dict[str, Any]]
+    no_number: list[Unpriced]
     price_performance: list[dict[str, Any]]
     assumptions: list[dict[str, Any]]
     fx: list[dict[str, Any]]
@@ -380,38 +364,21 @@ class Comparison:
     # the baseline's commitment slots the catalog has no rate for (issue 27)
     commitments_missing: list[dict[str, Any]] = field(default_factory=list)
 
-    def to_dict(self, limit: int | None = None, *, no_number: bool = True) -> dict[str, Any]:
-        """Plain JSON-able data; `limit` keeps the cheapest options only (a page, not 5 MB);
-        `no_number=False` leaves that list empty (for a caller that writes it itself)."""
+    def output(self, limit: int | None = None) -> Answer:
+        """The answer (`answer.Answer`); `limit` keeps the cheapest options only (a page,
+        not 5 MB), and the cloud's commitments, which are always shown (issue 27)."""
         options = self.options if limit is None else self.options[:limit]
-        if limit is not None:  # the cloud's commitments are always shown (issue 27)
+        if limit is not None:
             options = options + [o for o in self.options[limit:] if o.commitment is not None]
-        return {
-            "plan": plan_to_dict(self.plan),
-            "as_of": _iso(self.as_of),
-            "currency": self.currency,
-            "baseline": with_messages(self.baseline),
-            "headline": self.headline.model_dump(),
-            "options": [o.to_dict() for o in options],
-            "options_total": len(self.options),
-            "stays_on_gpu": [with_messages(s) for s in self.stays_on_gpu],
-            "no_number": [with_messages(n) for n in self.no_number] if no_number else [],
-            "price_performance": [with_messages(p) for p in self.price_performance],
-            "assumptions": self.assumptions,
-            "fx": self.fx,
-            "sensitivity": with_messages(self.sensitivity) if self.sensitivity else None,
-            **(
-                {"commitments_missing": [with_messages(m) for m in self.commitments_missing]}
-                if self.commitments_missing
-                else {}
-            ),
-        }
-
-
-def _capacity_dict(result: CapacityResult) -> dict[str, Any]:
-    out = dict(result.__dict__)
-    out["workloads"] = [dict(w.__dict__) for w in result.workloads]
-    return out
+        return Answer.model_construct(
+            plan=plan_to_dict(self.plan), as_of=_iso(self.as_of), currency=self.currency,
+            baseline=self.baseline, headline=self.headline,
+            options=[o.output() for o in options], options_total=len(self.options),
+            stays_on_gpu=self.stays_on_gpu, no_number=self.no_number,
+            price_performance=self.price_performance, assumptions=self.assumptions,
+            fx=self.fx, sensitivity=self.sensitivity,
+            commitments_missing=self.commitments_missing,
+        )  # fmt: skip
 
 
 # --- the plan's options ------------------------------------------------------------------
@@ -539,7 +506,7 @@ def _commitment_terms(
     return out
 
 
-def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dict[str, Any]]]:
+def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[DroppedTier]]:
     """The options to price, and the candidates that cannot be (with the reason)."""
     if not plan.candidates and plan.owned:
         return [], []  # the owned servers are the options; no catalog tier is sized
@@ -555,7 +522,7 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[dic
     options, missing = [], []
     for index, candidate in enumerate(plan.candidates):
         problems = [(p.tier, _unpriceable(p, prices)) for p in candidate.parts]
-        problems = [{"tier": s, "reason": r} for s, r in problems if r]
+        problems = [DroppedTier.model_construct(tier=s, reason=r) for s, r in problems if r]
         if problems:
             missing += problems
             continue
@@ -975,7 +942,7 @@ def _compare(
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
-        baseline_info["break_even_vs_best_monthly"] = even.to_dict() if even else None
+        baseline_info["break_even_vs_best_monthly"] = even.model_dump() if even else None
     no_number = missing + _no_number(table, prices, specs)
     return Comparison(
         plan=plan,
@@ -1275,19 +1242,20 @@ def _break_even(
 
 def _no_number(
     table: CapacityTable | None, prices: Prices, specs: list[OptionSpec]
-) -> list[dict[str, Any]]:
+) -> list[Unpriced]:
     """Tiers the frame dropped, and tiers the model was asked to size but could not.
 
     A fixed count is the manager's figure: its tier is sized only to compare, so a
     tier with no number there is not listed (the option itself is priced).
     """
-    out = [{"tier": s, "reason": as_message(r)} for s, r in prices.dropped.items()]
+    dropped, unsized = DroppedTier.model_construct, NoNumber.model_construct
+    out: list[Unpriced] = [dropped(tier=s, reason=as_message(r)) for s, r in prices.dropped.items()]
     if table is None:
         return out
     asked = {p.tier for o in specs for p in o.parts if p.mode == "sized"}
     for i, slug in enumerate(table.slugs):
         if slug in asked and table.status[i] in ("no_number", "ruled_out"):
-            out.append({"tier": slug, "status": str(table.status[i]), "reasons": table.reasons(i)})
+            out.append(unsized(tier=slug, status=str(table.status[i]), reasons=table.reasons(i)))
     return out
 
 

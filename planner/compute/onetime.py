@@ -19,6 +19,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from planner.compute.answer import OneTimeCosts
+
 COSTS = ("migration", "running_both", "retraining")
 CHARGED, NOT_CHARGED = "charged", "not_charged"
 OVERRIDES = (CHARGED, NOT_CHARGED)
@@ -55,28 +57,6 @@ def instance_family(provider: str, name: str) -> str:
     return n
 
 
-@dataclass(frozen=True)
-class OneTimeCosts:
-    """The one-time costs an option carries (`charged`), whether it stays on the
-    baseline's provider and family (`stays`: None when the baseline's is unknown), and
-    which of them the plan set by hand (`overridden`)."""
-
-    charged: frozenset[str]
-    stays: bool | None
-    overridden: frozenset[str]
-
-    def carries(self, cost: str) -> bool:
-        return cost in self.charged
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "charged": [c for c in COSTS if c in self.charged],
-            "not_charged": [c for c in COSTS if c not in self.charged],
-            "stays": self.stays,
-            "overridden": [c for c in COSTS if c in self.overridden],
-        }
-
-
 def one_time_costs_for(
     option: Sequence[Host | None],
     baseline: Host | None,
@@ -97,4 +77,9 @@ def one_time_costs_for(
             raise ValueError(f"one-time override {cost}={said!r}")
         overridden.add(cost)
         (charged.add if said == CHARGED else charged.discard)(cost)
-    return OneTimeCosts(frozenset(charged), stays, frozenset(overridden))
+    return OneTimeCosts.model_construct(
+        charged=[c for c in COSTS if c in charged],
+        not_charged=[c for c in COSTS if c not in charged],
+        stays=stays,
+        overridden=[c for c in COSTS if c in overridden],
+    )

@@ -43,6 +43,7 @@ import pandas as pd
 from common.messages import Message, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds
+from planner.compute.answer import BreakEven
 
 CENT = Decimal("0.01")
 _SAFE = 2**62  # int64 headroom for the integer rounding formula
@@ -267,28 +268,6 @@ class OptionMoney:
             self.payback_month, self.one_time, self.payback_label, len(self.monthly)
         )
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "one_time": str(self.one_time),
-            "monthly": [str(m) for m in self.monthly],
-            "cumulative": [str(c) for c in self.cumulative],
-            "total": str(self.total),
-            "present_cost": str(self.present_cost),
-            "npv": str(self.npv),
-            "saving": str(self.saving),
-            "saving_pct": None if self.saving_pct is None else str(self.saving_pct),
-            "saving_per_month": str(self.saving_per_month),
-            "saving_per_year": str(self.saving_per_year),
-            "payback_month": self.payback_month,
-            "payback_fraction": None
-            if self.payback_fraction is None
-            else str(self.payback_fraction),
-            "payback_label": self.payback_label,
-            "steady_monthly": str(self.steady_monthly if self.steady_monthly is not None
-                                  else self.monthly[0] if self.monthly else money(0)),
-            "transition_cost": str(self.transition_cost),
-        }  # fmt: skip
-
 
 def compute(
     *,
@@ -439,26 +418,12 @@ def _payback(lead: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --- comparisons between tiers -----------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BreakEven:
-    hours_per_month: Decimal  # the hourly option costs the same as the monthly one here
-    utilisation: Decimal  # the same as a share of the 730-hour month
-    hourly_always_cheaper: bool  # even running all month, the hourly option costs less
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "hours_per_month": str(self.hours_per_month),
-            "utilisation": str(self.utilisation),
-            "hourly_always_cheaper": self.hourly_always_cheaper,
-        }
-
-
 def break_even(hourly_per_hour: Decimal, monthly_per_month: Decimal) -> BreakEven | None:
     """Hours a month at which paying by the hour equals a monthly price (exact ratio)."""
     if hourly_per_hour <= 0:
         return None
     hours = monthly_per_month / hourly_per_hour
-    return BreakEven(
+    return BreakEven.model_construct(
         hours_per_month=hours.quantize(CENT, ROUND_HALF_UP),
         utilisation=(hours / HOURS_PER_MONTH).quantize(Decimal("0.0001"), ROUND_HALF_UP),
         hourly_always_cheaper=hours >= HOURS_PER_MONTH,

@@ -36,9 +36,8 @@ from common.django import clock
 from common.gcpause import paused
 from common.messages import as_api, msg
 from common.messages import plain as plain_text
-from planner.compute import bounds, breakeven, engine, message_json, montecarlo, schema, tco
+from planner.compute import bounds, breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
-from planner.compute.message_fields import MESSAGES, with_messages
 from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -68,60 +67,17 @@ class Evaluation:
         return self._bill[0]
 
     def to_dict(self) -> dict[str, Any]:
-        found = self.comparison.to_dict(limit=OPTIONS_LIMIT)
-        if (bill := self.bill_commitments()) is not None:
-            found["bill_commitments"] = bill
-        # The tiers with no number (nearly all of a large catalog's answer) are plain data
-        # already: their sentences are texts and their messages JSON. Only the rest goes
-        # through the JSON round trip (the list keeps its place in the answer).
-        no_number, found["no_number"] = found["no_number"], []
-        comparison = plain(found)
-        comparison["no_number"] = [_plain_entry(entry) for entry in no_number]
-        return with_provenance(comparison, self.inputs.generation)
+        """The answer as plain data (what a share freezes): its JSON, decoded."""
+        return json.loads(self.to_json())
 
     def to_json(self) -> bytes:
-        """`encoded(self.to_dict())`, byte for byte, with the tiers that have no number (most
-        of a large catalog's answer) written straight from their messages (message_json)
-        instead of built as dictionaries and encoded: the members before `no_number` and
-        those after it are encoded as two objects, and the list written between them."""
-        comparison = self.comparison.to_dict(limit=OPTIONS_LIMIT, no_number=False)
-        # Encoded once, with no JSON round trip first: `to_dict` builds fresh objects
-        # (`with_messages` copies what it walks) but for the exchange rates, which
-        # provenance adds to, so those are copied.
-        comparison["fx"] = [dict(rate) for rate in comparison["fx"]]
+        """The answer's JSON bytes (what the API returns and the cache keeps), encoded once:
+        the engine's output models dumped, the sources of the figures added."""
+        # A dump builds fresh objects (provenance adds to them; the engine's stay as they are).
+        comparison = self.comparison.output(limit=OPTIONS_LIMIT).model_dump()
         if (bill := self.bill_commitments()) is not None:
             comparison["bill_commitments"] = bill
-        comparison = with_provenance(comparison, self.inputs.generation)
-        keys = list(comparison)
-        at = keys.index("no_number")
-        head = encoded({k: comparison[k] for k in keys[:at]}).decode()
-        tail = encoded({k: comparison[k] for k in keys[at + 1 :]}).decode()
-        writer = message_json.Writer()
-        entries = [writer.entry(e) or _entry_json(e) for e in self.comparison.no_number]
-        written = f'"no_number": [{", ".join(entries)}]'
-        # `{"a": 1}` and `{"c": 3}` around `"b": [...]`: `{"a": 1, "b": [...], "c": 3}`.
-        members = [part for part in (head[1:-1], written, tail[1:-1]) if part]
-        return ("{" + ", ".join(members) + "}").encode()
-
-
-def _entry_json(entry: dict[str, Any]) -> str:
-    return json.dumps(with_messages(entry), cls=DjangoJSONEncoder)
-
-
-def _plain_entry(entry: dict[str, Any]) -> dict[str, Any]:
-    """A `no_number` entry as plain data: as it is when it holds texts (and its `messages`,
-    JSON by construction), through the JSON round trip otherwise."""
-    out = {}
-    for key, value in entry.items():
-        if key == MESSAGES or type(value) is str:
-            out[key] = value
-        elif isinstance(value, str):
-            out[key] = str(value)
-        elif type(value) is list and all(type(v) is str for v in value):
-            out[key] = value
-        else:
-            return plain(entry)
-    return out
+        return encoded(with_provenance(comparison, self.inputs.generation))
 
 
 def evaluate(

@@ -1,7 +1,7 @@
 """What the dashboard shows, from the engine's comparison as plain data.
 
-`Comparison.to_dict()` (or a share's frozen `results`) in; rows for the results
-table, the headline's parts, and the three charts' data out. No request, no
+The answer's JSON (`Comparison.output()` dumped, or a share's frozen `results`) in; rows
+for the results table, the headline's parts, and the three charts' data out. No request, no
 database: the editor, the shared page, the compare page and the CSV exports all
 read the same rows, so a figure never differs between them.
 
