@@ -1290,11 +1290,17 @@ _BILLS = {
         "The bill is in %(bill)s and the plan in %(plan)s: the cloud's commitments are not "
         "weighed against the bill (set the plan's currency to the bill's)"
     ),
+    # The two sides said by their sign: a negative saving read as "saves -$332.10" is a
+    # misreading waiting to happen, so a dearer side says "costs … more".
     "bills.commitments.vs_move": N_(
-        "Against staying and committing: %(move)s saves %(move_saving)s a month against the "
-        "whole bill; the bill's weighed instances, each at its cheapest reservation or "
-        "savings plan, save %(saving)s a month."
+        "Against staying and committing: %(move)s %(move_said)s against the whole bill; the "
+        "bill's weighed instances, each at its cheapest reservation or savings plan, "
+        "%(commit_said)s."
     ),
+    "bills.commitments.move_saves": N_("saves %(amount)s a month"),
+    "bills.commitments.move_costs_more": N_("costs %(amount)s a month more"),
+    "bills.commitments.commit_saves": N_("save %(amount)s a month"),
+    "bills.commitments.commit_costs_more": N_("would cost %(amount)s a month more"),
     "bills.commitments.today_utilisation": N_("utilisation of your commitments: %(value)s"),
     "bills.commitments.today_coverage": N_("coverage of eligible usage: %(value)s"),
     "bills.commitments.today_unused": N_("unused commitment spend: %(value)s"),

@@ -225,3 +225,23 @@ def test_the_editor_shows_the_bills_tiers_and_takes_the_matched_sizing(owner, fr
     assert '<option value="matched" selected>' in page
     names = {t.slug: t.name for t in Tier.objects.filter(slug__in=[t["tier"] for t in expected])}
     assert all(name in page for name in names.values())
+
+
+@pytest.mark.parametrize(("language", "dearer", "never"), [
+    ("en", "a month more against the whole bill", "saves −"),
+    ("de", "im Monat mehr gegenüber der ganzen Rechnung", "spart −"),
+])  # fmt: skip
+def test_a_move_dearer_than_the_bill_says_it_costs_more_never_saves_a_negative(
+    owner, from_bill, language, dearer, never
+):
+    """The FOCUS sample's AWS compute is $17.89 a month and the dedicated server far more:
+    the headline against staying and committing says the move costs more (a finance lead
+    reads "saves −$332.10" as a saving)."""
+    plan = _matched_plan(owner, from_bill)
+    browser = Client()
+    browser.force_login(owner)
+    browser.cookies["django_language"] = language
+    page = browser.get(f"/plans/{plan.code}/").content.decode()
+    headline = page[page.index('data-testid="vs-bill-commitments"') :]
+    headline = headline[: headline.index("</p>")]
+    assert dearer in headline and never not in headline, headline

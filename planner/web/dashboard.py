@@ -211,9 +211,15 @@ def vs_bill_commitments(view: Results) -> Message | None:
     if said is None or said.saving is None or not said.tiers or not moves:
         return None
     move = moves[0]
-    return msg("bills.commitments.vs_move", move=move.title,
-               move_saving=Money(view.baseline_monthly - move.monthly, view.currency),
-               saving=Money(said.saving, said.currency))  # fmt: skip
+    move_saving = view.baseline_monthly - move.monthly
+    move_said = msg("bills.commitments.move_saves" if move_saving >= 0
+                    else "bills.commitments.move_costs_more",
+                    amount=Money(abs(move_saving), view.currency))  # fmt: skip
+    commit_said = msg("bills.commitments.commit_saves" if said.saving >= 0
+                      else "bills.commitments.commit_costs_more",
+                      amount=Money(abs(said.saving), said.currency))  # fmt: skip
+    return msg("bills.commitments.vs_move", move=move.title, move_said=move_said,
+               commit_said=commit_said)  # fmt: skip
 
 
 def dec(value: Any) -> Decimal:
