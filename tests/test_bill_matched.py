@@ -228,15 +228,15 @@ def test_the_editor_shows_the_bills_tiers_and_takes_the_matched_sizing(owner, fr
 
 
 @pytest.mark.parametrize(("language", "dearer", "never"), [
-    ("en", "a month more against the whole bill", "saves −"),
-    ("de", "im Monat mehr gegenüber der ganzen Rechnung", "spart −"),
+    ("en", "a month more against the whole bill", "saves \u2212"),
+    ("de", "im Monat mehr gegenüber der ganzen Rechnung", "spart \u2212"),
 ])  # fmt: skip
 def test_a_move_dearer_than_the_bill_says_it_costs_more_never_saves_a_negative(
     owner, from_bill, language, dearer, never
 ):
     """The FOCUS sample's AWS compute is $17.89 a month and the dedicated server far more:
     the headline against staying and committing says the move costs more (a finance lead
-    reads "saves −$332.10" as a saving)."""
+    reads "saves -$332.10", a minus sign before the amount, as a saving)."""
     plan = _matched_plan(owner, from_bill)
     browser = Client()
     browser.force_login(owner)
