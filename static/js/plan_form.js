@@ -140,7 +140,9 @@ function updateAnswerBar() {
   const answer = document.querySelector("#results [data-testid=headline]");
   const headline = document.getElementById("headline");
   const away = headline ? headline.getBoundingClientRect().bottom < 0 : false;
-  const typing = form.contains(document.activeElement);
+  // The bar itself counts as typing: pressing it moves the focus onto it, and hiding it on
+  // that focusout (before the press ends) would swallow the click that leads to the answer.
+  const typing = form.contains(document.activeElement) || document.activeElement === bar;
   if (answer) {
     bar.textContent = answer.textContent.trim().replace(/\s+/g, " ");
   }
