@@ -16,26 +16,16 @@ import pytest
 from django.test import Client
 
 from bills.baseline import baseline_from_bill
-from bills.models import BillLine
-from bills.services.importing import import_bill
 from catalog.defaults import load_default_catalog
 from catalog.models import Tier
 from planner.models import Plan, Share
 from planner.services import plans as services
 from planner.services.bills import plan_tiers
 from tests.support.api import token_client
-from tests.support.bills import FOCUS, bill_sample
+from tests.support.bills import GBM_WORK, aws_compute_accounts, focus_bill
 from tests.support.runs import GBM_RUN, import_copy
 
 pytestmark = pytest.mark.django_db
-
-WORK = [{"kind": "gbm", "rows": 1_000_000, "features": 50, "trees": 200,
-         "trainings_per_month": 10}]  # fmt: skip
-
-
-def _aws_accounts(bill) -> list[str]:
-    lines = BillLine.objects.filter(bill=bill, provider="AWS", service_category="Compute")
-    return sorted(set(lines.values_list("account", flat=True)))
 
 
 def _alternative() -> Tier:
@@ -51,15 +41,14 @@ def _measured(tiers: list[str]) -> None:
 
 @pytest.fixture
 def from_bill(owner):
-    load_default_catalog()
-    bill = import_bill(bill_sample(FOCUS), owner).bill
-    accounts = _aws_accounts(bill)
+    bill = focus_bill(owner, catalog=True)
+    accounts = aws_compute_accounts(bill)
     found = baseline_from_bill(bill, accounts=accounts)
     return bill, accounts, found
 
 
 def _plan(bill, accounts, alt: str, **baseline) -> dict:
-    return {"name": "from the bill", "currency": "USD", "workloads": WORK,
+    return {"name": "from the bill", "currency": "USD", "workloads": GBM_WORK,
             "candidates": [{"tier": alt}],
             "baseline": {"monthly": "1", "bill": {"id": bill.pk, "accounts": accounts},
                          **baseline}}  # fmt: skip
@@ -113,7 +102,7 @@ def test_a_tier_with_no_figure_is_said_and_the_options_are_sized_to_the_work(own
     assert unknown is not None
     client = token_client(owner)[0]
     tiers = [{"tier": unknown.slug, "count": "3", "monthly": "100"}]
-    body = {"currency": "USD", "workloads": WORK, "candidates": [{"tier": alt.slug}],
+    body = {"currency": "USD", "workloads": GBM_WORK, "candidates": [{"tier": alt.slug}],
             "baseline": {"monthly": "100", "sizing": "matched", "tiers": tiers}}  # fmt: skip
     answer = client.post("/api/v1/evaluate", json.dumps(body), content_type="application/json")
     assert answer.status_code == 200, answer.content

@@ -10,18 +10,23 @@ from django.test import Client
 from catalog.feeds.sync import sync_source
 from catalog.models import FeedImport, Tier
 from common.messages import Message, plain
-from tests.support.feeds import catalog_state, derive_json, derive_text, sample
-from tests.test_feeds_hostile_values import aws_first_kept_on_demand, azure_on_demand
+from tests.support.feeds import (
+    A1,
+    E1,
+    E2,
+    E4,
+    H1,
+    O1,
+    Z1,
+    aws_first_kept_on_demand,
+    azure_on_demand,
+    catalog_state,
+    derive_json,
+    derive_text,
+    sample,
+)
 
 pytestmark = pytest.mark.django_db
-
-A1 = "aws/ec2-us-east-1-20200709-first300.json"
-Z1 = "azure/retail-eastus-Standard_D2s_v3-consumption.json"
-H1 = "hetzner/sb-20240709-191830.json"
-O1 = "ovh/eco-FR-catalog8294-20250513-excerpt.json"
-E1 = "ecb/eurofxref-daily-20250509.xml"
-E2 = "ecb/eurofxref-20260413.csv"
-E4 = "ecb/eurofxref-hist-20260413.csv"
 
 
 def refused(result: FeedImport, before: dict) -> str:

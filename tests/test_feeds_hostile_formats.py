@@ -9,7 +9,7 @@ import pytest
 from catalog.feeds.sync import sync_source
 from catalog.models import FeedImport
 from common.messages import Message, plain
-from tests.support.feeds import catalog_state, derive_json, sample
+from tests.support.feeds import A1, catalog_state, derive_json, sample
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,6 @@ def test_other_feeds_given_an_aggregator_file_name_their_formats(tmp_path):
 
 
 def test_an_offer_file_that_lost_one_header_key_is_still_a_changed_format(tmp_path):
-    path = derive_json(tmp_path, "aws/ec2-us-east-1-20200709-first300.json",
-                       lambda d: d.pop("formatVersion"))  # fmt: skip
+    path = derive_json(tmp_path, A1, lambda d: d.pop("formatVersion"))
     text = refusal(sync_source("aws", ["us-east-1"], file=path)[0])
     assert "required keys are missing: formatVersion" in text

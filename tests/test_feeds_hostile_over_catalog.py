@@ -14,16 +14,20 @@ import pytest
 from catalog.feeds.sync import sync_source
 from catalog.models import FeedImport
 from common.messages import Message, plain
-from tests.support.feeds import catalog_state, derive_json, derive_text
-from tests.test_feeds_hostile_values import aws_first_kept_on_demand, azure_on_demand
+from tests.support.feeds import (
+    A1,
+    E1,
+    H1,
+    O1,
+    Z1,
+    aws_first_kept_on_demand,
+    azure_on_demand,
+    catalog_state,
+    derive_json,
+    derive_text,
+)
 
 pytestmark = pytest.mark.django_db
-
-A1 = "aws/ec2-us-east-1-20200709-first300.json"
-Z1 = "azure/retail-eastus-Standard_D2s_v3-consumption.json"
-H1 = "hetzner/sb-20240709-191830.json"
-O1 = "ovh/eco-FR-catalog8294-20250513-excerpt.json"
-E1 = "ecb/eurofxref-daily-20250509.xml"
 
 
 def _ovh_renew(document: dict, price: int) -> None:

@@ -10,12 +10,10 @@ import pytest
 from catalog.feeds.sync import sync_source
 from catalog.models import FeedImport, Tier
 from common.messages import Message, plain
-from tests.support.feeds import catalog_state, derive_json, sample
+from tests.support.feeds import A1, Z1, catalog_state, derive_json, sample
 
 pytestmark = pytest.mark.django_db
 
-A1 = "aws/ec2-us-east-1-20200709-first300.json"
-Z1 = "azure/retail-eastus-Standard_D2s_v3-consumption.json"
 Z5 = "azure/finfocus-cut-dsv3-dedicated-host-reservation-spaincentral.json"
 ZONE = "us-east-1-bos-1"
 

@@ -13,15 +13,20 @@ from catalog.feeds import apply as feed_apply
 from catalog.feeds.sync import sync_source
 from catalog.models import FeedImport
 from common.messages import Message, plain
-from tests.support.feeds import catalog_state, derive_json, derive_text
+from tests.support.feeds import (
+    A1,
+    E1,
+    H1,
+    O1,
+    Z1,
+    aws_first_kept_on_demand,
+    azure_on_demand,
+    catalog_state,
+    derive_json,
+    derive_text,
+)
 
 pytestmark = pytest.mark.django_db
-
-A1 = "aws/ec2-us-east-1-20200709-first300.json"
-Z1 = "azure/retail-eastus-Standard_D2s_v3-consumption.json"
-H1 = "hetzner/sb-20240709-191830.json"
-O1 = "ovh/eco-FR-catalog8294-20250513-excerpt.json"
-E1 = "ecb/eurofxref-daily-20250509.xml"
 
 
 def texts(result: FeedImport) -> list[str]:
@@ -35,27 +40,6 @@ def refused_and_nothing_written(client, result: FeedImport, before: dict) -> str
     assert catalog_state() == before
     assert client.get("/catalog/").status_code == 200
     return " | ".join(texts(result))
-
-
-def azure_on_demand(document: dict) -> dict:
-    """The Linux on-demand item of Z1 (the one the reader keeps)."""
-    (item,) = [i for i in document["Items"] if i["type"] == "Consumption"
-               and "Windows" not in i["productName"] and "Spot" not in i["skuName"]
-               and "Low Priority" not in i["skuName"]]  # fmt: skip
-    return item
-
-
-def aws_first_kept_on_demand(document: dict) -> dict:
-    sku = next(s for s, p in document["products"].items()
-               if p["productFamily"] == "Compute Instance"
-               and p["attributes"].get("operatingSystem") == "Linux"
-               and p["attributes"].get("tenancy") == "Shared"
-               and p["attributes"].get("preInstalledSw") == "NA"
-               and p["attributes"].get("capacitystatus") == "Used"
-               and p["attributes"].get("licenseModel") == "No License required")  # fmt: skip
-    (term,) = document["terms"]["OnDemand"][sku].values()
-    (dimension,) = term["priceDimensions"].values()
-    return {"sku": sku, "dimension": dimension, "product": document["products"][sku]}
 
 
 # Crashes --------------------------------------------------------------------------------

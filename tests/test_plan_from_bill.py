@@ -19,27 +19,26 @@ from bills.services.importing import import_bill
 from catalog.defaults import load_default_catalog
 from planner.models import Plan
 from tests.support.api import session_client, token_client
-from tests.support.bills import FOCUS, bill_sample, rows_of, write_csv
+from tests.support.bills import (
+    FOCUS,
+    GBM_WORK,
+    aws_compute_accounts,
+    bill_sample,
+    focus_bill,
+    rows_of,
+    write_csv,
+)
 from tests.support.dashboard import form_data, small_catalog
 
 pytestmark = pytest.mark.django_db
 
-WORK = [{"kind": "gbm", "rows": 1_000_000, "features": 50, "trees": 200,
-         "trainings_per_month": 10}]  # fmt: skip
-
-
-def _aws_accounts(bill) -> list[str]:
-    lines = BillLine.objects.filter(bill=bill, provider="AWS", service_category="Compute")
-    return sorted(set(lines.values_list("account", flat=True)))
-
 
 def test_a_plan_built_from_the_focus_samples_aws_compute_lines_names_the_bill(owner) -> None:
-    load_default_catalog()
-    bill = import_bill(bill_sample(FOCUS), owner).bill
-    accounts = _aws_accounts(bill)
+    bill = focus_bill(owner, catalog=True)
+    accounts = aws_compute_accounts(bill)
     client = token_client(owner)[0]
     plan = {"currency": "USD", "baseline": {"monthly": "1", "bill": {"id": bill.pk,
-            "accounts": accounts}}, "workloads": WORK}  # fmt: skip
+            "accounts": accounts}}, "workloads": GBM_WORK}  # fmt: skip
     made = client.post("/api/v1/plans", json.dumps(plan), content_type="application/json")
     assert made.status_code == 201, made.content
     stored = Plan.objects.get(code=made.json()["id"])
@@ -58,10 +57,10 @@ def test_a_plan_built_from_the_focus_samples_aws_compute_lines_names_the_bill(ow
 
 
 def test_another_users_bill_is_refused_as_not_found(owner, other_user) -> None:
-    bill = import_bill(bill_sample(FOCUS), owner).bill
+    bill = focus_bill(owner)
     client = token_client(other_user, "other")[0]
     plan = {"currency": "USD", "baseline": {"monthly": "1", "bill": {"id": bill.pk}},
-            "workloads": WORK}  # fmt: skip
+            "workloads": GBM_WORK}  # fmt: skip
     refused = client.post("/api/v1/plans", json.dumps(plan), content_type="application/json")
     assert refused.status_code == 400, refused.content
     details = refused.json()["error_details"]
@@ -72,7 +71,7 @@ def test_another_users_bill_is_refused_as_not_found(owner, other_user) -> None:
 
 
 def test_plans_new_from_a_bill_opens_the_editor_prefilled_owner_only(owner, other_user) -> None:
-    bill = import_bill(bill_sample(FOCUS), owner).bill
+    bill = focus_bill(owner)
     page = session_client(owner).get(f"/plans/new?bill={bill.pk}")
     assert page.status_code == 200
     html = page.content.decode()
@@ -92,7 +91,7 @@ def _editor_client(user) -> Client:
 
 def test_the_editor_saves_a_baseline_from_a_bill_and_the_page_names_it(owner) -> None:
     small_catalog()
-    bill = import_bill(bill_sample(FOCUS), owner).bill
+    bill = focus_bill(owner)
     client = _editor_client(owner)
     data = form_data(baseline__bill=str(bill.pk), baseline__bill_providers="AWS", action="save")
     saved = client.post("/plans/new", data)
@@ -112,7 +111,7 @@ def test_the_editor_saves_a_baseline_from_a_bill_and_the_page_names_it(owner) ->
 
 def test_a_trend_asked_of_a_one_month_bill_is_refused_beside_its_field(owner) -> None:
     small_catalog()
-    bill = import_bill(bill_sample(FOCUS), owner).bill
+    bill = focus_bill(owner)
     data = form_data(baseline__bill=str(bill.pk), baseline__bill_growth="on", action="save")
     page = _editor_client(owner).post("/plans/new", data)
     assert page.status_code == 400
@@ -163,7 +162,7 @@ def test_the_bills_trend_sets_monthly_growth_said_as_such(owner, tmp_path) -> No
     plan = {
         "currency": "USD",
         "monthly_growth": "0",
-        "workloads": WORK,
+        "workloads": GBM_WORK,
         "baseline": {"monthly": "1", "bill": {"id": bill.pk, "growth_from_trend": True}},
     }
     made = client.post("/api/v1/plans", json.dumps(plan), content_type="application/json")
@@ -178,9 +177,9 @@ def test_a_share_carries_the_plans_aggregates_of_the_bill_only(owner) -> None:
     from planner.services import plans as services
 
     small_catalog()
-    bill = import_bill(bill_sample(FOCUS), owner).bill
-    accounts = _aws_accounts(bill)
-    data = {"currency": "USD", "workloads": WORK, "candidates": [
+    bill = focus_bill(owner)
+    accounts = aws_compute_accounts(bill)
+    data = {"currency": "USD", "workloads": GBM_WORK, "candidates": [
         {"parts": [{"tier": "test-extreme-fixed-monthly", "mode": "fixed", "count": 1}]}],
         "baseline": {"bill": {"id": bill.pk, "accounts": accounts}}}  # fmt: skip
     plan = services.plan_create(owner=owner, plan=services.parse_owned(data, owner))
@@ -202,7 +201,7 @@ def test_a_share_carries_the_plans_aggregates_of_the_bill_only(owner) -> None:
 )
 def test_a_malformed_bill_choice_is_a_400_naming_the_field_never_a_500(owner, baseline) -> None:
     client = token_client(owner)[0]
-    plan = {"currency": "USD", "baseline": baseline, "workloads": WORK}
+    plan = {"currency": "USD", "baseline": baseline, "workloads": GBM_WORK}
     answer = client.post("/api/v1/evaluate", json.dumps(plan), content_type="application/json")
     assert answer.status_code == 400, answer.content
     assert any(path.startswith("baseline") for path in answer.json()["errors"])
@@ -218,13 +217,13 @@ def _tagged(bill) -> tuple[str, str]:
 
 def test_a_baseline_filtered_by_tags_through_the_api_and_the_editor(owner) -> None:
     small_catalog()
-    bill = import_bill(bill_sample(FOCUS), owner).bill
+    bill = focus_bill(owner)
     first, second = _tagged(bill)
     expected = baseline_from_bill(bill, tags=[first, second])
     assert 0 < expected.lines < baseline_from_bill(bill).lines
     client = token_client(owner)[0]
     plan = {"currency": "USD", "baseline": {"bill": {"id": bill.pk, "tags": [first, second]}},
-            "workloads": WORK}  # fmt: skip
+            "workloads": GBM_WORK}  # fmt: skip
     made = client.post("/api/v1/plans", json.dumps(plan), content_type="application/json")
     assert made.status_code == 201, made.content
     stored = Plan.objects.get(code=made.json()["id"])

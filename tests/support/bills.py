@@ -18,6 +18,10 @@ BILLS = ROOT.parent / "shared" / "reference" / "bills"
 FOCUS = "focus/focus10_sample_multicloud_1000.csv"
 CUR_LEGACY = "aws_cur/cur_legacy_anonymised_focus_converters.csv"
 
+# The workload the plans built from a bill carry (tests of `baseline.bill`).
+GBM_WORK = [{"kind": "gbm", "rows": 1_000_000, "features": 50, "trees": 200,
+             "trainings_per_month": 10}]  # fmt: skip
+
 
 def bill_sample(name: str) -> Path:
     """A genuine export from ../shared/reference/bills; skipped where absent, failing in CI."""
@@ -28,6 +32,24 @@ def bill_sample(name: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def focus_bill(owner, *, catalog: bool = False):
+    """The FOCUS sample imported for `owner` (after the default catalog, if asked): its Bill."""
+    from bills.services.importing import import_bill
+    from catalog.defaults import load_default_catalog
+
+    if catalog:
+        load_default_catalog()
+    return import_bill(bill_sample(FOCUS), owner).bill
+
+
+def aws_compute_accounts(bill) -> list[str]:
+    """The accounts of the bill's AWS compute lines, sorted (a baseline's filter)."""
+    from bills.models import BillLine
+
+    lines = BillLine.objects.filter(bill=bill, provider="AWS", service_category="Compute")
+    return sorted(set(lines.values_list("account", flat=True)))
 
 
 def all_samples() -> list[str]:

@@ -18,6 +18,15 @@ FIXTURES = ROOT / "tests" / "fixtures" / "feeds"
 AWS_JSON = FIXTURES / "aws-ec2-us-west-2.json"
 AWS_CSV = FIXTURES / "aws-ec2-us-west-2.csv"
 
+# The genuine samples (under SAMPLES) the hostile-file tests derive their files from.
+A1 = "aws/ec2-us-east-1-20200709-first300.json"
+Z1 = "azure/retail-eastus-Standard_D2s_v3-consumption.json"
+H1 = "hetzner/sb-20240709-191830.json"
+O1 = "ovh/eco-FR-catalog8294-20250513-excerpt.json"
+E1 = "ecb/eurofxref-daily-20250509.xml"
+E2 = "ecb/eurofxref-20260413.csv"
+E4 = "ecb/eurofxref-hist-20260413.csv"
+
 
 def sample(name: str) -> Path:
     """A genuine sample from ../shared/reference/feeds; skipped where absent, failing in CI."""
@@ -80,3 +89,24 @@ def derive_text(tmp_path: Path, name: str, change: Callable[[str], str]) -> Path
     path = tmp_path / Path(name).name
     path.write_text(text, encoding="utf-8", newline="")
     return path
+
+
+def azure_on_demand(document: dict[str, Any]) -> dict[str, Any]:
+    """The Linux on-demand item of Z1 (the one the reader keeps)."""
+    (item,) = [i for i in document["Items"] if i["type"] == "Consumption"
+               and "Windows" not in i["productName"] and "Spot" not in i["skuName"]
+               and "Low Priority" not in i["skuName"]]  # fmt: skip
+    return item
+
+
+def aws_first_kept_on_demand(document: dict[str, Any]) -> dict[str, Any]:
+    """A1's first product the reader keeps (Linux, shared, no software or licence): its
+    SKU, its on-demand price dimension and the product."""
+    sku = next(s for s, p in document["products"].items()
+               if p["productFamily"] == "Compute Instance"
+               and p["attributes"].get("operatingSystem") == "Linux"
+               and p["attributes"].get("tenancy") == "Shared"
+               and p["attributes"].get("preInstalledSw") == "NA"
+               and p["attributes"].get("capacitystatus") == "Used"
+               and p["attributes"].get("licenseModel") == "No License required")  # fmt: skip
+    return {"sku": sku, "dimension": on_demand(document, sku), "product": document["products"][sku]}
