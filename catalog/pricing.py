@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import CharField, FloatField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Cast
 
 from catalog.models import ExchangeRate, Price, Tier, Unit
 from catalog.staleness import COMMITMENT_PREFIXES, is_stale
@@ -110,6 +111,10 @@ def catalog_frame(
     `fx_via` "EUR", both ids in `fx_rate_ids`, `fx_date` the older); tiers with no such
     rate are left out and listed in `frame.attrs["dropped"]` with the reason in English,
     and in `frame.attrs["dropped_messages"]` (`{"slug", "message"}`) as a message.
+
+    A price row whose stored amount or set-up fee its column cannot hold (SQLite kept one
+    written before the feeds' bounds existed; PostgreSQL refuses it) leaves its tier out:
+    `frame.attrs["unreadable"]` lists one message per such row, naming it.
     """
     with paused():  # common/gcpause.py
         return _catalog_frame(as_of, currency, include_retired)
@@ -117,7 +122,13 @@ def catalog_frame(
 
 def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) -> pd.DataFrame:
     fields = {**_PRICE_FIELDS, "retired": "tier__retired"}
-    rows = list(current_prices(as_of, include_retired).values(*fields.values()))
+    prices = current_prices(as_of, include_retired)
+    unreadable: list[Any] = []
+    try:
+        rows = list(prices.values(*fields.values()))
+    except InvalidOperation:  # SQLite's decimal converter: a value beyond the column
+        unreadable, ids = _out_of_range(prices)
+        rows = list(prices.exclude(id__in=ids).values(*fields.values()))
     records = [{key: row[field] for key, field in fields.items()} for row in rows]
     frame = pd.DataFrame.from_records(records, columns=list(fields))
     frame = _derive(frame, as_of)
@@ -136,7 +147,40 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
         {"slug": d["slug"], "reason": plain(d["message"])} for d in dropped
     )
     frame.attrs["dropped_messages"] = Unchanging(dropped)
+    frame.attrs["unreadable"] = Unchanging(unreadable)
     return frame
+
+
+# The columns' limits (Price.amount: 14 digits, 6 places; setup_fee: 14, 2), compared in
+# SQL as floats: a Decimal this size would not pass Django's own adaptation to the column.
+_LIMITS = {"amount": 10.0**8, "setup_fee": 10.0**12}
+
+
+def _out_of_range(prices) -> tuple[list[Any], list[int]]:
+    """The rows among `prices` whose amount or set-up fee is beyond its column (only SQLite
+    stores one): a message naming each row and its stored value, and their ids."""
+    beyond = Q()
+    for name, limit in _LIMITS.items():
+        beyond |= Q(**{f"{name}__gte": Value(limit, FloatField())})
+    texts = {f"raw_{name}": Cast(name, CharField()) for name in _LIMITS}
+    found = prices.filter(beyond).annotate(**texts).order_by("id")
+    messages, ids = [], []
+    for row in found.values("id", "tier__slug", *texts):
+        for name, limit in _LIMITS.items():
+            text = row[f"raw_{name}"]
+            if _beyond(text, limit):
+                messages.append(msg("catalog.price_out_of_range", price=row["id"],
+                                    tier=row["tier__slug"], field=name, value=text,
+                                    limit=Decimal(int(limit))))  # fmt: skip
+        ids.append(row["id"])
+    return messages, ids
+
+
+def _beyond(text: str | None, limit: float) -> bool:
+    try:
+        return text is not None and not abs(Decimal(text)) < Decimal(int(limit))
+    except InvalidOperation:
+        return True
 
 
 class Unchanging(list):

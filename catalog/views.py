@@ -103,6 +103,7 @@ def tier_list(request: HttpRequest) -> HttpResponse:
             {"slug": d["slug"], "reason": say(d["message"])}
             for d in entry.frame.attrs["dropped_messages"]
         ],
+        "unreadable": [say(m) for m in entry.frame.attrs.get("unreadable", ())],
         "sort": query.sort,
         "descending": query.descending,
         "sort_links": _sort_links(request, query),

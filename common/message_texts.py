@@ -814,6 +814,10 @@ _CATALOG: dict[str, Text] = {
     ),
     # Prices in another currency (catalog.pricing).
     "catalog.no_rate": N_("no %(source)s→%(target)s rate on or before %(date)s"),
+    "catalog.price_out_of_range": N_(
+        "price row %(price)s of %(tier)s holds %(field)s %(value)s, beyond what its column "
+        "holds (below %(limit)s): the tier is left out until the row is corrected or deleted"
+    ),
 }
 
 # A tier's commitment alternatives that the catalog lacks (catalog.commitments, issue 27).
