@@ -23,7 +23,6 @@ from tests.support.feeds import (
     catalog_state,
     derive_json,
     derive_text,
-    sample,
 )
 
 pytestmark = pytest.mark.django_db
@@ -136,15 +135,13 @@ def test_an_ecb_daily_csv_cut_in_the_middle_of_a_number_is_refused(tmp_path):
 
 
 def test_an_ecb_history_cut_off_at_a_line_break_is_refused(tmp_path):
-    """Newest first: a history cut after 2,000 of its 6,983 days lacks 1999-2018."""
+    """Newest first: a history cut after 2,000 of its 6,983 days lacks 1999-2018. (That
+    the genuine E4 imports whole is test_feeds_ecb_samples.py's history test: E3, E4
+    zipped, into an empty catalog, then E4 itself; a third import of 163,318 rates here
+    added 20 s and nothing it does not assert.)"""
     path = derive_text(tmp_path, E4, lambda t: "".join(t.splitlines(keepends=True)[:2001]))
     text = refused(sync_source("ecb-history", file=path)[0], catalog_state())
     assert "The history starts on 2018-" in text and "not on 1999-01-04" in text
-
-
-def test_the_genuine_ecb_history_still_imports(tmp_path):
-    result = sync_source("ecb-history", file=sample(E4))[0]
-    assert result.status == FeedImport.Status.IMPORTED and result.records > 150_000
 
 
 def test_two_conflicting_azure_meters_for_one_size_refuse_both(tmp_path):
