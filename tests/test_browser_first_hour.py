@@ -47,9 +47,12 @@ def browser() -> Iterator:
     yield from launched()
 
 
-def new_page(browser, width: int = 1366, height: int = 768, language: str = "en"):
+def new_page(browser, width: int = 1366, height: int = 768, language: str = "en",
+             signed_in: dict | None = None):  # fmt: skip
+    """A fresh context and page; `signed_in`: the cookies of a context signed in before."""
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  locale="de-DE" if language == "de" else "en-US")  # fmt: skip
+                                  locale="de-DE" if language == "de" else "en-US",
+                                  storage_state=signed_in)  # fmt: skip
     context.set_default_timeout(TIMEOUT_MS)
     return context, context.new_page()
 
@@ -195,14 +198,22 @@ def test_screenshots_of_the_changed_pages_in_both_languages_at_both_sizes(
     site = seed_site(owner)
     pages = [p for p in site_pages(site) if p.name in SHOWN and p.in_browser]
     assert {p.name for p in pages} == set(SHOWN)
+    # Each persona signs in once; every language and size then opens a fresh context with
+    # that session's cookies (signing in through the form again each time, eight times,
+    # showed nothing new: the sign-in has tests of its own).
+    sessions = {}
+    for persona in ("visitor", "manager", "staff"):
+        context, page = new_page(browser)
+        log_in(page, live_server.url, persona)
+        sessions[persona] = context.storage_state()
+        context.close()
     for language in ("en", "de"):
         for size, (width, height) in SIZES.items():
             for persona in ("visitor", "manager", "staff"):
                 mine = [p for p in pages if p.persona == persona]
                 if not mine:
                     continue
-                context, page = new_page(browser, width, height, language)
-                log_in(page, live_server.url, persona)
+                context, page = new_page(browser, width, height, language, sessions[persona])
                 context.add_cookies([{"name": "django_language", "value": language,
                                       "url": live_server.url}])  # fmt: skip
                 for shown in mine:
