@@ -9,6 +9,7 @@ own date. Rates are never retired or overwritten; currencies the catalog does no
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import io
@@ -223,7 +224,13 @@ class _Rates:
 
 
 def _date(text: str) -> dt.date | None:
-    """ISO (the XML and the history file) or "13 April 2026" (the daily CSV)."""
+    """ISO (the XML and the history file) or "13 April 2026" (the daily CSV). A zero-padded
+    YYYY-MM-DD, which strptime's "%Y-%m-%d" reads the same, goes the fast way: the history
+    asks twice for each of its 6,983 days, and strptime is slow."""
+    digits = text.replace("-", "")
+    if len(text) == 10 and text[4] == text[7] == "-" and digits.isascii() and digits.isdigit():
+        with contextlib.suppress(ValueError):
+            return dt.date.fromisoformat(text)
     for pattern in ("%Y-%m-%d", "%d %B %Y"):
         try:
             return dt.datetime.strptime(text, pattern).date()
