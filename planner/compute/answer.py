@@ -446,12 +446,18 @@ class Answer(BaseModel):
         default=[], description="the baseline's commitment slots the catalog has no rate "
                                 "for; absent when none"
     )  # fmt: skip
+    bill_commitments: dict[str, Any] | None = Field(
+        default=None, description="a bill baseline's commitments weighed against the bill "
+                                  "(issue 27); absent for any other baseline"
+    )  # fmt: skip
 
     @model_serializer(mode="wrap")
     def _shown(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data = handler(self)
         if not data["commitments_missing"]:
             del data["commitments_missing"]
+        if data["bill_commitments"] is None:
+            del data["bill_commitments"]
         return data
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
