@@ -347,7 +347,7 @@ def _amounts(evaluation: Evaluation, items: list[ranges.Uncertain]) -> dict[str,
     plan, prices = evaluation.inputs.plan, evaluation.inputs.prices
     bill = plan.baseline.monthly
     if bill is None:
-        bill = Decimal(evaluation.comparison.baseline["monthly"][0])
+        bill = Decimal(evaluation.comparison.baseline.monthly[0])
     options = evaluation.comparison.options
     carried = options[0].one_time_items if options else {}  # the best option's (issue 21)
     out = {
