@@ -20,71 +20,61 @@ where they are made; an answer at 20,000 tiers has some 20,000 entries). Pure: n
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PlainSerializer,
     SerializerFunctionWrapHandler,
-    WithJsonSchema,
     computed_field,
     model_serializer,
 )
 
-from common.messages import Message, plain_and_json
+from common.messages import Message
 from common.messages import plain as english
-from planner.compute.message_fields import MESSAGES, split, with_messages
+from planner.compute.answer_parts import (
+    MONEY_PATTERN,
+    AssumptionOut,
+    Baseline,
+    BreakEven,
+    CapacityProvenance,
+    CommitmentTerms,
+    DecimalOut,
+    FieldMessage,
+    Fx,
+    MissingCommitment,
+    MoneyOut,
+    OptionProvenance,
+    OptionRef,
+    OwnedLines,
+    Plain,
+    PricePerformance,
+    PriceRow,
+    Said,
+    Sensitivity,
+    Sentence,
+    Shown,
+    StaysOnGpu,
+    found_messages,
+    said,
+)
+from planner.compute.message_fields import MESSAGES
 
-MONEY_PATTERN = r"^-?\d+\.\d{2}$"
-
-Sentence = Annotated[
-    Message,
-    PlainSerializer(english, return_type=str),
-    WithJsonSchema({"type": "string", "description": "English; as data in `messages`"}),
-]
-MoneyOut = Annotated[
-    Decimal,
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "pattern": MONEY_PATTERN,
-                    "description": "An amount in the plan's currency, rounded half-up to "
-                                   "the cent."}),
+__all__ = [  # the parts, described in planner.compute.answer_parts
+    "MONEY_PATTERN", "AssumptionOut", "Baseline", "BreakEven", "CapacityProvenance",
+    "CommitmentTerms", "DecimalOut", "FieldMessage", "Fx", "MissingCommitment", "MoneyOut",
+    "OptionProvenance", "OptionRef", "OwnedLines", "Plain", "PricePerformance", "PriceRow",
+    "Said", "Sensitivity", "Sentence", "StaysOnGpu", "said",
 ]  # fmt: skip
-DecimalOut = Annotated[
-    Decimal,
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "description": "an exact decimal number as a string"}),
-]
 
 
-class FieldMessage(BaseModel):
-    """One sentence of the object it sits in, as data: a stable code, typed parameters and
-    the English text, which is the string in the field it names. `field` is the path of
-    that field inside the object ("label", "notes[0]", "money.payback_label",
-    "parts[0].capacity.reasons[1]"); the headline's sentence is several messages, each with
-    field "sentence". Parameters keep their type: {"amount", "currency"} money, {"date"} an
-    ISO date, {"number", "places"} a figure, {"percent", "places"} a share, {"tier", "name"}
-    a catalog tier, {"profile", "version"} a benchmark profile, {"code", "params"} a nested
-    message, or a plain string, integer or list of these."""
+class Headline(Shown):
+    """The answer in a sentence or a few: the best option, what it saves, when it pays;
+    `provenance`, the option its figures come from (set by the service layer)."""
 
-    field: str
-    code: str = Field(description="e.g. engine.note_price_stale, capacity.workload_reason")
-    params: dict[str, Any]
-    text: str = Field(description="English, as the field it names says it")
-
-
-def said(field: str, message: Message) -> dict[str, Any]:
-    """A message as its object's `messages` list holds it (`{"field", **as_api(message)}`,
-    built in one step: an answer at 20,000 tiers lists some 30,000)."""
-    text, data = plain_and_json(message)
-    return {"field": field, "code": data["code"], "params": data["params"], "text": text}
-
-
-class Headline(BaseModel):
-    """The answer in a sentence or a few: the best option, what it saves, when it pays."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    omitted: ClassVar[frozenset[str]] = frozenset({"provenance"})
+    last: ClassVar[tuple[str, ...]] = ("provenance",)
 
     best: str | None = Field(description="the best option's key")
     label: Sentence | None
@@ -96,6 +86,7 @@ class Headline(BaseModel):
     not_entered: list[str]
     sentences: list[Message] = Field(exclude=True)  # the headline, one message a sentence
     payback: Message | None = Field(default=None, exclude=True)  # payback_label as a message
+    provenance: OptionRef | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -111,18 +102,6 @@ class Headline(BaseModel):
         out += [("sentence", m) for m in self.sentences]
         out += [("payback_label", self.payback)] if self.payback is not None else []
         return [FieldMessage(**said(field, message)) for field, message in out]
-
-
-class BreakEven(BaseModel):
-    """Hours a month at which paying by the hour equals a monthly price (exact ratio)."""
-
-    hours_per_month: DecimalOut = Field(
-        description="the hourly option costs the same as the monthly one here"
-    )
-    utilisation: DecimalOut = Field(description="the same as a share of the 730-hour month")
-    hourly_always_cheaper: bool = Field(
-        description="even running all month, the hourly option costs less"
-    )
 
 
 class OneTimeCosts(BaseModel):
@@ -230,50 +209,11 @@ Unpriced = DroppedTier | NoNumber  # an entry of the answer's `no_number`
 # The option's sentences, its parts' among them, are listed in its own `messages` with their
 # paths ("parts[0].capacity.reasons[1]"): `Option` walks its fields for them.
 
-Said = Sentence
-# Data that may hold sentences (a basis's fit, a commitment's summary): each as its text.
-Plain = Annotated[
-    dict[str, Any],
-    PlainSerializer(lambda data: split(data)[0], return_type=dict[str, Any]),
-]
-
-
-# Values that hold no message, passed over without a path (an option's money, its servers).
-_LEAVES = frozenset({str, int, float, bool, type(None), Decimal})
-
-
-def _found(value: Any, path: str, out: list[dict[str, Any]]) -> None:
-    """The messages in `value` (a model's fields in their order, a dictionary, a list) with
-    their paths, as `message_fields.split` lists them in the object's dump."""
-    if isinstance(value, Message):
-        out.append(said(path, value))
-        return
-    if isinstance(value, BaseModel):
-        if type(value) is Money:
-            return  # amounts only
-        prefix = f"{path}." if path else ""
-        items: Any = (
-            (name, getattr(value, name))
-            for name, info in type(value).model_fields.items()
-            if not info.exclude
-        )
-    elif isinstance(value, dict):
-        prefix = f"{path}." if path else ""
-        items = value.items()
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            if type(item) not in _LEAVES:
-                _found(item, f"{path}[{i}]", out)
-        return
-    else:
-        return
-    for name, item in items:
-        if type(item) not in _LEAVES:
-            _found(item, f"{prefix}{name}", out)
-
 
 class Money(BaseModel):
     """An option's money over the horizon, each amount to the cent as a string."""
+
+    amounts_only: ClassVar[bool] = True  # no sentence in it: `found_messages` passes it
 
     one_time: MoneyOut
     monthly: list[MoneyOut] = Field(description="months 1…H")
@@ -333,10 +273,11 @@ class WorkloadCapacity(BaseModel):
     problem: Said | None = None
 
 
-class Capacity(BaseModel):
-    """A tier sized for the plan's work (`capacity.CapacityResult`)."""
+class Capacity(Shown):
+    """A tier sized for the plan's work (`capacity.CapacityResult`); `provenance`, the runs
+    and estimates it rests on (set by the service layer)."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    omitted: ClassVar[frozenset[str]] = frozenset({"provenance"})
 
     tier: str
     status: str = Field(description="sized | estimate | no_number | ruled_out")
@@ -351,6 +292,7 @@ class Capacity(BaseModel):
     spare_server: bool
     workloads: list[WorkloadCapacity]
     labels: list[Said]
+    provenance: CapacityProvenance | None = None
 
     @classmethod
     def of(cls, result: Any) -> Capacity:
@@ -372,7 +314,7 @@ class Part(BaseModel):
     mode: str = Field(description="sized | fixed | usage")
     servers_by_month: list[int]
     usage_hours: Said | None
-    price: Plain
+    price: PriceRow
     title: Said | None
     capacity: Capacity | None
 
@@ -383,8 +325,8 @@ class Option(BaseModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    owned: Plain | None = None
-    commitment: Plain | None = None
+    owned: OwnedLines | None = None
+    commitment: CommitmentTerms | None = None
     key: str
     label: Said
     title: Said
@@ -397,29 +339,34 @@ class Option(BaseModel):
     break_even_vs_best_monthly: BreakEven | None
     notes: list[Said]
     payback: Said = Field(exclude=True)  # money.payback_label as a message
+    servers: int = Field(description="servers in month 1, all parts")
+    fits_in_ram: bool | None = Field(description="null when no working set must fit one box")
+    provenance: OptionProvenance | None = Field(
+        None, description="what its figures rest on (set by the service layer)"
+    )
 
+    _last: ClassVar[tuple[str, ...]] = ("servers", "fits_in_ram", "provenance")
+
+    # No return annotation: the JSON schema stays the fields'.
     @model_serializer(mode="wrap")
-    def _said(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _said(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
         """Each sentence as its English text, `messages` beside them (the payback last);
-        `owned` and `commitment` only where they apply."""
+        `owned` and `commitment` only where they apply, `provenance` where it is set."""
         data = handler(self)
         for extra in ("owned", "commitment"):
             if data[extra] is None:
                 del data[extra]
         found: list[dict[str, Any]] = []
-        _found(self, "", found)
+        found_messages(self, "", found)
         data[MESSAGES] = [*found, said("money.payback_label", self.payback)]
+        for name in self._last:
+            data[name] = data.pop(name)
+        if "provenance" not in self.model_fields_set:
+            del data["provenance"]
         return data
 
 
 # --- the answer ------------------------------------------------------------------------------
-
-# Parts not yet described field by field (the baseline, the price/performance rows, the
-# sensitivity...): dictionaries whose sentences are said, with their `messages` beside.
-Spoken = Annotated[
-    dict[str, Any],
-    PlainSerializer(lambda data: with_messages(data), return_type=dict[str, Any]),
-]
 
 
 class Answer(BaseModel):
@@ -432,27 +379,30 @@ class Answer(BaseModel):
     plan: dict[str, Any] = Field(description="the plan as stored (`schema.plan_to_dict`)")
     as_of: str | None
     currency: str
-    baseline: Spoken
+    baseline: Baseline
     headline: Headline
     options: list[Option] = Field(description="cheapest total first")
     options_total: int
-    stays_on_gpu: list[Spoken]
+    stays_on_gpu: list[StaysOnGpu]
     no_number: list[Unpriced]
-    price_performance: list[Spoken]
-    assumptions: list[dict[str, Any]]
-    fx: list[dict[str, Any]]
-    sensitivity: Spoken | None
-    commitments_missing: list[Spoken] = Field(
+    price_performance: list[PricePerformance]
+    assumptions: list[AssumptionOut]
+    fx: list[Fx]
+    sensitivity: Sensitivity | None
+    commitments_missing: list[MissingCommitment] = Field(
         default=[], description="the baseline's commitment slots the catalog has no rate "
                                 "for; absent when none"
     )  # fmt: skip
     bill_commitments: dict[str, Any] | None = Field(
-        default=None, description="a bill baseline's commitments weighed against the bill "
-                                  "(issue 27); absent for any other baseline"
-    )  # fmt: skip
+        default=None,
+        description="a baseline taken from a bill: the cloud's commitments of "
+        "the bill's instance types weighed against the bill (issue 27); absent for other "
+        "baselines",
+    )
 
+    # No return annotation: the JSON schema stays the fields'.
     @model_serializer(mode="wrap")
-    def _shown(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _shown(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
         data = handler(self)
         if not data["commitments_missing"]:
             del data["commitments_missing"]

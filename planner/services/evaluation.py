@@ -46,7 +46,6 @@ from planner.compute import uncertainty as ranges
 from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
-from planner.services import provenance
 from planner.services.provenance import with_provenance
 
 SNAPSHOT_VERSION = 2  # 2: the sensitivity and odds frozen under "uncertainty"
@@ -73,15 +72,11 @@ class Evaluation:
         return self._bill[0]
 
     def answer(self) -> Answer:
-        """The answer as its model (what the pages read and the cache keeps): the engine's
-        output with the bill's commitments, and the baseline's sources (the only part of
-        the provenance the pages read; the rest is added to the API's JSON, `to_json`)."""
-        out = self.comparison.output(limit=OPTIONS_LIMIT)
-        baseline = {**out.baseline}
-        baseline["provenance"] = provenance.baseline_provenance(baseline, out.plan)
-        return out.model_copy(
-            update={"baseline": baseline, "bill_commitments": self.bill_commitments()}
-        )
+        """The answer (`planner.compute.answer.Answer`): the engine's output models, the
+        cheapest `OPTIONS_LIMIT` options, with a bill baseline's commitments. What the API,
+        the pages and a share read."""
+        output = self.comparison.output(limit=OPTIONS_LIMIT)
+        return output.model_copy(update={"bill_commitments": self.bill_commitments()})
 
     def to_dict(self) -> dict[str, Any]:
         """The answer as plain data (what a share freezes): its JSON, decoded."""
@@ -379,7 +374,7 @@ def _amounts(evaluation: Evaluation, items: list[ranges.Uncertain]) -> dict[str,
     plan, prices = evaluation.inputs.plan, evaluation.inputs.prices
     bill = plan.baseline.monthly
     if bill is None:
-        bill = Decimal(evaluation.comparison.baseline["monthly"][0])
+        bill = Decimal(evaluation.comparison.baseline.monthly[0])
     options = evaluation.comparison.options
     carried = options[0].one_time_items if options else {}  # the best option's (issue 21)
     out = {

@@ -34,10 +34,7 @@ def with_provenance(
     plan = comparison["plan"]
     for option in comparison["options"]:
         _option_provenance(option, plan, comparison["baseline"])
-    baseline = comparison["baseline"]
-    # the baseline's, said already where the answer's model holds it (moved last, as added)
-    said = baseline.pop("provenance", None)
-    baseline["provenance"] = said if said is not None else baseline_provenance(baseline, plan)
+    comparison["baseline"]["provenance"] = _baseline_provenance(comparison["baseline"], plan)
     headline = comparison["headline"]
     headline["provenance"] = {"option": headline["best"]} if headline.get("best") else {}
     prices = {p["tier"]: p["price"] for o in comparison["options"] for p in o["parts"]}
@@ -142,7 +139,7 @@ def _option_provenance(
     }
 
 
-def baseline_provenance(baseline: dict[str, Any], plan: dict[str, Any]) -> dict[str, Any]:
+def _baseline_provenance(baseline: dict[str, Any], plan: dict[str, Any]) -> dict[str, Any]:
     given = plan["baseline"]
     entered = ["baseline.monthly"] if given.get("monthly") is not None else []
     prices = [baseline["price"]] if "price" in baseline else []
