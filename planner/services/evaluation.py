@@ -41,8 +41,8 @@ from common.gcpause import paused
 from common.messages import as_api, msg
 from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, montecarlo, schema, tco
-from planner.compute.answer import Answer
 from planner.compute import uncertainty as ranges
+from planner.compute.answer import Answer
 from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -90,9 +90,15 @@ class Evaluation:
 
 
 def json_of(answer: Answer, generation: Generation | None) -> bytes:
-    """The answer's JSON bytes: its model dumped (fresh objects: provenance adds to them,
-    the model's stay as they are), the sources of its figures added, encoded."""
-    return encoded(with_provenance(answer.model_dump(), generation))
+    """The answer's JSON bytes: `dumped(answer)`, encoded."""
+    return encoded(dumped(answer, generation))
+
+
+def dumped(answer: Answer, generation: Generation | None) -> dict[str, Any]:
+    """The answer as the API's data (`JsonResponse` encodes it to `json_of`'s bytes): its
+    model dumped (fresh objects: provenance adds to them, the model's stay as they are),
+    the sources of its figures added."""
+    return with_provenance(answer.model_dump(), generation)
 
 
 def evaluate(

@@ -142,6 +142,8 @@ class Row:
     cumulative: list[Decimal] = field(default_factory=list)  # months 0…H (the charts)
     servers_monthly: Decimal = Decimal(0)  # its servers' part of a month, at catalog prices
     use: Use | None = None  # the sized parts' threads and memory against the servers'
+    fixed: bool = False  # a part at a fixed count, not sized to the work
+    position: int = 0  # in the answer's options (the engine's order)
 
     @property
     def dearer_by(self) -> Decimal:
@@ -184,9 +186,9 @@ class Results:
     rows: list[Row]
     headline: model.Headline
     not_entered: list[str]
-    stays_on_gpu: list[dict[str, Any]]
+    stays_on_gpu: list[Any]  # model.StaysOnGpu (a frozen share's: its dictionaries)
     no_number: list[NoNumber]
-    assumptions: list[dict[str, Any]]
+    assumptions: list[Any]  # model.AssumptionOut (a frozen share's: its dictionaries)
     charts: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Where the baseline came from when a bill gave it: the bill, its tier lines, the types
     # with no catalog tier and the trend, as messages (empty: no bill).
@@ -245,21 +247,21 @@ def text(value: Any) -> Message:
     return value if isinstance(value, Message) else msg("common.text", text=str(value or ""))
 
 
-def price_source(tier: str, name: str, p: Mapping[str, Any]) -> PriceSource:
-    """A part's price row (`Part.price`) as the page lists it."""
+def price_source(tier: str, name: str, p: model.PriceRow) -> PriceSource:
+    """A part's price row as the page lists it."""
     return PriceSource(
         tier=tier,
         name=name or tier,
-        amount=dec(p.get("amount")),
-        unit=p.get("unit") or "",
-        currency=p.get("currency") or "",
-        effective_from=p.get("effective_from"),
-        source=p.get("source") or "",
-        source_url=p.get("source_url") or "",
-        confirmed=bool(p.get("confirmed")),
-        stale=bool(p.get("stale")),
-        fx_rate=p.get("fx_rate"),
-        fx_date=p.get("fx_date"),
+        amount=dec(p.amount),
+        unit=p.unit or "",
+        currency=p.currency or "",
+        effective_from=p.effective_from,
+        source=p.source or "",
+        source_url=p.source_url or "",
+        confirmed=bool(p.confirmed),
+        stale=bool(p.stale),
+        fx_rate=p.fx_rate,
+        fx_date=p.fx_date,
     )
 
 
@@ -337,7 +339,7 @@ def _title(part: model.Part) -> Message:
 
 def _row(option: model.Option) -> Row:
     money, parts = option.money, option.parts
-    priced = [(p, price_source(p.tier, p.name, p.price)) for p in parts if p.price]
+    priced = [(p, price_source(p.tier, p.name, p.price)) for p in parts if p.price is not None]
     fits = [p.capacity.fits_in_ram for p in parts if p.capacity is not None]
     known = [f for f in fits if f is not None]
     costs, check = option.one_time_costs, option.capacity_check
@@ -346,9 +348,7 @@ def _row(option: model.Option) -> Row:
         label=english(option.title),
         title=option.title,
         figure=option.figure,
-        servers=[
-            ((p.servers_by_month or [0])[0], _title(p)) for p in parts if p.mode != "usage"
-        ],
+        servers=[((p.servers_by_month or [0])[0], _title(p)) for p in parts if p.mode != "usage"],
         usage=[p.usage_hours for p in parts if p.usage_hours is not None],
         monthly=money.steady_monthly,
         transition=money.transition_cost,
@@ -369,12 +369,13 @@ def _row(option: model.Option) -> Row:
         evidence=[e for p in parts for e in _evidence(p)],
         notes=list(option.notes),
         npv=money.npv,
-        commitment=text(option.commitment["summary"]) if option.commitment else None,
+        commitment=option.commitment.summary if option.commitment is not None else None,
         cumulative=list(money.cumulative),
         servers_monthly=servers_monthly(
             [(price, (p.servers_by_month or [0])[0]) for p, price in priced if p.mode != "usage"]
         ),
         use=_use(parts),
+        fixed=any(p.mode == "fixed" for p in parts),
     )
 
 
@@ -393,23 +394,23 @@ def results(answer: model.Answer) -> Results:
     view = Results(
         currency=answer.currency,
         as_of=dt.date.fromisoformat(answer.as_of) if answer.as_of else None,
-        horizon=len(baseline.get("monthly") or []),
-        baseline_monthly=dec((baseline.get("monthly") or ["0"])[0]),
-        baseline_total=dec(baseline.get("total")),
-        baseline_quoted="quoted_monthly" in baseline,
-        baseline_source=str(baseline.get("tier") or ""),
+        horizon=len(baseline.monthly),
+        baseline_monthly=dec((baseline.monthly or ["0"])[0]),
+        baseline_total=dec(baseline.total),
+        baseline_quoted=baseline.quoted_monthly is not None,
+        baseline_source=baseline.tier or "",
         rows=[_row(o) for o in answer.options],
         headline=answer.headline,
         not_entered=list(answer.headline.not_entered),
         stays_on_gpu=list(answer.stays_on_gpu),
         no_number=[_no_number(n) for n in answer.no_number],
         assumptions=list(answer.assumptions),
-        commitments_missing=[text(m.get("reason")) for m in answer.commitments_missing],
-        baseline_cumulative=[dec(v) for v in baseline.get("cumulative") or []],
+        commitments_missing=[m.reason for m in answer.commitments_missing],
+        baseline_cumulative=[dec(v) for v in baseline.cumulative],
         utilisation_target=_float(answer.plan.get("utilisation_target")),
     )
-    bill = (baseline.get("provenance") or {}).get("bill")
-    return finish(view, answer.plan, bill, baseline.get("matched"), answer.bill_commitments)
+    bill = baseline.provenance.bill if baseline.provenance is not None else None
+    return finish(view, answer.plan, bill, baseline.matched, answer.bill_commitments)
 
 
 def _float(value: Any) -> float | None:
@@ -425,6 +426,8 @@ def finish(
 ) -> Results:
     """The view's rows ranked (the cheapest that can carry the work is the best), owned
     servers counted, the bill's lines and commitments said, the charts' data drawn up."""
+    for position, row in enumerate(view.rows):
+        row.position = position
     view.rows.sort(key=lambda r: (r.capacity == "cannot_carry", r.total))
     if view.rows and view.rows[0].capacity != "cannot_carry":
         view.rows[0].best = True

@@ -23,15 +23,32 @@ from planner.compute.tco import payback_message
 from planner.web.dashboard import (
     Evidence,
     NoNumber,
+    PriceSource,
     Results,
     Row,
     Use,
     dec,
     evidence_of,
     finish,
-    price_source,
     servers_monthly,
 )
+
+
+def price_source(tier: str, name: str, p: Mapping[str, Any]) -> PriceSource:
+    return PriceSource(
+        tier=tier,
+        name=name or tier,
+        amount=dec(p.get("amount")),
+        unit=p.get("unit") or "",
+        currency=p.get("currency") or "",
+        effective_from=p.get("effective_from"),
+        source=p.get("source") or "",
+        source_url=p.get("source_url") or "",
+        confirmed=bool(p.get("confirmed")),
+        stale=bool(p.get("stale")),
+        fx_rate=p.get("fx_rate"),
+        fx_date=p.get("fx_date"),
+    )
 
 
 class Said:
@@ -159,6 +176,7 @@ def _row(option: Mapping[str, Any]) -> Row:
             ]
         ),
         use=_use(parts),
+        fixed=any(p.get("mode") == "fixed" for p in parts),
     )
 
 
