@@ -38,6 +38,7 @@ from common.messages import as_api, msg
 from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
+from planner.compute.answer import Answer
 from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -70,14 +71,17 @@ class Evaluation:
         """The answer as plain data (what a share freezes): its JSON, decoded."""
         return json.loads(self.to_json())
 
+    def answer(self) -> Answer:
+        """The answer (`planner.compute.answer.Answer`): the engine's output models, the
+        cheapest `OPTIONS_LIMIT` options, with the sources of their figures and a bill
+        baseline's commitments. What the API, the pages and a share read."""
+        output = self.comparison.output(limit=OPTIONS_LIMIT)
+        return with_provenance(output, self.inputs.generation, self.bill_commitments())
+
     def to_json(self) -> bytes:
-        """The answer's JSON bytes (what the API returns and the cache keeps), encoded once:
-        the engine's output models dumped, the sources of the figures added."""
-        # A dump builds fresh objects (provenance adds to them; the engine's stay as they are).
-        comparison = self.comparison.output(limit=OPTIONS_LIMIT).model_dump()
-        if (bill := self.bill_commitments()) is not None:
-            comparison["bill_commitments"] = bill
-        return encoded(with_provenance(comparison, self.inputs.generation))
+        """The answer's JSON bytes (what the API returns and the cache keeps): its dump,
+        encoded once."""
+        return encoded(self.answer().model_dump())
 
 
 def evaluate(
