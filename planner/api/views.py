@@ -16,7 +16,6 @@ from ninja import NinjaAPI, Path, Query
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 from bills.api import router as bills_router
-from changes.selectors import current_generation
 from common.django import clock
 from planner.api import schemas
 from planner.api.auth import (
@@ -259,12 +258,8 @@ def plan_detail(request: HttpRequest, code: PlanId) -> HttpResponse:
     """Another caller's plan is the same 404 as one that does not exist. The ETag is the
     plan's version: send it back as If-Match to change the plan."""
     plan = _own_plan(request, code)
-    generation = current_generation()
-    answer = evaluation.answer(services.stored_plan(plan), generation=generation)
-    body = _plan_summary(request, plan) | {
-        "inputs": plan.inputs,
-        "comparison": evaluation.dumped(answer, generation),
-    }
+    answer = evaluation.answer(services.stored_plan(plan))
+    body = _plan_summary(request, plan) | {"inputs": plan.inputs, "comparison": answer.model_dump()}
     response = JsonResponse(body)
     response["ETag"] = services.etag(plan)
     return response

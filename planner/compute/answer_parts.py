@@ -95,6 +95,11 @@ def said(field: str, message: Message) -> dict[str, Any]:
 _LEAVES = frozenset({str, int, float, bool, type(None), Decimal})
 
 
+# Fields whose sentences are not listed: the sources of the figures repeat what the object's
+# own fields say (a workload's basis), and were never part of `messages`.
+_UNSPOKEN = frozenset({"provenance"})
+
+
 def found_messages(value: Any, path: str, out: list[dict[str, Any]]) -> None:
     """The messages in `value` (a model's fields in their order, a dictionary, a list) with
     their paths, as `message_fields.split` lists them in the object's dump."""
@@ -108,7 +113,7 @@ def found_messages(value: Any, path: str, out: list[dict[str, Any]]) -> None:
         items: Any = (
             (name, getattr(value, name))
             for name, info in type(value).model_fields.items()
-            if not info.exclude
+            if not info.exclude and name not in _UNSPOKEN
         )
     elif isinstance(value, dict):
         prefix = f"{path}." if path else ""
@@ -209,17 +214,17 @@ class OptionProvenance(BaseModel):
     plan's entered fields (by path)."""
 
     prices: list[PriceRow]
-    runs: list[dict[str, Any]]
-    estimates: list[dict[str, Any]]
-    entered: list[str]
+    runs: list[Plain] = Field(description="the measured runs of its sized parts")
+    estimates: list[Plain] = Field(description="the estimates of its sized parts")
+    entered: list[str] = Field(description="the plan's fields it rests on, by path")
 
 
 class CapacityProvenance(BaseModel):
     """The measured runs and estimates a tier's capacity rests on."""
 
     tier: str
-    runs: list[dict[str, Any]]
-    estimates: list[dict[str, Any]]
+    runs: list[Plain]
+    estimates: list[Plain]
 
 
 class BaselineProvenance(Shown):

@@ -73,32 +73,19 @@ class Evaluation:
 
     def answer(self) -> Answer:
         """The answer (`planner.compute.answer.Answer`): the engine's output models, the
-        cheapest `OPTIONS_LIMIT` options, with a bill baseline's commitments. What the API,
-        the pages and a share read."""
+        cheapest `OPTIONS_LIMIT` options, with the sources of their figures and a bill
+        baseline's commitments. What the API, the pages and a share read."""
         output = self.comparison.output(limit=OPTIONS_LIMIT)
-        return output.model_copy(update={"bill_commitments": self.bill_commitments()})
+        return with_provenance(output, self.inputs.generation, self.bill_commitments())
 
     def to_dict(self) -> dict[str, Any]:
         """The answer as plain data (what a share freezes): its JSON, decoded."""
         return json.loads(self.to_json())
 
     def to_json(self, answer: Answer | None = None) -> bytes:
-        """The answer's JSON bytes (what the API returns and the cache keeps), encoded once:
-        the model (`answer`, default `self.answer()`) dumped, the sources of the figures
-        added."""
-        return json_of(self.answer() if answer is None else answer, self.inputs.generation)
-
-
-def json_of(answer: Answer, generation: Generation | None) -> bytes:
-    """The answer's JSON bytes: `dumped(answer)`, encoded."""
-    return encoded(dumped(answer, generation))
-
-
-def dumped(answer: Answer, generation: Generation | None) -> dict[str, Any]:
-    """The answer as the API's data (`JsonResponse` encodes it to `json_of`'s bytes): its
-    model dumped (fresh objects: provenance adds to them, the model's stay as they are),
-    the sources of its figures added."""
-    return with_provenance(answer.model_dump(), generation)
+        """The answer's JSON bytes (what the API returns and the cache keeps): the model's
+        dump (`answer`, default `self.answer()`), encoded once."""
+        return encoded((self.answer() if answer is None else answer).model_dump())
 
 
 def evaluate(
@@ -146,8 +133,8 @@ def comparison_json(
     found = cache.get(key)
     if found is None:
         model = answer(plan, as_of=as_of, generation=generation)
-        with paused():  # the provenance's read and the encoding
-            found = json_of(model, generation)
+        with paused():  # the encoding
+            found = encoded(model.model_dump())
         cache.set(key, found, CACHE_SECONDS)
     return found
 
