@@ -7,6 +7,7 @@ import pickle
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
 
 from catalog.models import Tier
 from common.django import clock
@@ -14,9 +15,10 @@ from common.messages import Message
 from planner.compute.answer import Answer
 from planner.services import evaluation
 from planner.services import plans as services
+from planner.web import dashboard
 from tests.support.api import post_json, token_client
 from tests.support.catalog import add_price, add_rate
-from tests.support.dashboard import CLOUD, DEDICATED, days_ago
+from tests.support.dashboard import CLOUD, DEDICATED, days_ago, edit_url, login, saved_plan
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("two_tier_catalog")]
 PLAN = {
@@ -107,3 +109,22 @@ def test_two_spellings_of_one_plan_share_one_answer_and_other_plans_do_not():
     assert key(spelled) == key(PLAN)
     assert key({**PLAN, "currency": "EUR"}) != key(PLAN)
     assert key({**PLAN, "name": "another plan"}) != key(PLAN)
+
+
+def test_a_page_reads_the_cached_model_and_no_json_of_it(owner):
+    """The editor's figures come from the answer's model as the cache keeps it: the page
+    neither encodes the answer to JSON nor reads JSON back (the API's bytes are written
+    only when the API asks), and the dashboard refuses anything but the model."""
+    stored = saved_plan(owner)
+    parsed = services.stored_plan(stored)
+    generation = evaluation.engine_inputs.generation_or_current(None)
+    today = clock.today()
+    cache.clear()
+    page = login(owner).get(edit_url(stored))
+    assert page.status_code == 200 and 'data-testid="headline"' in page.content.decode()
+    kept = cache.get(evaluation.cache_key("answer", parsed, today, generation))
+    assert isinstance(kept, Answer)
+    assert cache.get(evaluation.cache_key("comparison", parsed, today, generation)) is None
+    assert dashboard.results(kept).best.total == kept.options[0].money.total
+    with pytest.raises(TypeError):
+        dashboard.results(json.loads(evaluation.comparison_json(parsed)))
