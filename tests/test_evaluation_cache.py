@@ -73,7 +73,9 @@ def test_a_second_answer_costs_only_the_generation_read(django_assert_num_querie
     first = evaluation.answer(parsed)
     with django_assert_num_queries(1):
         assert evaluation.answer(parsed) == first
-    first_bytes = evaluation.comparison_json(parsed)  # encoded from the cached model
+    with django_assert_num_queries(1):  # encoded from the cached model: no evaluation
+        first_bytes = evaluation.comparison_json(parsed)
+    assert first_bytes == evaluation.encoded(first.model_dump())
     with django_assert_num_queries(1):
         assert evaluation.comparison_json(parsed) == first_bytes
 

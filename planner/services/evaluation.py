@@ -125,16 +125,21 @@ def comparison_json(
     plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
 ) -> bytes:
     """The answer as the API's JSON bytes (what `JsonResponse` would encode), cached beside
-    `answer`'s model (and on a miss encoded from it): one encoding serves the cache and
-    every response, and a cached answer is never decoded to be encoded again."""
+    `answer`'s model (on a miss encoded from that model where the cache has it, else from
+    a fresh evaluation, whose model is not kept: pickling it would cost the API's uncached
+    answer for pages that may never ask): one encoding serves the cache and every
+    response, and a cached answer is never decoded to be encoded again."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
     key = cache_key("comparison", plan, as_of, generation)
     found = cache.get(key)
     if found is None:
-        model = answer(plan, as_of=as_of, generation=generation)
-        with paused():  # the encoding
-            found = encoded(model.model_dump())
+        model = cache.get(cache_key("answer", plan, as_of, generation))
+        with paused():  # common/gcpause.py: the evidence read, the engine and the encoding
+            if model is None:  # not kept as a model: the API reads only the bytes
+                found = evaluate(plan, as_of=as_of, generation=generation).to_json()
+            else:
+                found = encoded(model.model_dump())
         cache.set(key, found, CACHE_SECONDS)
     return found
 
