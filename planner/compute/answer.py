@@ -20,7 +20,7 @@ where they are made; an answer at 20,000 tiers has some 20,000 entries). Pure: n
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -35,7 +35,7 @@ from common.messages import Message
 from common.messages import plain as english
 from planner.compute.answer_parts import (
     MONEY_PATTERN,
-    AssumptionOut,
+    Assumption,
     Baseline,
     BreakEven,
     CapacityProvenance,
@@ -62,7 +62,7 @@ from planner.compute.answer_parts import (
 from planner.compute.message_fields import MESSAGES
 
 __all__ = [  # the parts, described in planner.compute.answer_parts
-    "MONEY_PATTERN", "AssumptionOut", "Baseline", "BreakEven", "CapacityProvenance",
+    "MONEY_PATTERN", "Assumption", "Baseline", "BreakEven", "CapacityProvenance",
     "CommitmentTerms", "DecimalOut", "FieldMessage", "Fx", "MissingCommitment", "MoneyOut",
     "OptionProvenance", "OptionRef", "OwnedLines", "Plain", "PricePerformance", "PriceRow",
     "Said", "Sensitivity", "Sentence", "StaysOnGpu", "said",
@@ -210,7 +210,7 @@ Unpriced = DroppedTier | NoNumber  # an entry of the answer's `no_number`
 # paths ("parts[0].capacity.reasons[1]"): `Option` walks its fields for them.
 
 
-class Money(BaseModel):
+class OptionMoney(BaseModel):
     """An option's money over the horizon, each amount to the cent as a string."""
 
     amounts_only: ClassVar[bool] = True  # no sentence in it: `found_messages` passes it
@@ -219,20 +219,40 @@ class Money(BaseModel):
     monthly: list[MoneyOut] = Field(description="months 1…H")
     cumulative: list[MoneyOut] = Field(description="months 0…H")
     total: MoneyOut
-    present_cost: MoneyOut
-    npv: MoneyOut
+    present_cost: MoneyOut = Field(
+        description="one-time + Σ monthly_m ÷ (1 + i)^m, each month discounted at its end"
+    )
+    npv: MoneyOut = Field(
+        description=(
+            "-one-time + Σ saving_m ÷ (1 + i)^m: each month is discounted at its end (month m "
+            "by (1 + i)^m, i = (1 + annual_discount_rate)^(1/12) - 1); one-time costs fall at "
+            "month 0, undiscounted"
+        )
+    )
     saving: MoneyOut = Field(description="against the baseline over the horizon")
     saving_pct: DecimalOut | None = Field(description="of the baseline's total")
     saving_per_month: MoneyOut
     saving_per_year: MoneyOut
-    payback_month: int | None
-    payback_fraction: DecimalOut | None
-    payback_label: str
-    steady_monthly: MoneyOut = Field(description="once the months of running both are over")
-    transition_cost: MoneyOut = Field(description="the months of running both, once")
+    payback_month: int | None = Field(description="null: no payback within the horizon")
+    payback_fraction: DecimalOut | None = Field(description="interpolated crossing in months")
+    payback_label: str = Field(
+        description=(
+            "immediately | within the first billing period | month N | not within the horizon "
+            "(none, but still cheaper a month at the horizon's end) | never"
+        )
+    )
+    steady_monthly: MoneyOut = Field(
+        description="the option's monthly cost once the months of running both are over "
+        "(month running_both_months + 1)"
+    )
+    transition_cost: MoneyOut = Field(
+        description="what the months of running both cost on top of the option, once (the "
+        "baseline's bill in those months, less the commitments paid anyway); inside "
+        "`monthly`, `cumulative` and `total` as before"
+    )
 
     @classmethod
-    def of(cls, money: Any) -> Money:
+    def of(cls, money: Any) -> OptionMoney:
         """From the engine's `tco.OptionMoney`."""
         steady = money.steady_monthly
         if steady is None:
@@ -311,7 +331,7 @@ class Part(BaseModel):
 
     tier: str
     name: str
-    mode: str = Field(description="sized | fixed | usage")
+    mode: Literal["sized", "fixed", "usage"]
     servers_by_month: list[int]
     usage_hours: Said | None
     price: PriceRow
@@ -330,9 +350,9 @@ class Option(BaseModel):
     key: str
     label: Said
     title: Said
-    figure: str = Field(description="measured | estimate | entered")
+    figure: Literal["measured", "estimate", "entered"]
     parts: list[Part]
-    money: Money
+    money: OptionMoney
     one_time_items: dict[str, DecimalOut]
     one_time_costs: OneTimeCosts | None
     capacity_check: CapacityCheck | None
@@ -347,6 +367,17 @@ class Option(BaseModel):
 
     _last: ClassVar[tuple[str, ...]] = ("servers", "fits_in_ram", "provenance")
 
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the option's sentences and its parts' as messages, by their paths"
+    )
+    @property
+    def messages(self) -> list[FieldMessage]:
+        found: list[dict[str, Any]] = []
+        found_messages(self, "", found)
+        found.append(said("money.payback_label", self.payback))
+        build = FieldMessage.model_construct
+        return [build(**entry) for entry in found]
+
     # No return annotation: the JSON schema stays the fields'.
     @model_serializer(mode="wrap")
     def _said(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
@@ -356,9 +387,6 @@ class Option(BaseModel):
         for extra in ("owned", "commitment"):
             if data[extra] is None:
                 del data[extra]
-        found: list[dict[str, Any]] = []
-        found_messages(self, "", found)
-        data[MESSAGES] = [*found, said("money.payback_label", self.payback)]
         for name in self._last:
             data[name] = data.pop(name)
         if "provenance" not in self.model_fields_set:
@@ -386,7 +414,7 @@ class Answer(BaseModel):
     stays_on_gpu: list[StaysOnGpu]
     no_number: list[Unpriced]
     price_performance: list[PricePerformance]
-    assumptions: list[AssumptionOut]
+    assumptions: list[Assumption]
     fx: list[Fx]
     sensitivity: Sensitivity | None
     commitments_missing: list[MissingCommitment] = Field(

@@ -14,7 +14,7 @@ lists its own sentences in `messages`. Pure: no Django.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -61,6 +61,7 @@ DecimalText = Annotated[
     str, WithJsonSchema({"type": "string", "description": "an exact decimal number as a string"})
 ]
 Said = Sentence
+CommitmentGroup = Literal["reserved", "savings_plan", "committed_use", "spot"]
 # Data that may hold sentences (a measurement's basis, a match): each as its text.
 Plain = Annotated[
     dict[str, Any],
@@ -227,7 +228,7 @@ class CapacityProvenance(BaseModel):
     estimates: list[Plain]
 
 
-class BaselineProvenance(Shown):
+class BaselineSources(Shown):
     """Today's spend's sources: price rows, the plan's entered fields, and a bill."""
 
     omitted: ClassVar[frozenset[str]] = frozenset({"bill"})
@@ -237,10 +238,20 @@ class BaselineProvenance(Shown):
     bill: dict[str, Any] | None = Field(None, description="the bill, its period and lines")
 
 
+def _from_by_its_name(schema: dict[str, Any]) -> None:
+    """The JSON schema names `from_` as the JSON does ("from")."""
+    schema["properties"] = {
+        ("from" if k == "from_" else k): v for k, v in schema["properties"].items()
+    }
+    schema["required"] = ["from" if k == "from_" else k for k in schema.get("required", [])]
+
+
 class RateRow(BaseModel):
     """An ExchangeRate row a conversion rests on."""
 
-    model_config = ConfigDict(serialize_by_alias=True, validate_by_name=True)
+    model_config = ConfigDict(
+        serialize_by_alias=True, validate_by_name=True, json_schema_extra=_from_by_its_name
+    )
 
     rate_id: int
     from_: str = Field(alias="from")
@@ -283,7 +294,7 @@ class Baseline(Spoken):
     cumulative: list[MoneyText] = Field(description="months 0…H")
     total: MoneyText
     present_cost: MoneyText
-    provenance: BaselineProvenance | None = None
+    provenance: BaselineSources | None = None
 
 
 class StaysOnGpu(Spoken):
@@ -307,7 +318,7 @@ class PricePerformance(Spoken):
     amount: DecimalText
     per: str
     currency: str
-    figure: str = Field(description="measured | estimate")
+    figure: Literal["measured", "estimate"]
     basis: Plain
     price: PriceRow | None = Field(None, description="the tier's price row, where an option has it")
 
@@ -323,9 +334,8 @@ class SensitivityRow(BaseModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    input: str = Field(description="baseline_monthly | option_monthly | one_time | "
-                                    "annual_discount_rate")  # fmt: skip
-    unit: str = Field(description="money | per year")
+    input: Literal["baseline_monthly", "option_monthly", "one_time", "annual_discount_rate"]
+    unit: Literal["money", "per year"]
     low: DecimalText
     base: DecimalText
     high: DecimalText
@@ -354,12 +364,12 @@ class Sensitivity(Spoken):
 class MissingCommitment(Spoken):
     """A commitment slot of the baseline tier's provider with no rate in the catalog."""
 
-    group: str = Field(description="reserved | savings_plan | committed_use | spot")
+    group: CommitmentGroup
     years: int
     reason: Sentence
 
 
-class AssumptionOut(Shown):
+class Assumption(Shown):
     """A default the answer rests on, its value (the plan's where it sets one) and source."""
 
     omitted: ClassVar[frozenset[str]] = frozenset({"date"})
@@ -397,7 +407,10 @@ class Interruption(BaseModel):
     rate: DecimalText = Field(description="the plan's spot_interruption_allowance")
     low: DecimalText
     high: DecimalText
-    source: str = Field(description="aggregator | assumption")
+    source: Literal["aggregator", "assumption"] = Field(
+        description="aggregator: the ec2instances.info pct_interrupt bucket of the tier; "
+        "assumption: the planner's default range, no published figure"
+    )
     bucket: str = Field(description='the aggregator\'s own words ("<5%"); empty otherwise')
 
 
@@ -407,7 +420,7 @@ class CommitmentTerms(Shown):
 
     omitted: ClassVar[frozenset[str]] = frozenset({"interruption"})
 
-    group: str = Field(description="reserved | savings_plan | committed_use | spot")
+    group: CommitmentGroup
     years: int = Field(description="1 or 3; 0 for spot")
     tier: str
     pricing_model: str | None

@@ -64,7 +64,7 @@ from planner.compute.answer import (
     Unpriced,
 )
 from planner.compute.answer_parts import (
-    AssumptionOut,
+    Assumption,
     Baseline,
     CommitmentPrice,
     CommitmentTerms,
@@ -358,7 +358,7 @@ class OptionResult:
         return Option.model_construct(
             owned=self.owned, commitment=self.commitment, key=self.key, label=self.label,
             title=self.title or self.label, figure=self.figure, parts=parts,
-            money=answer.Money.of(self.money), one_time_items=self.one_time_items,
+            money=answer.OptionMoney.of(self.money), one_time_items=self.one_time_items,
             one_time_costs=self.one_time_costs, capacity_check=self.capacity_check,
             break_even_vs_best_monthly=self.break_even, notes=self.notes,
             payback=self.money.payback,
@@ -378,7 +378,7 @@ class Comparison:
     stays_on_gpu: list[StaysOnGpu]
     no_number: list[Unpriced]
     price_performance: list[PricePerformance]
-    assumptions: list[AssumptionOut]
+    assumptions: list[Assumption]
     fx: list[Fx]
     sensitivity: Sensitivity | None = None  # the best option's one-way sensitivity
     # the baseline's commitment slots the catalog has no rate for (issue 27)
@@ -1425,8 +1425,8 @@ def _price_performance(table: CapacityTable | None, prices: Prices) -> list[Pric
     return out
 
 
-def _assumptions(plan: Plan) -> list[AssumptionOut]:
-    said = AssumptionOut.model_construct
+def _assumptions(plan: Plan) -> list[Assumption]:
+    said = Assumption.model_construct
     out = []
     for a in defaults.ALL:
         value = getattr(plan, a.name, None)

@@ -21,7 +21,7 @@ from changes.selectors import Generation
 from planner.compute.answer import Answer, Option
 from planner.compute.answer_parts import (
     Baseline,
-    BaselineProvenance,
+    BaselineSources,
     CapacityProvenance,
     Fx,
     OptionProvenance,
@@ -158,7 +158,7 @@ def _option_provenance(option: Option, plan: dict[str, Any], baseline: Baseline)
     return option
 
 
-def _baseline_provenance(baseline: Baseline, plan: dict[str, Any]) -> BaselineProvenance:
+def _baseline_provenance(baseline: Baseline, plan: dict[str, Any]) -> BaselineSources:
     given = plan["baseline"]
     entered = ["baseline.monthly"] if given.get("monthly") is not None else []
     prices = [baseline.price] if baseline.price is not None else []
@@ -167,11 +167,11 @@ def _baseline_provenance(baseline: Baseline, plan: dict[str, Any]) -> BaselinePr
         if commitment.get("monthly") is not None:
             entered.append(f"baseline.commitments[{i}].monthly")
     if (bill := bill_provenance(given.get("bill"))) is None:
-        return BaselineProvenance.model_construct(prices=prices, entered=entered)
+        return BaselineSources.model_construct(prices=prices, entered=entered)
     # the bill, its period and lines: the monthly's source
     if not bill.get("deleted") and given.get("monthly") == bill["monthly"]:
         entered = [e for e in entered if e != "baseline.monthly"]
-    return BaselineProvenance.model_construct(prices=prices, entered=entered, bill=bill)
+    return BaselineSources.model_construct(prices=prices, entered=entered, bill=bill)
 
 
 def _fx_provenance(rates: list[Fx], generation: Generation | None) -> list[Fx]:
