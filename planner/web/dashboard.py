@@ -298,8 +298,8 @@ def _evidence(part: model.Part) -> list[Evidence]:
         return []
     out = []
     for w in part.capacity.workloads:
-        none = w.basis.get("none")
-        out.append(evidence_of(w.name or w.kind, w.basis, text(none) if none else None))
+        reason = text(w.basis["none"]) if "none" in w.basis else None
+        out.append(evidence_of(w.name or w.kind, w.basis, reason))
     return out
 
 
