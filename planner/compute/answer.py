@@ -34,6 +34,7 @@ from pydantic import (
 
 from common.messages import Message
 from common.messages import plain as english
+from planner.compute.answer_bill import BillCommitments
 from planner.compute.answer_parts import (
     MONEY_PATTERN,
     Assumption,
@@ -458,7 +459,7 @@ class Answer(BaseModel):
         default=[], description="the baseline's commitment slots the catalog has no rate "
                                 "for; absent when none"
     )  # fmt: skip
-    bill_commitments: dict[str, Any] | None = Field(
+    bill_commitments: BillCommitments | None = Field(
         default=None,
         description="a baseline taken from a bill: the cloud's commitments of "
         "the bill's instance types weighed against the bill (issue 27); absent for other "
