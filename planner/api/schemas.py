@@ -74,137 +74,16 @@ Messages = Annotated[
 ]
 
 
-class PriceProvenance(Open):
-    """The catalog price row a figure rests on."""
-
-    price_id: int
-    amount: Decimal = Field(description="the row's amount, converted at fx_rate if needed")
-    unit: Literal["hour", "month"]
-    currency: str
-    effective_from: Date
-    source: str
-    source_url: str
-    confirmed: bool = Field(description="false for a quoted, unverified price")
-    stale: bool
-    fx_rate: Number | None
-    fx_date: Date | None
-
-
 # --- the comparison: the answer's own models (planner.compute.answer) ----------------------
-
-
-class BillCommitmentOption(Open):
-    """A commitment slot of a bill's instance type at the bill's machine count, weighed
-    against the bill's effective cost (not the list price)."""
-
-    group: Literal["reserved", "savings_plan", "committed_use", "spot"]
-    years: int = Field(description="1 or 3; 0 for spot")
-    tier: str
-    pricing_model: str | None
-    label: str
-    monthly: Decimal = Field(
-        description="count * (the slot's monthly + its upfront ÷ its term); spot: count * "
-        "its monthly * (1 + the plan's spot_interruption_allowance), in the bill's currency"
-    )
-    upfront: Decimal = Field(description="count * the upfront, once a term")
-    saving_monthly: Decimal = Field(description="the bill's monthly for the type - monthly")
-    break_even_month: int | None = Field(
-        description="the first month m with upfront + m * the slot's monthly ≤ m * the bill's "
-        "rate of one machine; null: never, or spot"
-    )
-    loses_below_utilisation: Decimal | None = Field(
-        description="(the slot's monthly + upfront ÷ term) ÷ the bill's rate of one machine: "
-        "a machine busy less than this share costs less as the bill pays now; null for spot"
-    )
-    summary: str = Field(description='"from your bill: …"')
-    saving_said: str
-    price: PriceProvenance | None = Field(None, description="the price row it is priced from")
-
-
-class BillMissingSlot(Open):
-    """A slot of the instance's provider with no rate in the catalog (its message is in
-    the enclosing `bill_commitments.messages`)."""
-
-    group: Literal["reserved", "savings_plan", "committed_use", "spot"]
-    years: int
-    reason: str
-
-
-class BillCommitmentTier(Open):
-    """One matched instance type of the bill (bills.baseline tier line) and its slots."""
-
-    instance_type: str
-    region: str
-    tier: str = Field(description="the catalog tier the bill's lines matched")
-    count: Decimal = Field(description="machines: hours a month ÷ 730, three places")
-    bill_monthly: Decimal = Field(description="the bill's effective cost a month of the type")
-    bill_rate_monthly: Decimal | None = Field(description="bill_monthly ÷ count: one machine")
-    committed_share: Decimal | None = Field(
-        description="of bill_monthly, the share already under a commitment (FOCUS "
-        "PricingCategory Committed): the bill's cost includes those discounts"
-    )
-    committed_hours_share: Decimal | None = Field(
-        description="of the type's machine-hours, the share under a commitment (said in "
-        "`notes`, with a note where those hours carry no cost on the bill)"
-    )
-    spot_share: Decimal | None = Field(description="of bill_monthly, the share on spot")
-    spot_hours_share: Decimal | None = Field(description="of its machine-hours, on spot")
-    said: str
-    options: list[BillCommitmentOption] = Field(description="cheapest monthly first")
-    missing: list[BillMissingSlot] = Field(description="slots with no rate (none made up)")
-    notes: list[str]
-
-
-class BillTodaySummary(Open):
-    """The bill's own commitments (bills.commitments.bill_commitment_summary): each figure
-    null where the bill cannot say, `reason` why."""
-
-    utilisation: Decimal | None
-    coverage: Decimal | None
-    unused: Decimal | None = Field(description="effective cost of the unused commitment")
-    negotiated_savings: Decimal | None
-    commitment_savings: Decimal | None
-    reason: str | None
-    said: list[str]
-
-
-class BillCommitments(Open):
-    """A bill baseline's commitment alternatives (issue 27): the dearest `limit` matched
-    instance types of the bill, weighed against the bill's effective cost."""
-
-    currency: str = Field(description="the bill's currency")
-    cost: Literal["effective"]
-    tiers_total: int = Field(description="matched instance types of the bill")
-    tiers_shown: int
-    limit: int
-    tiers: list[BillCommitmentTier] = Field(description="the dearest on the bill first")
-    commit_saving_monthly: Decimal | None = Field(
-        description="the weighed types' saving a month, each at its cheapest reservation, "
-        "savings plan or committed use that saves (spot left out); null: nothing weighed"
-    )
-    more: str | None = Field(None, description="the types not weighed; absent when none")
-    reason: str | None = Field(
-        None, description="why none is weighed (the plan's currency is not the bill's)"
-    )
-    today: BillTodaySummary | None = Field(
-        description="null where the bill's commitment figures are not available"
-    )
-    messages: Messages
 
 
 class Comparison(answer.Answer):
     """The answer: `planner.compute.answer.Answer`, whose fields and parts are the engine's
-    output models; here only the plan's schema (the document's `Plan`), the date's format
-    and a bill baseline's commitments (`planner.services.bill_commitments`, plain data)
-    are described beside them."""
+    output models; here only the plan's schema (the document's `Plan`) and the date's
+    format are said beside them."""
 
     plan: PlanJson = Field(description="the plan as evaluated, defaults filled in")
     as_of: Date
-    bill_commitments: BillCommitments | None = Field(
-        default=None,
-        description="a baseline taken from a bill: the cloud's commitments of the bill's "
-        "instance types weighed against the bill (issue 27); absent for other baselines",
-    )
 
 
 # --- sensitivity and the odds of paying back ------------------------------------------------

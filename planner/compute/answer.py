@@ -29,10 +29,12 @@ from pydantic import (
     SerializerFunctionWrapHandler,
     computed_field,
     model_serializer,
+    model_validator,
 )
 
 from common.messages import Message
 from common.messages import plain as english
+from planner.compute.answer_bill import BillCommitments
 from planner.compute.answer_parts import (
     MONEY_PATTERN,
     Assumption,
@@ -57,9 +59,10 @@ from planner.compute.answer_parts import (
     Shown,
     StaysOnGpu,
     found_messages,
+    placed,
     said,
 )
-from planner.compute.message_fields import MESSAGES
+from planner.compute.message_fields import MESSAGES, by_field
 
 __all__ = [  # the parts, described in planner.compute.answer_parts
     "MONEY_PATTERN", "Assumption", "Baseline", "BreakEven", "CapacityProvenance",
@@ -84,9 +87,23 @@ class Headline(Shown):
     payback_month: int | None
     payback_fraction: DecimalOut | None
     not_entered: list[str]
-    sentences: list[Message] = Field(exclude=True)  # the headline, one message a sentence
-    payback: Message | None = Field(default=None, exclude=True)  # payback_label as a message
+    sentences: list[Sentence] = Field(exclude=True)  # the headline, one message a sentence
+    payback: Sentence | None = Field(default=None, exclude=True)  # payback_label as a message
     provenance: OptionRef | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, data: Any) -> Any:
+        """Read back from its JSON: the sentences and the payback from `messages`."""
+        if not isinstance(data, dict) or "sentences" in data:
+            return data
+        said = by_field(data.get(MESSAGES))
+        out = placed(data, skip=frozenset({"sentence", "payback_label"}))
+        sentence = data.get("sentence")
+        out = {**out, "sentences": said.get("sentence") or ([sentence] if sentence else [])}
+        if (payback := said.get("payback_label")) or data.get("payback_label") is not None:
+            out["payback"] = payback[0] if payback else data["payback_label"]
+        return out
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -152,6 +169,11 @@ class _Listed(BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         cls.fields_in_order = tuple(cls.model_fields)  # read once, not per entry
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, data: Any) -> Any:
+        return placed(data)
 
     @computed_field(  # type: ignore[prop-decorator]
         description="the object's sentences as messages; empty when it has none"
@@ -241,14 +263,17 @@ class OptionMoney(BaseModel):
             "(none, but still cheaper a month at the horizon's end) | never"
         )
     )
-    steady_monthly: MoneyOut = Field(
+    # None only in a share frozen before 2026-12-04, read back (`Answer.read`)
+    steady_monthly: MoneyOut | None = Field(
+        None,
         description="the option's monthly cost once the months of running both are over "
-        "(month running_both_months + 1)"
+        "(month running_both_months + 1)",
     )
-    transition_cost: MoneyOut = Field(
+    transition_cost: MoneyOut | None = Field(
+        None,
         description="what the months of running both cost on top of the option, once (the "
         "baseline's bill in those months, less the commitments paid anyway); inside "
-        "`monthly`, `cumulative` and `total` as before"
+        "`monthly`, `cumulative` and `total` as before",
     )
 
     @classmethod
@@ -354,8 +379,9 @@ class Option(BaseModel):
     parts: list[Part]
     money: OptionMoney
     one_time_items: dict[str, DecimalOut]
-    one_time_costs: OneTimeCosts | None
-    capacity_check: CapacityCheck | None
+    # None where they do not apply, and in a share frozen before 2026-12-04 (absent there)
+    one_time_costs: OneTimeCosts | None = None
+    capacity_check: CapacityCheck | None = None
     break_even_vs_best_monthly: BreakEven | None
     notes: list[Said]
     payback: Said = Field(exclude=True)  # money.payback_label as a message
@@ -366,6 +392,18 @@ class Option(BaseModel):
     )
 
     _last: ClassVar[tuple[str, ...]] = ("servers", "fits_in_ram", "provenance")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, data: Any) -> Any:
+        """Read back from its JSON: each sentence (its parts' among them) from `messages`,
+        the payback from "money.payback_label"."""
+        if not isinstance(data, dict) or "payback" in data:
+            return data
+        said = by_field(data.get(MESSAGES))
+        out = placed(data, skip=frozenset({"money.payback_label"}))
+        payback = said.get("money.payback_label")
+        return {**out, "payback": payback[0] if payback else data["money"]["payback_label"]}
 
     @computed_field(  # type: ignore[prop-decorator]
         description="the option's sentences and its parts' as messages, by their paths"
@@ -421,7 +459,7 @@ class Answer(BaseModel):
         default=[], description="the baseline's commitment slots the catalog has no rate "
                                 "for; absent when none"
     )  # fmt: skip
-    bill_commitments: dict[str, Any] | None = Field(
+    bill_commitments: BillCommitments | None = Field(
         default=None,
         description="a baseline taken from a bill: the cloud's commitments of "
         "the bill's instance types weighed against the bill (issue 27); absent for other "
@@ -437,6 +475,15 @@ class Answer(BaseModel):
         if data["bill_commitments"] is None:
             del data["bill_commitments"]
         return data
+
+    @classmethod
+    def read(cls, data: dict[str, Any]) -> Answer:
+        """An answer read back from its JSON (what the API gave, a share's frozen
+        "results"): each object's sentences rebuilt as Messages from its `messages` by
+        field path (code and params), or, for a share frozen before messages existed, from
+        the stored English text (`answer_parts.read_message`). Dumped again, it gives the
+        same JSON."""
+        return cls.model_validate(data)
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
         """The answer's data. The tiers with no figure (some 15,000 at 20,000 tiers) are each

@@ -13,11 +13,14 @@ lists its own sentences in `messages`. Pure: no Django.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
@@ -25,16 +28,78 @@ from pydantic import (
     WithJsonSchema,
     computed_field,
     model_serializer,
+    model_validator,
 )
 
-from common.messages import Message, plain_and_json
+from common.messages import Message, msg, plain_and_json
 from common.messages import plain as english
-from planner.compute.message_fields import split
+from planner.compute.message_fields import MESSAGES, by_field, split
+
+# --- reading an answer back from its JSON ----------------------------------------------------
+
+
+def read_message(value: Any) -> Any:
+    """A sentence field's value read back: a Message as it is, a message's JSON form as
+    its Message, and the stored English of a share frozen before messages existed (or
+    whose code has been retired since) as that text (`common.text`), which reads the same
+    in every language."""
+    if isinstance(value, Message) or value is None:
+        return value
+    if isinstance(value, Mapping) and "code" in value:
+        try:
+            return Message.from_json(value)
+        except (KeyError, TypeError, ValueError):
+            pass
+    return msg("common.text", text=str(value))
+
+
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _steps(path: str) -> list[str | int]:
+    """ "parts[0].capacity.reasons[1]" → ["parts", 0, "capacity", "reasons", 1]."""
+    return [name if name else int(index) for name, index in _STEP.findall(path)]
+
+
+def _put(node: Any, steps: list[str | int], value: Any) -> Any:
+    """`node` with `value` at `steps`, the containers on the way copied (never changed)."""
+    step, rest = steps[0], steps[1:]
+    if isinstance(node, list) and isinstance(step, int) and step < len(node):
+        out: Any = list(node)
+    elif isinstance(node, Mapping) and isinstance(step, str) and step in node:
+        out = dict(node)
+    else:
+        raise LookupError(step)
+    out[step] = _put(node[step], rest, value) if rest else value
+    return out
+
+
+def placed(data: Any, skip: frozenset[str] = frozenset()) -> Any:
+    """An object's JSON with each sentence its `messages` list names (by field path)
+    placed as its Message in that field (`skip`: the paths of sentences said in a plain
+    text field too, placed by the caller). A sentence with no entry stays its stored text,
+    which its field reads back as that text (`read_message`)."""
+    if not isinstance(data, Mapping) or not data.get(MESSAGES):
+        return data
+    out: Any = data
+    for path, messages in by_field(data[MESSAGES]).items():
+        if path in skip or not path:
+            continue
+        try:
+            out = _put(out, _steps(path), messages[0])
+        except (LookupError, TypeError):
+            continue  # a path the object no longer has: its text stands
+    return out
+
+
+# A sentence: said as its English text, listed as data in its object's `messages`; read
+# back from the object's JSON by `placed` and `read_message`.
 
 MONEY_PATTERN = r"^-?\d+\.\d{2}$"
 
 Sentence = Annotated[
     Message,
+    BeforeValidator(read_message),
     PlainSerializer(english, return_type=str),
     WithJsonSchema({"type": "string", "description": "English; as data in `messages`"}),
 ]
@@ -157,6 +222,11 @@ class Shown(BaseModel):
 
 class Spoken(Shown):
     """A shown part that lists its own sentences (and its parts') in `messages`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, data: Any) -> Any:
+        return placed(data)
 
     @computed_field(  # type: ignore[prop-decorator]
         description="the object's sentences as messages; empty when it has none"

@@ -43,6 +43,7 @@ from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
 from planner.compute.answer import Answer
+from planner.compute.answer_bill import BillCommitments
 from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -62,9 +63,9 @@ UNCERTAINTY_VERSION = 5
 class Evaluation:
     inputs: EngineInputs
     comparison: Any  # planner.compute.engine.Comparison
-    _bill: list[dict[str, Any] | None] = field(default_factory=list, repr=False)
+    _bill: list[BillCommitments | None] = field(default_factory=list, repr=False)
 
-    def bill_commitments(self) -> dict[str, Any] | None:
+    def bill_commitments(self) -> BillCommitments | None:
         """A bill baseline's commitments weighed against the bill (issue 27), None for any
         other baseline: read once, when an answer is written (the odds never need it)."""
         if not self._bill:

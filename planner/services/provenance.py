@@ -19,6 +19,7 @@ from django.db import models
 from catalog.models import ExchangeRate
 from changes.selectors import Generation
 from planner.compute.answer import Answer, Option
+from planner.compute.answer_bill import BillCommitments
 from planner.compute.answer_parts import (
     Baseline,
     BaselineSources,
@@ -41,7 +42,7 @@ ONE_TIME_INPUTS = {
 def with_provenance(
     answer: Answer,
     generation: Generation | None = None,
-    bill_commitments: dict[str, Any] | None = None,
+    bill_commitments: BillCommitments | None = None,
 ) -> Answer:
     """`answer` with the sources of its figures (the exchange-rate rows in one query;
     `generation` is the one the figures were computed at) and, for a bill baseline, its
