@@ -1,9 +1,9 @@
 """What the dashboard shows, from the engine's answer as its model.
 
-The answer (`planner.compute.answer.Answer`, as `evaluation.answer` gives it, or as a
-share's frozen `results` are read back: `planner.web.frozen`) in; rows for the results
-table, the headline's parts, and the three charts' data out. No request, no database: the
-editor, the shared page, the compare page and the CSV exports all read the same rows, so
+The answer (`planner.compute.answer.Answer`, as `evaluation.answer` gives it, or a
+share's frozen `results` read back by `Answer.read`) in; rows for the results table, the
+headline's parts, and the three charts' data out. No request, no database: the editor,
+the shared page, the compare page and the CSV exports all read the same rows, so
 a figure never differs between them.
 
 Money stays `Decimal` here (the model's, exact to the cent); only the chart data turns to
@@ -388,8 +388,7 @@ def _no_number(entry: model.Unpriced) -> NoNumber:
 def results(answer: model.Answer) -> Results:
     """The answer as the dashboard reads it: rows sorted by total cost, cheapest first."""
     if not isinstance(answer, model.Answer):
-        raise TypeError(f"an Answer, not {type(answer).__name__}: read a share's through "
-                        "planner.web.frozen")  # fmt: skip
+        raise TypeError(f"an Answer, not {type(answer).__name__} (stored JSON: Answer.read)")
     baseline = answer.baseline
     view = Results(
         currency=answer.currency,
@@ -409,29 +408,13 @@ def results(answer: model.Answer) -> Results:
         baseline_cumulative=[dec(v) for v in baseline.cumulative],
         utilisation_target=_float(answer.plan.get("utilisation_target")),
     )
-    bill = baseline.provenance.bill if baseline.provenance is not None else None
-    return finish(view, answer.plan, bill, baseline.matched, answer.bill_commitments)
-
-
-def _float(value: Any) -> float | None:
-    return float(value) if value is not None else None
-
-
-def finish(
-    view: Results,
-    plan: Mapping[str, Any],
-    bill: Mapping[str, Any] | None,
-    matched: Mapping[str, Any] | None,
-    weighed: Mapping[str, Any] | None,
-) -> Results:
-    """The view's rows ranked (the cheapest that can carry the work is the best), owned
-    servers counted, the bill's lines and commitments said, the charts' data drawn up."""
     for position, row in enumerate(view.rows):
         row.position = position
+    # the cheapest that can carry the work is the best (issue 21: one that cannot never is)
     view.rows.sort(key=lambda r: (r.capacity == "cannot_carry", r.total))
     if view.rows and view.rows[0].capacity != "cannot_carry":
         view.rows[0].best = True
-    bought = plan.get("owned") or []
+    bought = answer.plan.get("owned") or []
     for row in view.rows:  # an owned option's servers: the count the plan buys (issue 21)
         if row.key.startswith("owned:") and not row.servers:
             index = int(row.key.split(":", 1)[1])
@@ -439,12 +422,16 @@ def finish(
                 row.owned = True
                 row.servers = [(int(bought[index].get("count") or 1), row.title)]
     view.charts = chart_data(view)
-    view.baseline_bill = bill_lines(bill)
+    view.baseline_bill = bill_lines(baseline.provenance.bill if baseline.provenance else None)
     if view.baseline_bill:  # issue 25: the options sized to the bill's machines
-        view.baseline_bill += matched_lines(matched)
-    view.bill_commitments = bill_commitments.view(weighed)
+        view.baseline_bill += matched_lines(baseline.matched)
+    view.bill_commitments = bill_commitments.view(answer.bill_commitments)
     view.vs_bill_commitments = vs_bill_commitments(view)
     return view
+
+
+def _float(value: Any) -> float | None:
+    return float(value) if value is not None else None
 
 
 BILL_LINES_SHOWN = 8  # instance-type lines the marker names; the rest counted

@@ -48,7 +48,6 @@ from planner.services import plans as services
 from planner.web import charts, dashboard, evidence, exports, formsets, tier_search
 from planner.web import compare as plan_compare
 from planner.web import data as web_data
-from planner.web import frozen as frozen_view
 from planner.web import home as home_page
 from planner.web import next_runs as next_runs_view
 from planner.web import uncertainty as uncertainty_view
@@ -724,9 +723,10 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
     changed = bool(diff["figures"] or diff["prices"] or diff["measurements"] or diff["retired"])
     changed = changed or bool(diff["no_longer_offered"])
     retired = set(diff["retired"]) | set(diff["no_longer_offered"])
-    then = frozen_view.results(frozen["results"])
-    context = view_context(then, frozen["results"].get("plan"), _frozen_titles(frozen))
-    now = frozen_view.results(today["snapshot"]["results"])
+    kept = Answer.read(frozen["results"])  # as stored, possibly by an older version
+    then = dashboard.results(kept)
+    context = view_context(then, kept.plan, dashboard.tier_titles(kept))
+    now = dashboard.results(Answer.read(today["snapshot"]["results"]))
     dashboard.mark_changes(context["results"], now, retired)
     if (view := context["results"]).no_number:
         # What is missing, said to a visitor: the ways forward as the owner's, no action.
@@ -734,7 +734,7 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
         dashboard.name_reasons(view, evidence.reader_names(titles))
         context["missing"] = evidence.missing(view.no_number, titles, read_only=True)
     # Only a snapshot with changes lists tiers (a retired one counts as a change).
-    tier_name = _snapshot_tier_names(frozen, generation) if changed else None
+    tier_name = _snapshot_tier_names(kept, generation) if changed else None
     return {
         **context,
         "share": share,
@@ -751,11 +751,11 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
     }
 
 
-def _snapshot_tier_names(frozen: dict[str, Any], generation: Generation) -> Callable[[str], str]:
-    """A tier of a snapshot by the title its options gave it, else by today's catalog
-    title (a visitor reads titles, not tier keys)."""
-    titles = _frozen_titles(frozen)
-    today = _tier_titles(generation, [frozen["results"].get("currency") or "USD"])
+def _snapshot_tier_names(frozen: Answer, generation: Generation) -> Callable[[str], str]:
+    """A tier of a snapshot (its answer, read back) by the title its options gave it, else
+    by today's catalog title (a visitor reads titles, not tier keys)."""
+    titles = dashboard.tier_titles(frozen)
+    today = _tier_titles(generation, [frozen.currency or "USD"])
 
     def name(slug: str) -> str:
         if slug not in titles:
@@ -763,11 +763,6 @@ def _snapshot_tier_names(frozen: dict[str, Any], generation: Generation) -> Call
         return titles[slug]
 
     return name
-
-
-def _frozen_titles(frozen: dict[str, Any]) -> dict[str, str]:
-    """The tiers of a share's frozen answer by the titles its options gave them."""
-    return frozen_view.tier_titles(frozen["results"])
 
 
 def _named_diff(diff: dict[str, Any], tier_name: Callable[[str], str]) -> dict[str, Any]:
@@ -831,13 +826,13 @@ def plan_export(request: HttpRequest, code: Any, what: str) -> HttpResponse:
 def shared_export(request: HttpRequest, token: str, what: str) -> HttpResponse:
     share = _live_share(token)
     stem = f"shared-{share.created_at:%Y%m%d}"
+    view = dashboard.results(Answer.read(share.snapshot["results"]))
     if what in exports.UNCERTAINTY_EXPORTS:
         frozen = share.snapshot.get("uncertainty")
         if frozen is None:
             raise Http404  # shared before the sensitivity was kept with a share
-        view = frozen_view.results(share.snapshot["results"])
         return _export_uncertainty(frozen, view, what, stem)
-    return _export(frozen_view.results(share.snapshot["results"]), what, stem)
+    return _export(view, what, stem)
 
 
 def _export(view: dashboard.Results, what: str, stem: str) -> HttpResponse:
