@@ -45,6 +45,7 @@ from planner.compute.answer_parts import (
     DecimalOut,
     FieldMessage,
     Fx,
+    Listed,
     MissingCommitment,
     MoneyOut,
     OptionProvenance,
@@ -114,11 +115,11 @@ class Headline(Shown):
         description="the object's sentences as messages; empty when it has none"
     )
     @property
-    def messages(self) -> list[FieldMessage]:
+    def messages(self) -> Listed:
         out = [("label", self.label)] if self.label is not None else []
         out += [("sentence", m) for m in self.sentences]
         out += [("payback_label", self.payback)] if self.payback is not None else []
-        return [FieldMessage(**said(field, message)) for field, message in out]
+        return [said(field, message) for field, message in out]  # type: ignore[return-value]
 
 
 class OneTimeCosts(BaseModel):
@@ -409,12 +410,11 @@ class Option(BaseModel):
         description="the option's sentences and its parts' as messages, by their paths"
     )
     @property
-    def messages(self) -> list[FieldMessage]:
+    def messages(self) -> Listed:
         found: list[dict[str, Any]] = []
         found_messages(self, "", found)
         found.append(said("money.payback_label", self.payback))
-        build = FieldMessage.model_construct
-        return [build(**entry) for entry in found]
+        return found  # type: ignore[return-value]
 
     # No return annotation: the JSON schema stays the fields'.
     @model_serializer(mode="wrap")
