@@ -1,8 +1,8 @@
 """What each endpoint answers, as pydantic models: the source of docs/openapi.yaml's
 response schemas (`planner.api.openapi`).
 
-The views answer the JSON they always have (built by the services and the engine); these
-models describe it, and the tests check real answers against the document they make.
+The answer (`Comparison`) is the engine's own output models (planner.compute.answer); the
+other responses are described here. The tests check real answers against the document.
 Objects allow fields beyond those listed (a new figure is not a breaking change); a field
 is nullable exactly where the API answers null.
 """

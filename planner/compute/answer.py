@@ -4,11 +4,13 @@ One description of each part of the answer: the engine builds these models, thei
 serialisation is the API's JSON (byte for byte what tests/golden/ holds), and
 `planner.api.schemas` takes its response schemas from them (docs/openapi.yaml).
 
-Built so far (docs/design.md, "The answer as typed models"): the whole answer (`Answer`,
-which `engine.Comparison.output()` gives), its headline, options (parts, capacity, money,
-one-time costs, capacity check, break-even) and tiers with no figure, field by field; the
-baseline, price/performance rows, sensitivity, GPU notes and missing commitments are still
-dictionaries (`Spoken`), and provenance is added to the dump, not part of the models.
+Every part is a model (docs/design.md, "The answer as typed models"): the whole answer
+(`Answer`, which `engine.Comparison.output()` gives), its headline, options (parts,
+capacity, money, one-time costs, capacity check, break-even, owned lines, commitment
+terms) and tiers with no figure here; the baseline, GPU notes, price/performance rows,
+sensitivity, missing commitments, assumptions, exchange rates and provenance in
+`answer_parts`, a bill's commitments in `answer_bill`. `provenance` fields are filled by
+`planner.services.provenance`; `Answer.read(data)` builds an answer from its own JSON.
 
 A sentence is a `Message` field: serialised as its English text, and listed beside as
 `{"field", "code", "params", "text"}` in the object's `messages` (an option lists its
@@ -45,6 +47,7 @@ from planner.compute.answer_parts import (
     DecimalOut,
     FieldMessage,
     Fx,
+    Listed,
     MissingCommitment,
     MoneyOut,
     OptionProvenance,
@@ -114,11 +117,11 @@ class Headline(Shown):
         description="the object's sentences as messages; empty when it has none"
     )
     @property
-    def messages(self) -> list[FieldMessage]:
+    def messages(self) -> Listed:
         out = [("label", self.label)] if self.label is not None else []
         out += [("sentence", m) for m in self.sentences]
         out += [("payback_label", self.payback)] if self.payback is not None else []
-        return [FieldMessage(**said(field, message)) for field, message in out]
+        return [said(field, message) for field, message in out]  # type: ignore[return-value]
 
 
 class OneTimeCosts(BaseModel):
@@ -409,12 +412,11 @@ class Option(BaseModel):
         description="the option's sentences and its parts' as messages, by their paths"
     )
     @property
-    def messages(self) -> list[FieldMessage]:
+    def messages(self) -> Listed:
         found: list[dict[str, Any]] = []
         found_messages(self, "", found)
         found.append(said("money.payback_label", self.payback))
-        build = FieldMessage.model_construct
-        return [build(**entry) for entry in found]
+        return found  # type: ignore[return-value]
 
     # No return annotation: the JSON schema stays the fields'.
     @model_serializer(mode="wrap")
