@@ -367,6 +367,15 @@ class Part(BaseModel):
     capacity: Capacity | None
 
 
+def _payback(money: dict[str, Any]) -> Message:
+    """A share frozen before messages: its payback said again from its month, by the rule
+    the engine says it with (`tco.payback_message`)."""
+    from planner.compute.tco import payback_message  # tco builds on these models
+
+    return payback_message(money.get("payback_month"), Decimal(str(money.get("one_time") or 0)),
+                           money.get("payback_label"), len(money.get("monthly") or ()))  # fmt: skip
+
+
 class Option(BaseModel):
     """One way to run the work: its parts, money and notes; `owned` (an owned server's
     lines) and `commitment` (a cloud commitment's terms) only where they apply."""
@@ -404,9 +413,12 @@ class Option(BaseModel):
         if not isinstance(data, dict) or "payback" in data:
             return data
         said = by_field(data.get(MESSAGES))
-        out = placed(data, skip=frozenset({"money.payback_label"}))
+        out = dict(placed(data, skip=frozenset({"money.payback_label"})))
+        if "title" not in out:  # a share frozen before titles: its label stands in
+            out["title"] = out["label"]
+            out["parts"] = [{"title": None, **part} for part in out.get("parts") or []]
         payback = said.get("money.payback_label")
-        return {**out, "payback": payback[0] if payback else data["money"]["payback_label"]}
+        return {**out, "payback": payback[0] if payback else _payback(data["money"])}
 
     @computed_field(  # type: ignore[prop-decorator]
         description="the option's sentences and its parts' as messages, by their paths"
