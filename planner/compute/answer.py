@@ -66,6 +66,7 @@ from planner.compute.answer_parts import (
     said,
 )
 from planner.compute.message_fields import MESSAGES, by_field
+from planner.compute.payback import payback_message
 
 __all__ = [  # the parts, described in planner.compute.answer_parts
     "MONEY_PATTERN", "Assumption", "Baseline", "BreakEven", "CapacityProvenance",
@@ -369,9 +370,7 @@ class Part(BaseModel):
 
 def _payback(money: dict[str, Any]) -> Message:
     """A share frozen before messages: its payback said again from its month, by the rule
-    the engine says it with (`tco.payback_message`)."""
-    from planner.compute.tco import payback_message  # tco builds on these models
-
+    the engine says it with (`payback.payback_message`)."""
     return payback_message(money.get("payback_month"), Decimal(str(money.get("one_time") or 0)),
                            money.get("payback_label"), len(money.get("monthly") or ()))  # fmt: skip
 
