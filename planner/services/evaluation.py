@@ -83,10 +83,10 @@ class Evaluation:
         """The answer as plain data (what a share freezes): its JSON, decoded."""
         return json.loads(self.to_json())
 
-    def to_json(self, answer: Answer | None = None) -> bytes:
+    def to_json(self) -> bytes:
         """The answer's JSON bytes (what the API returns and the cache keeps): the model's
-        dump (`answer`, default `self.answer()`), encoded once."""
-        return encoded((self.answer() if answer is None else answer).model_dump())
+        dump, encoded once."""
+        return encoded(self.answer().model_dump())
 
 
 def evaluate(
@@ -154,16 +154,14 @@ def snapshot(
     plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
 ) -> dict[str, Any]:
     """What a share freezes (inputs, price rows, measurements, results), cached like
-    `answer`; its results are the answer's JSON, and it caches the answer's model and bytes
-    on the way."""
+    `answer`; its results are the answer's JSON, whose bytes it caches on the way."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
 
     def compute() -> dict[str, Any]:
         evaluated = evaluate(plan, as_of=as_of, generation=generation)
-        model = evaluated.answer()
-        data = evaluated.to_json(model)
-        cache.add(cache_key("answer", plan, as_of, generation), model, CACHE_SECONDS)
+        data = evaluated.to_json()
+        # its bytes for the API; not its model (pickled only where a page asks, `answer`)
         cache.add(cache_key("comparison", plan, as_of, generation), data, CACHE_SECONDS)
         return snapshot_of(evaluated, data)
 
