@@ -151,9 +151,10 @@ class ApiTimer:
         from planner.services import plans as services
 
         self.client, self.body = client, json.dumps(plan)
-        self.key = evaluation.cache_key(
-            "comparison", services.parse(plan), today(), current_generation()
-        )
+        parsed, day, generation = services.parse(plan), today(), current_generation()
+        # the answer's bytes and its model (the pages'; the API keeps none, but a page may)
+        self.keys = [evaluation.cache_key(kind, parsed, day, generation)
+                     for kind in ("comparison", "answer")]  # fmt: skip
         self.times: dict[str, list[float]] = {"uncached": [], "cached": []}
         self.queries: dict[str, int] = {"uncached": 0, "cached": 0}
         self.size = 0
@@ -179,7 +180,7 @@ class ApiTimer:
             from changes import memo
 
             memo.drop()  # every process memo of the engine's inputs
-            cache.delete(self.key)  # and the answer
+            cache.delete_many(self.keys)  # and the answer
         seconds, queries = self.request()
         self.times[path].append(seconds)
         self.queries[path] = max(self.queries[path], queries)

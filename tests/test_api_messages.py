@@ -146,6 +146,10 @@ def test_the_api_document_describes_the_messages():
     assert is_messages(doc["Option"]["properties"]["messages"])
     for name in ("baseline", "headline"):
         assert is_messages(resolved(comparison[name])["properties"]["messages"])
-    for name in ("no_number", "stays_on_gpu", "price_performance"):
-        assert is_messages(resolved(comparison[name]["items"])["properties"]["messages"])
+    for name in ("no_number", "stays_on_gpu", "price_performance", "commitments_missing"):
+        items = comparison[name]["items"]  # no_number: a dropped tier or one with no number
+        for kind in items.get("anyOf", [items]):
+            assert is_messages(resolved(kind)["properties"]["messages"]), (name, kind)
+    sensitivity = comparison["sensitivity"]["anyOf"][0]
+    assert is_messages(resolved(sensitivity)["properties"]["messages"])
     assert doc["FieldMessage"]["required"] == ["field", "code", "params", "text"]

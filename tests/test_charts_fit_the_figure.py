@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from common import chart_style
+from planner.compute.answer import Answer
 from planner.compute.engine import compare
 from planner.compute.schema import parse_plan
 from planner.web import charts, dashboard
@@ -34,13 +35,13 @@ LONG = [
 SLACK_PX = 0.5  # rounding in the renderer's extents
 
 
-def comparison() -> dict:
+def comparison() -> Answer:
     """Eleven options, each twelve servers of a tier with a long title: eight drawn, 3 more."""
     data = {"currency": "EUR", "baseline": {"monthly": 20_000}, "horizon_months": 36,
             "one_time": {"other": 4000},
             "candidates": [{"tier": row["slug"], "count": 12} for row in LONG]}  # fmt: skip
     euros = [{**row, "currency": "EUR"} for row in LONG]
-    return compare(parse_plan(data), frame(*euros), {}, as_of=AS_OF).output().model_dump()
+    return compare(parse_plan(data), frame(*euros), {}, as_of=AS_OF).output()
 
 
 def chart_data(language: str) -> dict[str, dict]:

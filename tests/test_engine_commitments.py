@@ -80,13 +80,13 @@ def test_break_even_and_the_utilisation_below_which_a_commitment_loses():
     options = by_key(compare())
     ri1 = options["commitment:reserved-1y"].commitment
     # no upfront and a lower rate: ahead from the first month; loses below 0.428 ÷ 0.68
-    assert ri1["break_even_month"] == 1
-    assert ri1["loses_below_utilisation"] == "0.6294"
+    assert ri1.break_even_month == 1
+    assert ri1.loses_below_utilisation == "0.6294"
     ri3 = options["commitment:reserved-3y"].commitment
     # 7,000 upfront against 496.40 a month on demand: 7000 ÷ 496.40 = 14.1 → month 15
-    assert ri3["break_even_month"] == 15
-    assert ri3["loses_below_utilisation"] == "0.3917"  # 7000 ÷ 36 ÷ 496.40
-    assert plain(ri3["summary"]) == (
+    assert ri3.break_even_month == 15
+    assert ri3.loses_below_utilisation == "0.3917"  # 7000 ÷ 36 ÷ 496.40
+    assert plain(ri3.summary) == (
         "beats on-demand from month 15; loses to on-demand below 39.17 % utilisation"
     )
 
@@ -95,8 +95,8 @@ def test_a_slot_without_a_rate_says_so_and_makes_up_none():
     result = compare()
     assert "commitment:savings_plan-3y" not in by_key(result)
     (missing,) = result.commitments_missing
-    assert (missing["group"], missing["years"]) == ("savings_plan", 3)
-    assert "no rate is made up" in plain(missing["reason"])
+    assert (missing.group, missing.years) == ("savings_plan", 3)
+    assert "no rate is made up" in plain(missing.reason)
     data = result.output().model_dump()
     assert data["commitments_missing"][0]["reason"].endswith("no rate is made up.")
 
@@ -109,8 +109,8 @@ def test_the_headline_weighs_the_best_move_against_the_best_commitment():
 
 def test_the_spot_option_carries_its_interruption_rate_and_source():
     spot = by_key(compare())["commitment:spot"]
-    info = spot.commitment["interruption"]
-    assert info["source"] == "assumption" and info["rate"] == "0.10"
+    info = spot.commitment.interruption
+    assert info.source == "assumption" and info.rate == "0.10"
     # 2 × 730 instance-hours × 1.10 re-runs × 150 ÷ 730 = 330.00
     assert spot.money.monthly[0] == Decimal("330.00")
 

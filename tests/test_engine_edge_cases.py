@@ -53,7 +53,7 @@ def test_spot_gpu_hours_carry_the_interruption_allowance():
     # 100 GPU-hours × 1.10 re-run allowance × 8.00 ÷ 8 GPUs = 110.00 a month.
     assert result.options[0].money.monthly == [Decimal("110.00")] * 12
     assert any("re-runs after interruptions" in str(n) for n in result.options[0].notes)
-    assert result.stays_on_gpu[0]["task"] == "vit_from_scratch"
+    assert result.stays_on_gpu[0].task == "vit_from_scratch"
 
 
 def test_instance_hours_are_billed_per_instance_hour():

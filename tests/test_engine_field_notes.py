@@ -53,7 +53,7 @@ def test_two_c5_2xlarge_at_list_price_cost_496_40_against_essential_at_99_99():
         {"tier": "inmotion-essential", "count": 1},
         horizon_months=12,
     )
-    assert result.baseline["monthly"][0] == "496.40"  # 2 × 0.34 × 730
+    assert result.baseline.monthly[0] == "496.40"  # 2 × 0.34 × 730
     money = result.options[0].money
     assert money.saving_per_month == Decimal("396.41")  # 496.40 − 99.99
     assert money.saving == Decimal("4756.92")  # 12 × 396.41
@@ -67,15 +67,15 @@ def test_r5_4xlarge_at_list_price_is_735_84_a_month_against_extreme_at_349_99():
         {"tier": "inmotion-extreme", "count": 1},
         horizon_months=36,
     )
-    assert result.baseline["monthly"][0] == "735.84"  # 1.008 × 730, not the quoted ~780
+    assert result.baseline.monthly[0] == "735.84"  # 1.008 × 730, not the quoted ~780
     money = result.options[0].money
     assert money.saving_per_month == Decimal("385.85")
     assert money.saving == Decimal("13890.60")  # 36 × 385.85
     assert money.saving_pct == Decimal("52.44")  # 385.85 / 735.84
     # 349.99 / 1.008 = 347.21 hours: below that, the hourly r5 is cheaper.
-    even = result.baseline["break_even_vs_best_monthly"]
-    assert even["hours_per_month"] == "347.21"
-    assert even["hourly_always_cheaper"] is False
+    even = result.baseline.break_even_vs_best_monthly
+    assert even is not None and str(even.hours_per_month) == "347.21"
+    assert even.hourly_always_cheaper is False
 
 
 def test_c5_4xlarge_spot_at_the_quoted_150_against_advanced_at_149_99_saves_a_cent():

@@ -138,7 +138,7 @@ def test_a_hybrid_prices_cpu_servers_and_gpu_hours_together():
     cpu_only = next(o for o in result.options if o.key == "candidate:1")
     assert any("stays on GPUs and is not priced" in str(n) for n in cpu_only.notes)
     assert not any("stays on GPUs" in str(n) for n in hybrid.notes)
-    assert result.stays_on_gpu[0]["task"] == "llm_finetune"
+    assert result.stays_on_gpu[0].task == "llm_finetune"
 
 
 def test_running_both_keeps_the_baseline_for_those_months():
@@ -213,7 +213,7 @@ def test_growth_adds_servers_and_their_set_up_fees_when_needed():
     assert option.money.monthly[first_added] == Decimal(40 * servers[first_added] + 39 * added)
     assert option.one_time_items["setup_fees"] == Decimal(39 * servers[0])
     # The quoted baseline grows with the work: 480 × 1.1^(m−1).
-    assert result.baseline["monthly"][:3] == ["480.00", "528.00", "580.80"]
+    assert result.baseline.monthly[:3] == ["480.00", "528.00", "580.80"]
 
 
 def test_inference_figures_of_the_leading_options_are_checked_by_simulation():
@@ -288,11 +288,11 @@ def test_a_fixed_count_without_evidence_says_capacity_not_checked():
 
 
 def test_price_performance_is_listed_for_measured_tiers():
-    perf = {(p["tier"], p["profile_class"]): p for p in run().price_performance}
+    perf = {(p.tier, p.profile_class): p for p in run().price_performance}
     extreme = perf[("inmotion-extreme", "gbm")]
-    assert extreme["per"] == "billion cell-trees"
-    assert Decimal(extreme["amount"]) == Decimal("0.0001332")  # 349.99 ÷ (1e9 × 3600 × 730) × 1e9
-    assert extreme["basis"]["run_id"] == "run-epyc-gbm"
+    assert extreme.per == "billion cell-trees"
+    assert Decimal(extreme.amount) == Decimal("0.0001332")  # 349.99 ÷ (1e9 × 3600 × 730) × 1e9
+    assert extreme.basis["run_id"] == "run-epyc-gbm"
 
 
 def test_a_converted_frame_reports_its_exchange_rate_and_date():
@@ -300,7 +300,9 @@ def test_a_converted_frame_reports_its_exchange_rate_and_date():
     row |= {"fx_rate": 0.9217, "fx_date": dt.date(2026, 1, 30)}
     eur = frame(row)
     result = run(catalog=eur, currency="EUR", candidates=[{"tier": "inmotion-extreme", "count": 1}])
-    assert result.fx == [{"rate": 0.9217, "date": "2026-01-30", "into": "EUR"}]
+    assert [f.model_dump() for f in result.fx] == [
+        {"rate": 0.9217, "date": "2026-01-30", "into": "EUR"}
+    ]
     assert result.options[0].parts[0].price["fx_date"] == "2026-01-30"
     with pytest.raises(ValueError, match="pass catalog_frame"):
         run(catalog=eur, candidates=[{"tier": "inmotion-extreme", "count": 1}])

@@ -4,7 +4,7 @@ The runs are the real ones of tests/fixtures/runs/, copied onto several targets 
 profile versions come with them, as from another installation).
 
 With every process memo and the cache cleared, `evaluation.evaluate(plan)` and the cached
-`evaluation.comparison(plan)` make at most 10 queries (9 today, the generation read
+`evaluation.answer(plan)` make at most 10 queries (9 today, the generation read
 included) on the default catalog and on one of 2,000+ tiers with runs on several targets;
 the whole `POST /api/v1/evaluate` with an API key at most 12: those 10 plus the 2 of the
 key (find it, note its use); 11 today.
@@ -17,6 +17,7 @@ from catalog.defaults import load_default_catalog
 from catalog.io.importer import import_catalog
 from catalog.models import Tier
 from changes.services import record
+from planner.compute.answer import Answer
 from planner.services import evaluation
 from planner.services import plans as services
 from tests.support.api import post_json, token_client
@@ -79,8 +80,8 @@ def cleared() -> None:
     cache.clear()
 
 
-def sized_numbers(comparison: dict) -> list[str]:
-    return [o["parts"][0]["tier"] for o in comparison["options"]]
+def sized_numbers(answer: Answer) -> list[str]:
+    return [o.parts[0].tier for o in answer.options]
 
 
 @pytest.mark.usefixtures("default_catalog")
@@ -90,8 +91,8 @@ def test_a_sized_plan_on_the_default_catalog_costs_at_most_ten_queries(
     plan = services.parse(SIZED)
     cleared()
     with django_assert_max_num_queries(EVALUATE_QUERIES):
-        comparison = evaluation.comparison(plan)
-    assert comparison["options_total"] + len(comparison["no_number"]) >= 15
+        answer = evaluation.answer(plan)
+    assert answer.options_total + len(answer.no_number) >= 15
 
 
 @pytest.mark.usefixtures("large_catalog")
@@ -102,12 +103,10 @@ def test_a_sized_plan_on_two_thousand_tiers_costs_at_most_ten_queries(
     plan = services.parse(SIZED)
     cleared()
     with django_assert_max_num_queries(EVALUATE_QUERIES):
-        comparison = evaluation.comparison(plan)
+        answer = evaluation.answer(plan)
     # The four 2-vCPU tiers with linked runs are sized from them; every other tier says why not.
-    assert sorted(sized_numbers(comparison)) == [
-        f"gen-{i:04d}-fixed-monthly" for i in (0, 6, 12, 18)
-    ]
-    assert len(comparison["no_number"]) == GENERATED_TIERS - 4
+    assert sorted(sized_numbers(answer)) == [f"gen-{i:04d}-fixed-monthly" for i in (0, 6, 12, 18)]
+    assert len(answer.no_number) == GENERATED_TIERS - 4
 
 
 @pytest.mark.usefixtures("large_catalog")

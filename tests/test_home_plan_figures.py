@@ -78,7 +78,7 @@ def test_the_home_page_evaluates_no_plan_and_its_queries_do_not_grow_with_plans(
     def no_evaluation(*args, **kwargs):
         raise AssertionError("the home page evaluated a plan")
 
-    monkeypatch.setattr("planner.services.evaluation.comparison", no_evaluation)
+    monkeypatch.setattr("planner.services.evaluation.answer", no_evaluation)
     client.get("/")  # the catalog panel cached once
     with django_assert_max_num_queries(8):
         page = client.get("/").content.decode()

@@ -168,7 +168,7 @@ def test_chart_labels_are_said_in_the_readers_language():
     spot = frame(EXTREME_ROW, C5_4X_SPOT)
     data = {"currency": "USD", "baseline": {"monthly": 480},
             "candidates": [{"tier": "inmotion-extreme", "count": 2}]}  # fmt: skip
-    comparison = compare(parse_plan(data), spot, {}, as_of=AS_OF).output().model_dump()
+    comparison = compare(parse_plan(data), spot, {}, as_of=AS_OF).output()
     with translation.override("de"):
         bars = dashboard.results(comparison).charts["monthly"]["bars"]
     assert bars[1]["label"] == f"2{NBSP}× inmotion Extreme Dedicated · monatlich"

@@ -37,11 +37,12 @@ def test_an_option_carries_what_the_bills_machines_carry() -> None:
     # 20 c5.2xlarge carry 20 × 8 = 160; one Extreme 64: ⌈160 ÷ 64⌉ = ⌈2.5⌉ = 3
     assert option.parts[0].servers_by_month == [3] * 36
     assert option.money.monthly[0] == Decimal("1049.97")  # 3 × 349.99
-    said = found.baseline["matched"]
+    said = found.baseline.matched
+    assert said is not None
     assert said["sizing"] == "matched" and said["missing"] == []
     share = Decimal(said["tiers"][0]["share"])
     assert Decimal(said["capacity"]) == pytest.approx(20 * share, abs=Decimal("0.001"))
-    assert found.baseline["monthly"][0] == "4964.00"  # the money stays the bill's figure
+    assert found.baseline.monthly[0] == "4964.00"  # the money stays the bill's figure
     assert [n.code for n in option.notes if n.code.startswith("matched.")] == ["matched.note"]
 
 
@@ -57,7 +58,8 @@ def test_a_bill_tier_with_no_figure_is_said_and_nothing_is_invented() -> None:
     tiers = [{"tier": C5, "count": "20", "monthly": "100"},
              {"tier": R5_4X["slug"], "count": "2", "monthly": "50"}]  # fmt: skip
     found = compare({"monthly": "150", "tiers": tiers, "sizing": "matched"})
-    said = found.baseline["matched"]
+    said = found.baseline.matched
+    assert said is not None
     assert said["capacity"] is None and said["missing"] == [R5_4X["slug"]]
     option = found.options[0]
     assert option.parts[0].servers_by_month[0] == 1  # sized to the workloads, as without

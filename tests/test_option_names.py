@@ -160,9 +160,7 @@ def test_every_option_shown_gets_its_own_bar_and_the_rest_are_counted():
             for i in range(11)]  # fmt: skip
     data = {"currency": "USD", "baseline": {"monthly": 480},
             "candidates": [{"tier": f"aws-box{i}", "count": 1} for i in range(11)]}  # fmt: skip
-    comparison = (
-        compare(parse_plan(data), frame(*rows, C5_2X, R5_4X), {}, as_of=AS_OF).output().model_dump()
-    )
+    comparison = compare(parse_plan(data), frame(*rows, C5_2X, R5_4X), {}, as_of=AS_OF).output()
     with translation.override("en"):
         monthly = dashboard.results(comparison).charts["monthly"]
     assert len(monthly["bars"]) == 1 + 8  # the baseline and the leading eight

@@ -69,10 +69,11 @@ def test_the_monthly_column_shows_the_steady_month_and_the_transition_apart(
 def test_the_monthly_chart_bars_the_steady_month_and_running_both_apart(api):
     """$149.99 a month (not $629.99), the $480 of running both spread apart: 13.33 a month
     over 36 months; the chart's drawing names that part in its legend."""
+    from planner.services import evaluation
+    from planner.services import plans as services
     from planner.web import charts, dashboard
 
-    body = post_json(api, "/api/v1/evaluate", PLAN).json()
-    data = dashboard.results(body).charts["monthly"]
+    data = dashboard.results(evaluation.answer(services.parse(PLAN))).charts["monthly"]
     bar = data["bars"][1]
     assert round(bar["servers"] + bar["operations"], 2) == 149.99
     assert bar["transition"] == 13.33 and bar["one_time"] == round(500 / 36, 2)

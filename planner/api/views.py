@@ -258,10 +258,8 @@ def plan_detail(request: HttpRequest, code: PlanId) -> HttpResponse:
     """Another caller's plan is the same 404 as one that does not exist. The ETag is the
     plan's version: send it back as If-Match to change the plan."""
     plan = _own_plan(request, code)
-    body = _plan_summary(request, plan) | {
-        "inputs": plan.inputs,
-        "comparison": evaluation.comparison(services.stored_plan(plan)),
-    }
+    answer = evaluation.answer(services.stored_plan(plan))
+    body = _plan_summary(request, plan) | {"inputs": plan.inputs, "comparison": answer.model_dump()}
     response = JsonResponse(body)
     response["ETag"] = services.etag(plan)
     return response

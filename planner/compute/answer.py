@@ -4,11 +4,13 @@ One description of each part of the answer: the engine builds these models, thei
 serialisation is the API's JSON (byte for byte what tests/golden/ holds), and
 `planner.api.schemas` takes its response schemas from them (docs/openapi.yaml).
 
-Built so far (docs/design.md, "The answer as typed models"): the whole answer (`Answer`,
-which `engine.Comparison.output()` gives), its headline, options (parts, capacity, money,
-one-time costs, capacity check, break-even) and tiers with no figure, field by field; the
-baseline, price/performance rows, sensitivity, GPU notes and missing commitments are still
-dictionaries (`Spoken`), and provenance is added to the dump, not part of the models.
+Every part is a model (docs/design.md, "The answer as typed models"): the whole answer
+(`Answer`, which `engine.Comparison.output()` gives), its headline, options (parts,
+capacity, money, one-time costs, capacity check, break-even, owned lines, commitment
+terms) and tiers with no figure here; the baseline, GPU notes, price/performance rows,
+sensitivity, missing commitments, assumptions, exchange rates and provenance in
+`answer_parts`, a bill's commitments in `answer_bill`. `provenance` fields are filled by
+`planner.services.provenance`; `Answer.read(data)` builds an answer from its own JSON.
 
 A sentence is a `Message` field: serialised as its English text, and listed beside as
 `{"field", "code", "params", "text"}` in the object's `messages` (an option lists its
@@ -20,71 +22,66 @@ where they are made; an answer at 20,000 tiers has some 20,000 entries). Pure: n
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PlainSerializer,
     SerializerFunctionWrapHandler,
-    WithJsonSchema,
     computed_field,
     model_serializer,
+    model_validator,
 )
 
-from common.messages import Message, plain_and_json
+from common.messages import Message
 from common.messages import plain as english
-from planner.compute.message_fields import MESSAGES, split, with_messages
+from planner.compute.answer_bill import BillCommitments
+from planner.compute.answer_parts import (
+    MONEY_PATTERN,
+    Assumption,
+    Baseline,
+    BreakEven,
+    CapacityProvenance,
+    CommitmentTerms,
+    DecimalOut,
+    FieldMessage,
+    Fx,
+    Listed,
+    MissingCommitment,
+    MoneyOut,
+    OptionProvenance,
+    OptionRef,
+    OwnedLines,
+    Plain,
+    PricePerformance,
+    PriceRow,
+    Said,
+    Sensitivity,
+    Sentence,
+    Shown,
+    StaysOnGpu,
+    found_messages,
+    placed,
+    said,
+)
+from planner.compute.message_fields import MESSAGES, by_field
+from planner.compute.payback import payback_message
 
-MONEY_PATTERN = r"^-?\d+\.\d{2}$"
-
-Sentence = Annotated[
-    Message,
-    PlainSerializer(english, return_type=str),
-    WithJsonSchema({"type": "string", "description": "English; as data in `messages`"}),
-]
-MoneyOut = Annotated[
-    Decimal,
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "pattern": MONEY_PATTERN,
-                    "description": "An amount in the plan's currency, rounded half-up to "
-                                   "the cent."}),
+__all__ = [  # the parts, described in planner.compute.answer_parts
+    "MONEY_PATTERN", "Assumption", "Baseline", "BreakEven", "CapacityProvenance",
+    "CommitmentTerms", "DecimalOut", "FieldMessage", "Fx", "MissingCommitment", "MoneyOut",
+    "OptionProvenance", "OptionRef", "OwnedLines", "Plain", "PricePerformance", "PriceRow",
+    "Said", "Sensitivity", "Sentence", "StaysOnGpu", "said",
 ]  # fmt: skip
-DecimalOut = Annotated[
-    Decimal,
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "description": "an exact decimal number as a string"}),
-]
 
 
-class FieldMessage(BaseModel):
-    """One sentence of the object it sits in, as data: a stable code, typed parameters and
-    the English text, which is the string in the field it names. `field` is the path of
-    that field inside the object ("label", "notes[0]", "money.payback_label",
-    "parts[0].capacity.reasons[1]"); the headline's sentence is several messages, each with
-    field "sentence". Parameters keep their type: {"amount", "currency"} money, {"date"} an
-    ISO date, {"number", "places"} a figure, {"percent", "places"} a share, {"tier", "name"}
-    a catalog tier, {"profile", "version"} a benchmark profile, {"code", "params"} a nested
-    message, or a plain string, integer or list of these."""
+class Headline(Shown):
+    """The answer in a sentence or a few: the best option, what it saves, when it pays;
+    `provenance`, the option its figures come from (set by the service layer)."""
 
-    field: str
-    code: str = Field(description="e.g. engine.note_price_stale, capacity.workload_reason")
-    params: dict[str, Any]
-    text: str = Field(description="English, as the field it names says it")
-
-
-def said(field: str, message: Message) -> dict[str, Any]:
-    """A message as its object's `messages` list holds it (`{"field", **as_api(message)}`,
-    built in one step: an answer at 20,000 tiers lists some 30,000)."""
-    text, data = plain_and_json(message)
-    return {"field": field, "code": data["code"], "params": data["params"], "text": text}
-
-
-class Headline(BaseModel):
-    """The answer in a sentence or a few: the best option, what it saves, when it pays."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    omitted: ClassVar[frozenset[str]] = frozenset({"provenance"})
+    last: ClassVar[tuple[str, ...]] = ("provenance",)
 
     best: str | None = Field(description="the best option's key")
     label: Sentence | None
@@ -94,8 +91,23 @@ class Headline(BaseModel):
     payback_month: int | None
     payback_fraction: DecimalOut | None
     not_entered: list[str]
-    sentences: list[Message] = Field(exclude=True)  # the headline, one message a sentence
-    payback: Message | None = Field(default=None, exclude=True)  # payback_label as a message
+    sentences: list[Sentence] = Field(exclude=True)  # the headline, one message a sentence
+    payback: Sentence | None = Field(default=None, exclude=True)  # payback_label as a message
+    provenance: OptionRef | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, data: Any) -> Any:
+        """Read back from its JSON: the sentences and the payback from `messages`."""
+        if not isinstance(data, dict) or "sentences" in data:
+            return data
+        said = by_field(data.get(MESSAGES))
+        out = placed(data, skip=frozenset({"sentence", "payback_label"}))
+        sentence = data.get("sentence")
+        out = {**out, "sentences": said.get("sentence") or ([sentence] if sentence else [])}
+        if (payback := said.get("payback_label")) or data.get("payback_label") is not None:
+            out["payback"] = payback[0] if payback else data["payback_label"]
+        return out
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -106,23 +118,11 @@ class Headline(BaseModel):
         description="the object's sentences as messages; empty when it has none"
     )
     @property
-    def messages(self) -> list[FieldMessage]:
+    def messages(self) -> Listed:
         out = [("label", self.label)] if self.label is not None else []
         out += [("sentence", m) for m in self.sentences]
         out += [("payback_label", self.payback)] if self.payback is not None else []
-        return [FieldMessage(**said(field, message)) for field, message in out]
-
-
-class BreakEven(BaseModel):
-    """Hours a month at which paying by the hour equals a monthly price (exact ratio)."""
-
-    hours_per_month: DecimalOut = Field(
-        description="the hourly option costs the same as the monthly one here"
-    )
-    utilisation: DecimalOut = Field(description="the same as a share of the 730-hour month")
-    hourly_always_cheaper: bool = Field(
-        description="even running all month, the hourly option costs less"
-    )
+        return [said(field, message) for field, message in out]  # type: ignore[return-value]
 
 
 class OneTimeCosts(BaseModel):
@@ -173,6 +173,11 @@ class _Listed(BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         cls.fields_in_order = tuple(cls.model_fields)  # read once, not per entry
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, data: Any) -> Any:
+        return placed(data)
 
     @computed_field(  # type: ignore[prop-decorator]
         description="the object's sentences as messages; empty when it has none"
@@ -230,69 +235,53 @@ Unpriced = DroppedTier | NoNumber  # an entry of the answer's `no_number`
 # The option's sentences, its parts' among them, are listed in its own `messages` with their
 # paths ("parts[0].capacity.reasons[1]"): `Option` walks its fields for them.
 
-Said = Sentence
-# Data that may hold sentences (a basis's fit, a commitment's summary): each as its text.
-Plain = Annotated[
-    dict[str, Any],
-    PlainSerializer(lambda data: split(data)[0], return_type=dict[str, Any]),
-]
 
-
-# Values that hold no message, passed over without a path (an option's money, its servers).
-_LEAVES = frozenset({str, int, float, bool, type(None), Decimal})
-
-
-def _found(value: Any, path: str, out: list[dict[str, Any]]) -> None:
-    """The messages in `value` (a model's fields in their order, a dictionary, a list) with
-    their paths, as `message_fields.split` lists them in the object's dump."""
-    if isinstance(value, Message):
-        out.append(said(path, value))
-        return
-    if isinstance(value, BaseModel):
-        if type(value) is Money:
-            return  # amounts only
-        prefix = f"{path}." if path else ""
-        items: Any = (
-            (name, getattr(value, name))
-            for name, info in type(value).model_fields.items()
-            if not info.exclude
-        )
-    elif isinstance(value, dict):
-        prefix = f"{path}." if path else ""
-        items = value.items()
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            if type(item) not in _LEAVES:
-                _found(item, f"{path}[{i}]", out)
-        return
-    else:
-        return
-    for name, item in items:
-        if type(item) not in _LEAVES:
-            _found(item, f"{prefix}{name}", out)
-
-
-class Money(BaseModel):
+class OptionMoney(BaseModel):
     """An option's money over the horizon, each amount to the cent as a string."""
+
+    amounts_only: ClassVar[bool] = True  # no sentence in it: `found_messages` passes it
 
     one_time: MoneyOut
     monthly: list[MoneyOut] = Field(description="months 1…H")
     cumulative: list[MoneyOut] = Field(description="months 0…H")
     total: MoneyOut
-    present_cost: MoneyOut
-    npv: MoneyOut
+    present_cost: MoneyOut = Field(
+        description="one-time + Σ monthly_m ÷ (1 + i)^m, each month discounted at its end"
+    )
+    npv: MoneyOut = Field(
+        description=(
+            "-one-time + Σ saving_m ÷ (1 + i)^m: each month is discounted at its end (month m "
+            "by (1 + i)^m, i = (1 + annual_discount_rate)^(1/12) - 1); one-time costs fall at "
+            "month 0, undiscounted"
+        )
+    )
     saving: MoneyOut = Field(description="against the baseline over the horizon")
     saving_pct: DecimalOut | None = Field(description="of the baseline's total")
     saving_per_month: MoneyOut
     saving_per_year: MoneyOut
-    payback_month: int | None
-    payback_fraction: DecimalOut | None
-    payback_label: str
-    steady_monthly: MoneyOut = Field(description="once the months of running both are over")
-    transition_cost: MoneyOut = Field(description="the months of running both, once")
+    payback_month: int | None = Field(description="null: no payback within the horizon")
+    payback_fraction: DecimalOut | None = Field(description="interpolated crossing in months")
+    payback_label: str = Field(
+        description=(
+            "immediately | within the first billing period | month N | not within the horizon "
+            "(none, but still cheaper a month at the horizon's end) | never"
+        )
+    )
+    # None only in a share frozen before 2026-12-04, read back (`Answer.read`)
+    steady_monthly: MoneyOut | None = Field(
+        None,
+        description="the option's monthly cost once the months of running both are over "
+        "(month running_both_months + 1)",
+    )
+    transition_cost: MoneyOut | None = Field(
+        None,
+        description="what the months of running both cost on top of the option, once (the "
+        "baseline's bill in those months, less the commitments paid anyway); inside "
+        "`monthly`, `cumulative` and `total` as before",
+    )
 
     @classmethod
-    def of(cls, money: Any) -> Money:
+    def of(cls, money: Any) -> OptionMoney:
         """From the engine's `tco.OptionMoney`."""
         steady = money.steady_monthly
         if steady is None:
@@ -333,10 +322,11 @@ class WorkloadCapacity(BaseModel):
     problem: Said | None = None
 
 
-class Capacity(BaseModel):
-    """A tier sized for the plan's work (`capacity.CapacityResult`)."""
+class Capacity(Shown):
+    """A tier sized for the plan's work (`capacity.CapacityResult`); `provenance`, the runs
+    and estimates it rests on (set by the service layer)."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    omitted: ClassVar[frozenset[str]] = frozenset({"provenance"})
 
     tier: str
     status: str = Field(description="sized | estimate | no_number | ruled_out")
@@ -351,6 +341,7 @@ class Capacity(BaseModel):
     spare_server: bool
     workloads: list[WorkloadCapacity]
     labels: list[Said]
+    provenance: CapacityProvenance | None = None
 
     @classmethod
     def of(cls, result: Any) -> Capacity:
@@ -369,12 +360,19 @@ class Part(BaseModel):
 
     tier: str
     name: str
-    mode: str = Field(description="sized | fixed | usage")
+    mode: Literal["sized", "fixed", "usage"]
     servers_by_month: list[int]
     usage_hours: Said | None
-    price: Plain
+    price: PriceRow
     title: Said | None
     capacity: Capacity | None
+
+
+def _payback(money: dict[str, Any]) -> Message:
+    """A share frozen before messages: its payback said again from its month, by the rule
+    the engine says it with (`payback.payback_message`)."""
+    return payback_message(money.get("payback_month"), Decimal(str(money.get("one_time") or 0)),
+                           money.get("payback_label"), len(money.get("monthly") or ()))  # fmt: skip
 
 
 class Option(BaseModel):
@@ -383,43 +381,71 @@ class Option(BaseModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    owned: Plain | None = None
-    commitment: Plain | None = None
+    owned: OwnedLines | None = None
+    commitment: CommitmentTerms | None = None
     key: str
     label: Said
     title: Said
-    figure: str = Field(description="measured | estimate | entered")
+    figure: Literal["measured", "estimate", "entered"]
     parts: list[Part]
-    money: Money
+    money: OptionMoney
     one_time_items: dict[str, DecimalOut]
-    one_time_costs: OneTimeCosts | None
-    capacity_check: CapacityCheck | None
+    # None where they do not apply, and in a share frozen before 2026-12-04 (absent there)
+    one_time_costs: OneTimeCosts | None = None
+    capacity_check: CapacityCheck | None = None
     break_even_vs_best_monthly: BreakEven | None
     notes: list[Said]
     payback: Said = Field(exclude=True)  # money.payback_label as a message
+    servers: int = Field(description="servers in month 1, all parts")
+    fits_in_ram: bool | None = Field(description="null when no working set must fit one box")
+    provenance: OptionProvenance | None = Field(
+        None, description="what its figures rest on (set by the service layer)"
+    )
 
+    _last: ClassVar[tuple[str, ...]] = ("servers", "fits_in_ram", "provenance")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read(cls, data: Any) -> Any:
+        """Read back from its JSON: each sentence (its parts' among them) from `messages`,
+        the payback from "money.payback_label"."""
+        if not isinstance(data, dict) or "payback" in data:
+            return data
+        said = by_field(data.get(MESSAGES))
+        out = dict(placed(data, skip=frozenset({"money.payback_label"})))
+        if "title" not in out:  # a share frozen before titles: its label stands in
+            out["title"] = out["label"]
+            out["parts"] = [{"title": None, **part} for part in out.get("parts") or []]
+        payback = said.get("money.payback_label")
+        return {**out, "payback": payback[0] if payback else _payback(data["money"])}
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the option's sentences and its parts' as messages, by their paths"
+    )
+    @property
+    def messages(self) -> Listed:
+        found: list[dict[str, Any]] = []
+        found_messages(self, "", found)
+        found.append(said("money.payback_label", self.payback))
+        return found  # type: ignore[return-value]
+
+    # No return annotation: the JSON schema stays the fields'.
     @model_serializer(mode="wrap")
-    def _said(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _said(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
         """Each sentence as its English text, `messages` beside them (the payback last);
-        `owned` and `commitment` only where they apply."""
+        `owned` and `commitment` only where they apply, `provenance` where it is set."""
         data = handler(self)
         for extra in ("owned", "commitment"):
             if data[extra] is None:
                 del data[extra]
-        found: list[dict[str, Any]] = []
-        _found(self, "", found)
-        data[MESSAGES] = [*found, said("money.payback_label", self.payback)]
+        for name in self._last:
+            data[name] = data.pop(name)
+        if "provenance" not in self.model_fields_set:
+            del data["provenance"]
         return data
 
 
 # --- the answer ------------------------------------------------------------------------------
-
-# Parts not yet described field by field (the baseline, the price/performance rows, the
-# sensitivity...): dictionaries whose sentences are said, with their `messages` beside.
-Spoken = Annotated[
-    dict[str, Any],
-    PlainSerializer(lambda data: with_messages(data), return_type=dict[str, Any]),
-]
 
 
 class Answer(BaseModel):
@@ -432,27 +458,45 @@ class Answer(BaseModel):
     plan: dict[str, Any] = Field(description="the plan as stored (`schema.plan_to_dict`)")
     as_of: str | None
     currency: str
-    baseline: Spoken
+    baseline: Baseline
     headline: Headline
     options: list[Option] = Field(description="cheapest total first")
     options_total: int
-    stays_on_gpu: list[Spoken]
+    stays_on_gpu: list[StaysOnGpu]
     no_number: list[Unpriced]
-    price_performance: list[Spoken]
-    assumptions: list[dict[str, Any]]
-    fx: list[dict[str, Any]]
-    sensitivity: Spoken | None
-    commitments_missing: list[Spoken] = Field(
+    price_performance: list[PricePerformance]
+    assumptions: list[Assumption]
+    fx: list[Fx]
+    sensitivity: Sensitivity | None
+    commitments_missing: list[MissingCommitment] = Field(
         default=[], description="the baseline's commitment slots the catalog has no rate "
                                 "for; absent when none"
     )  # fmt: skip
+    bill_commitments: BillCommitments | None = Field(
+        default=None,
+        description="a baseline taken from a bill: the cloud's commitments of "
+        "the bill's instance types weighed against the bill (issue 27); absent for other "
+        "baselines",
+    )
 
+    # No return annotation: the JSON schema stays the fields'.
     @model_serializer(mode="wrap")
-    def _shown(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _shown(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
         data = handler(self)
         if not data["commitments_missing"]:
             del data["commitments_missing"]
+        if data["bill_commitments"] is None:
+            del data["bill_commitments"]
         return data
+
+    @classmethod
+    def read(cls, data: dict[str, Any]) -> Answer:
+        """An answer read back from its JSON (what the API gave, a share's frozen
+        "results"): each object's sentences rebuilt as Messages from its `messages` by
+        field path (code and params), or, for a share frozen before messages existed, from
+        the stored English text (`answer_parts.read_message`). Dumped again, it gives the
+        same JSON."""
+        return cls.model_validate(data)
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
         """The answer's data. The tiers with no figure (some 15,000 at 20,000 tiers) are each

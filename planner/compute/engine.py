@@ -63,6 +63,23 @@ from planner.compute.answer import (
     Option,
     Unpriced,
 )
+from planner.compute.answer_parts import (
+    Assumption,
+    Baseline,
+    CommitmentPrice,
+    CommitmentTerms,
+    Fx,
+    Interruption,
+    MissingCommitment,
+    OptionRef,
+    OwnedLines,
+    PricePerformance,
+    PriceRow,
+    Sensitivity,
+    SensitivityBase,
+    SensitivityRow,
+    StaysOnGpu,
+)
 from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
@@ -317,12 +334,12 @@ class OptionResult:
     one_time_items: dict[str, Decimal]
     break_even: tco.BreakEven | None = None
     notes: list[Message] = field(default_factory=list)
-    owned: dict[str, Any] | None = None  # an owned server's lines (owned.OwnedMoney.to_dict)
+    owned: OwnedLines | None = None  # an owned server's lines (owned.OwnedMoney.to_dict)
     title: Message | None = None  # the label with each tier told apart (Prices.title)
     one_time_costs: onetime.OneTimeCosts | None = None  # which of the switch's it carries
     capacity_check: CapacityCheck | None = None  # a fixed count against the work (issue 21)
 
-    commitment: dict[str, Any] | None = None  # a cloud commitment's terms (OptionSpec)
+    commitment: CommitmentTerms | None = None  # a cloud commitment's terms (OptionSpec)
 
     @property
     def cannot_carry(self) -> bool:
@@ -330,20 +347,23 @@ class OptionResult:
 
     def output(self) -> Option:
         """The option as the answer gives it (`answer.Option`)."""
-        part = answer.Part.model_construct
+        part, price = answer.Part.model_construct, PriceRow.model_construct
         parts = [
             part(tier=p.tier, name=p.name, mode=p.mode, servers_by_month=p.servers_by_month,
-                 usage_hours=p.usage_hours, price=p.price, title=p.title,
+                 usage_hours=p.usage_hours, price=price(**p.price), title=p.title,
                  capacity=Capacity.of(p.capacity) if p.capacity else None)
             for p in self.parts
         ]  # fmt: skip
+        fits = [c.fits_in_ram for p in parts if (c := p.capacity) and c.fits_in_ram is not None]
         return Option.model_construct(
             owned=self.owned, commitment=self.commitment, key=self.key, label=self.label,
             title=self.title or self.label, figure=self.figure, parts=parts,
-            money=answer.Money.of(self.money), one_time_items=self.one_time_items,
+            money=answer.OptionMoney.of(self.money), one_time_items=self.one_time_items,
             one_time_costs=self.one_time_costs, capacity_check=self.capacity_check,
             break_even_vs_best_monthly=self.break_even, notes=self.notes,
             payback=self.money.payback,
+            servers=sum(p.servers_by_month[0] for p in parts if p.servers_by_month),
+            fits_in_ram=all(fits) if fits else None,
         )  # fmt: skip
 
 
@@ -352,17 +372,17 @@ class Comparison:
     plan: Plan
     as_of: dt.date | None
     currency: str
-    baseline: dict[str, Any]
+    baseline: Baseline
     options: list[OptionResult]  # cheapest total first
     headline: Headline
-    stays_on_gpu: list[dict[str, Any]]
+    stays_on_gpu: list[StaysOnGpu]
     no_number: list[Unpriced]
-    price_performance: list[dict[str, Any]]
-    assumptions: list[dict[str, Any]]
-    fx: list[dict[str, Any]]
-    sensitivity: dict[str, Any] | None = None  # the best option's one-way sensitivity
+    price_performance: list[PricePerformance]
+    assumptions: list[Assumption]
+    fx: list[Fx]
+    sensitivity: Sensitivity | None = None  # the best option's one-way sensitivity
     # the baseline's commitment slots the catalog has no rate for (issue 27)
-    commitments_missing: list[dict[str, Any]] = field(default_factory=list)
+    commitments_missing: list[MissingCommitment] = field(default_factory=list)
 
     def output(self, limit: int | None = None) -> Answer:
         """The answer (`answer.Answer`); `limit` keeps the cheapest options only (a page,
@@ -406,7 +426,7 @@ class OptionSpec:
     one_time: Mapping[str, str | None] = field(default_factory=dict)
     # a cloud commitment on the baseline's own instance (`commitment_options`): its terms;
     # it carries no switch costs by `onetime.one_time_costs_for` (same provider and family)
-    commitment: dict[str, Any] | None = None
+    commitment: CommitmentTerms | None = None
 
 
 def owned_options(plan: Plan) -> list[OptionSpec]:
@@ -420,7 +440,7 @@ def owned_options(plan: Plan) -> list[OptionSpec]:
 
 def commitment_options(
     plan: Plan, prices: Prices, alternatives: stay.Alternatives | None
-) -> tuple[list[OptionSpec], list[dict[str, Any]]]:
+) -> tuple[list[OptionSpec], list[MissingCommitment]]:
     """The cloud's own best deals for the baseline tier's instance, as options (issue 27):
     each reservation, savings plan or committed use slot at the baseline's count (growing
     as the baseline grows), spot at the baseline's instance-hours with its re-runs; and
@@ -433,7 +453,9 @@ def commitment_options(
     for slot in alternatives.slots:
         if slot.slug is None or slot.slug not in prices:
             reason = slot.missing or prices.missing_reason(str(slot.slug))
-            missing.append({"group": slot.group, "years": slot.years, "reason": reason})
+            missing.append(
+                MissingCommitment.model_construct(group=slot.group, years=slot.years, reason=reason)
+            )
             continue
         if slot.slug == base:
             continue  # the baseline is this commitment already
@@ -466,7 +488,7 @@ def _commitment_terms(
     slot: stay.Slot,
     on_demand: str | None,
     alternatives: stay.Alternatives,
-) -> dict[str, Any]:
+) -> CommitmentTerms:
     """A commitment option's terms: its break-even month and the utilisation below which
     it loses against on demand; for spot, the interruption rate and its source."""
     out: dict[str, Any] = {
@@ -480,17 +502,17 @@ def _commitment_terms(
         rate = plan.spot_interruption_allowance
         if found is None:
             found = stay.assumed(rate)
-        out["interruption"] = {
-            "rate": str(rate), "low": str(found.low), "high": str(found.high),
-            "source": found.source, "bucket": found.bucket,
-        }  # fmt: skip
+        out["interruption"] = Interruption.model_construct(
+            rate=str(rate), low=str(found.low), high=str(found.high),
+            source=found.source, bucket=found.bucket,
+        )  # fmt: skip
         source = msg(f"engine.interruption_{found.source}", bucket=found.bucket)
         out["summary"] = msg("engine.commitment_spot", share=_share(plan), source=source,
                              low=Percent(found.low, 0), high=Percent(found.high, 0))  # fmt: skip
-        return out
+        return CommitmentTerms.model_construct(**out)
     if on_demand is None or prices.get(on_demand, "unit") != prices.get(slot.slug, "unit"):
         out["summary"] = msg("engine.commitment_no_on_demand")
-        return out
+        return CommitmentTerms.model_construct(**out)
     upfront, committed = prices.setup(slot.slug), prices.monthly(slot.slug)
     hourly = prices.monthly(on_demand)
     term = int(prices.get(slot.slug, "min_term_months") or 12 * slot.years)
@@ -503,7 +525,7 @@ def _commitment_terms(
     else:
         out["summary"] = msg("engine.commitment_break_even", month=month,
                              share=Percent(share, 2))  # fmt: skip
-    return out
+    return CommitmentTerms.model_construct(**out)
 
 
 def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[DroppedTier]]:
@@ -942,7 +964,7 @@ def _compare(
     if plan.baseline.tier is not None:
         best = _best_monthly(priced, money.result, money, prices)
         even = _break_even(plan.baseline.tier, plan.baseline.count, best, prices)
-        baseline_info["break_even_vs_best_monthly"] = even.model_dump() if even else None
+        baseline_info["break_even_vs_best_monthly"] = even
     no_number = missing + _no_number(table, prices, specs)
     return Comparison(
         plan=plan,
@@ -951,7 +973,7 @@ def _compare(
         baseline=_baseline_dict(baseline_cents, baseline_info, money.result),
         options=options,
         headline=_headline(plan, options, money.result),
-        stays_on_gpu=table.stays_on_gpu if table else _stays(plan),
+        stays_on_gpu=_stays(plan, table),
         no_number=no_number,
         price_performance=_price_performance(table, prices),
         assumptions=_assumptions(plan),
@@ -1021,7 +1043,7 @@ def moving(options: Sequence[OptionResult]) -> list[OptionResult]:
 
 def _sensitivity(
     plan: Plan, options: list[OptionResult], baseline: np.ndarray
-) -> dict[str, Any] | None:
+) -> Sensitivity | None:
     """One-way sensitivity of the best option's headline (`sensitivity.analyse`)."""
     if not options:
         return None
@@ -1037,10 +1059,16 @@ def _sensitivity(
     )
     rows = sensitivity.analyse(case, plan.currency, plan.horizon_months)
     npv, saving, month = case.outcome()
-    base = {"npv": str(tco.money(npv)), "saving": str(tco.money(saving)),
-            "payback_month": month or None}  # fmt: skip
+    base = SensitivityBase.model_construct(
+        npv=str(tco.money(npv)), saving=str(tco.money(saving)), payback_month=month or None
+    )
     key = options[0].key
-    return {"option": key, "base": base, "inputs": rows, "provenance": {"option": key}}
+    return Sensitivity.model_construct(
+        option=key,
+        base=base,
+        inputs=[SensitivityRow.model_construct(**row) for row in rows],
+        provenance=OptionRef.model_construct(option=key),
+    )
 
 
 def size_plan(
@@ -1145,7 +1173,7 @@ def _results(
                 key=option.key, label=option.label, figure=figure, parts=parts,
                 money=result.option(i), one_time_items=money.one_time_items(i),
                 break_even=_break_even_of(parts, best_monthly, prices), notes=notes,
-                owned=bought.to_dict() if bought else None,
+                owned=OwnedLines.model_construct(**bought.to_dict()) if bought else None,
                 title=option.told_apart(prices), one_time_costs=money.costs[i],
                 capacity_check=check, commitment=option.commitment,
             )
@@ -1259,24 +1287,35 @@ def _no_number(
     return out
 
 
-def _stays(plan: Plan) -> list[dict[str, Any]]:
-    return [
+def _stays(plan: Plan, table: CapacityTable | None) -> list[StaysOnGpu]:
+    """The deep-learning workloads that stay on GPUs (`capacity.stays_on_gpu`)."""
+    said = table.stays_on_gpu if table else [
         capacity.stays_on_gpu(i, w)
         for i, w in enumerate(plan.workloads)
         if isinstance(w, DeepLearningWorkload)
-    ]
+    ]  # fmt: skip
+    return [StaysOnGpu.model_construct(**entry) for entry in said]
 
 
-def _baseline_dict(
-    cents: np.ndarray, info: dict[str, Any], result: tco.TcoResult
-) -> dict[str, Any]:
-    return {
-        **info,
-        "monthly": [str(tco.money(c)) for c in cents],
-        "cumulative": [str(tco.money(c)) for c in result.baseline_cumulative],
-        "total": str(tco.money(result.baseline_total_cents)),
-        "present_cost": str(tco.money(result.baseline_present_cents)),
-    }
+def _baseline_dict(cents: np.ndarray, info: dict[str, Any], result: tco.TcoResult) -> Baseline:
+    """Today's spend (`Pricer.baseline`'s facts), month by month."""
+    given = dict(info)
+    if "price" in given:
+        given["price"] = PriceRow.model_construct(**given["price"])
+    if "commitment_prices" in given:
+        given["commitment_prices"] = [
+            CommitmentPrice.model_construct(
+                index=c["index"], tier=c["tier"], price=PriceRow.model_construct(**c["price"])
+            )
+            for c in given["commitment_prices"]
+        ]
+    return Baseline.model_construct(
+        **given,
+        monthly=[str(tco.money(c)) for c in cents],
+        cumulative=[str(tco.money(c)) for c in result.baseline_cumulative],
+        total=str(tco.money(result.baseline_total_cents)),
+        present_cost=str(tco.money(result.baseline_present_cents)),
+    )
 
 
 NOT_ENTERED = {
@@ -1360,7 +1399,7 @@ def _when(money: tco.OptionMoney) -> Message:
     return money.payback
 
 
-def _price_performance(table: CapacityTable | None, prices: Prices) -> list[dict[str, Any]]:
+def _price_performance(table: CapacityTable | None, prices: Prices) -> list[PricePerformance]:
     if table is None:
         return []
     out = []
@@ -1376,32 +1415,34 @@ def _price_performance(table: CapacityTable | None, prices: Prices) -> list[dict
         for i, value in enumerate(values):
             if value is not None:
                 out.append(
-                    {
-                        "tier": table.slugs[i], "profile_class": ev.profile_class,
-                        "amount": str(value), "per": unit, "currency": prices.currency,
-                        "figure": "estimate" if ev.estimate[i] else "measured",
-                        "basis": ev.basis(i),
-                    }
+                    PricePerformance.model_construct(
+                        tier=table.slugs[i], profile_class=ev.profile_class,
+                        amount=str(value), per=unit, currency=prices.currency,
+                        figure="estimate" if ev.estimate[i] else "measured",
+                        basis=ev.basis(i),
+                    )
                 )  # fmt: skip
     return out
 
 
-def _assumptions(plan: Plan) -> list[dict[str, Any]]:
+def _assumptions(plan: Plan) -> list[Assumption]:
+    said = Assumption.model_construct
     out = []
     for a in defaults.ALL:
         value = getattr(plan, a.name, None)
         if value is None:
-            out.append(a.to_dict())
+            out.append(said(**a.to_dict()))
             continue
         same = Decimal(value) == Decimal(a.value)
-        out.append({**a.to_dict(), "value": str(value), "source": a.source if same else "entered"})
+        out.append(said(**{**a.to_dict(), "value": str(value),
+                           "source": a.source if same else "entered"}))  # fmt: skip
     if plan.owned:  # each owned server's own value is in the plan; these are the defaults
-        out += [a.to_dict() for a in defaults.OWNED]
+        out += [said(**a.to_dict()) for a in defaults.OWNED]
     return out
 
 
-def _fx(prices: Prices) -> list[dict[str, Any]]:
-    return prices.fx()
+def _fx(prices: Prices) -> list[Fx]:
+    return [Fx.model_construct(**entry) for entry in prices.fx()]
 
 
 def _fx_rates(prices: Prices) -> list[dict[str, Any]]:

@@ -40,10 +40,11 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from common.messages import Message, msg
+from common.messages import Message
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds
 from planner.compute.answer import BreakEven
+from planner.compute.payback import BEYOND, payback_message
 
 CENT = Decimal("0.01")
 _SAFE = 2**62  # int64 headroom for the integer rounding formula
@@ -338,22 +339,6 @@ def compute(
         payback_fraction=fraction,
         labels=labels,
     )
-
-
-BEYOND = "not within the horizon"  # the label of an option still gaining at the horizon's end
-
-
-def payback_message(
-    month: int | None, one_time: Decimal | int, label: str | None = None, horizon: int = 0
-) -> Message:
-    """The payback label's message (the labels `compute` writes: the same rule)."""
-    if not month:
-        if label == BEYOND:
-            return msg("engine.payback_beyond", months=horizon)
-        return msg("engine.payback_never")
-    if month == 1:
-        return msg("engine.payback_immediately" if one_time == 0 else "engine.payback_first_period")
-    return msg("engine.payback_month", month=month)
 
 
 def headline(

@@ -25,7 +25,7 @@ from catalog import commitments as cloud_commitments
 from common.messages import Message, TierRef, msg
 from planner.compute import bill_commitments as weighing
 from planner.compute import engine, schema
-from planner.compute.message_fields import with_messages
+from planner.compute.answer_bill import BillCommitments
 from planner.services.bills import FILTERS, chosen_baseline
 
 
@@ -85,7 +85,7 @@ def slot_prices(prices: engine.Prices, slug: str) -> list[weighing.SlotPrice]:
     return out
 
 
-def for_plan(plan: schema.Plan, prices: engine.Prices | None) -> dict[str, Any] | None:
+def for_plan(plan: schema.Plan, prices: engine.Prices | None) -> BillCommitments | None:
     """`bill_commitments` of the answer: None for a plan whose baseline is no bill."""
     choice = plan.baseline.bill
     if choice is None or prices is None:
@@ -97,9 +97,9 @@ def for_plan(plan: schema.Plan, prices: engine.Prices | None) -> dict[str, Any] 
     summary = summary_of(bill)
     currency = bill.currency
     if currency != plan.currency:  # the catalog frame is in the plan's currency
-        out: dict[str, Any] = {"currency": currency, "cost": "effective", "tiers": [],
+        out: dict[str, Any] = {"currency": currency, "cost": "effective",
                                "tiers_total": len(found.tiers), "tiers_shown": 0,
-                               "limit": weighing.LIMIT, "commit_saving_monthly": None,
+                               "limit": weighing.LIMIT, "tiers": [], "commit_saving_monthly": None,
                                "reason": msg("bills.commitments.other_currency",
                                              bill=currency, plan=plan.currency)}  # fmt: skip
     else:
@@ -108,7 +108,7 @@ def for_plan(plan: schema.Plan, prices: engine.Prices | None) -> dict[str, Any] 
         allowance = plan.spot_interruption_allowance
         out = weighing.weigh(lines, slots, allowance=allowance, currency=currency)
     out["today"] = weighing.today(summary, currency)
-    return with_messages(out)
+    return BillCommitments.model_validate(out)
 
 
 def _bill_tiers(found: Any) -> list[weighing.BillTier]:

@@ -11,6 +11,10 @@ everything it rests on:
 - the plan's currency and its canonical content (`schema.plan_to_dict`, the form a
   stored plan keeps), so two ways of writing the same plan share one answer.
 
+The cache keeps the answer as its model (`planner.compute.answer.Answer`, pickled by
+Django's cache), which the pages read as it is, and beside it the answer's JSON bytes,
+which the API returns: neither is decoded on the way.
+
 Uncached, an evaluation reads the engine's inputs through `inputs.gather` in a bounded
 number of queries (at most ten with the generation read, whatever the catalog's size),
 and keeps each read in this process for the generation.
@@ -38,6 +42,8 @@ from common.messages import as_api, msg
 from common.messages import plain as plain_text
 from planner.compute import bounds, breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
+from planner.compute.answer import Answer
+from planner.compute.answer_bill import BillCommitments
 from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -47,7 +53,7 @@ SNAPSHOT_VERSION = 2  # 2: the sensitivity and odds frozen under "uncertainty"
 # A response lists the cheapest options only; "options_total" says how many there were.
 OPTIONS_LIMIT = 50
 # Raised when the shape of a cached answer changes, so a deploy never serves the old one.
-CACHE_VERSION = 3  # 3: a comparison kept as its encoded JSON
+CACHE_VERSION = 4  # 4: the answer kept as its model, its encoded JSON beside
 CACHE_SECONDS = 24 * 3600  # the key holds the date: a day is as long as an answer can live
 # raised when the shape of `uncertainty_of` changes; 5: owned inputs (21), spot interruption (27)
 UNCERTAINTY_VERSION = 5
@@ -57,27 +63,30 @@ UNCERTAINTY_VERSION = 5
 class Evaluation:
     inputs: EngineInputs
     comparison: Any  # planner.compute.engine.Comparison
-    _bill: list[dict[str, Any] | None] = field(default_factory=list, repr=False)
+    _bill: list[BillCommitments | None] = field(default_factory=list, repr=False)
 
-    def bill_commitments(self) -> dict[str, Any] | None:
+    def bill_commitments(self) -> BillCommitments | None:
         """A bill baseline's commitments weighed against the bill (issue 27), None for any
         other baseline: read once, when an answer is written (the odds never need it)."""
         if not self._bill:
             self._bill.append(bill_deals.for_plan(self.inputs.plan, self.inputs.prices))
         return self._bill[0]
 
+    def answer(self) -> Answer:
+        """The answer (`planner.compute.answer.Answer`): the engine's output models, the
+        cheapest `OPTIONS_LIMIT` options, with the sources of their figures and a bill
+        baseline's commitments. What the API, the pages and a share read."""
+        output = self.comparison.output(limit=OPTIONS_LIMIT)
+        return with_provenance(output, self.inputs.generation, self.bill_commitments())
+
     def to_dict(self) -> dict[str, Any]:
         """The answer as plain data (what a share freezes): its JSON, decoded."""
         return json.loads(self.to_json())
 
     def to_json(self) -> bytes:
-        """The answer's JSON bytes (what the API returns and the cache keeps), encoded once:
-        the engine's output models dumped, the sources of the figures added."""
-        # A dump builds fresh objects (provenance adds to them; the engine's stay as they are).
-        comparison = self.comparison.output(limit=OPTIONS_LIMIT).model_dump()
-        if (bill := self.bill_commitments()) is not None:
-            comparison["bill_commitments"] = bill
-        return encoded(with_provenance(comparison, self.inputs.generation))
+        """The answer's JSON bytes (what the API returns and the cache keeps): the model's
+        dump, encoded once."""
+        return encoded(self.answer().model_dump())
 
 
 def evaluate(
@@ -97,28 +106,41 @@ def evaluate(
     return Evaluation(inputs, comparison)
 
 
-def comparison(
+def answer(
     plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
-) -> dict[str, Any]:
-    """`evaluate(plan).to_dict()`, cached by generation, date, currency and plan content:
-    the decoded bytes of `comparison_json` (which fills the cache, as `snapshot` does with
-    the same bytes on its way)."""
-    return json.loads(comparison_json(plan, as_of=as_of, generation=generation))
+) -> Answer:
+    """`evaluate(plan).answer()`, cached by generation, date, currency and plan content: the
+    model itself (a page reads it as it is; nothing is decoded)."""
+    generation = engine_inputs.generation_or_current(generation)
+    as_of = as_of or clock.today()
+    key = cache_key("answer", plan, as_of, generation)
+    found = cache.get(key)
+    if found is None:
+        with paused():  # common/gcpause.py: the evidence read and the engine
+            found = evaluate(plan, as_of=as_of, generation=generation).answer()
+        cache.set(key, found, CACHE_SECONDS)
+    return found
 
 
 def comparison_json(
     plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
 ) -> bytes:
-    """`comparison(plan)` as the API's JSON bytes (what `JsonResponse` would encode), from
-    the same cache entry: the cache keeps the encoded answer, so one encoding serves both
-    the cache and the response, and a cached answer is never decoded to be encoded again."""
+    """The answer as the API's JSON bytes (what `JsonResponse` would encode), cached beside
+    `answer`'s model (on a miss encoded from that model where the cache has it, else from
+    a fresh evaluation, whose model is not kept: pickling it would cost the API's uncached
+    answer for pages that may never ask): one encoding serves the cache and every
+    response, and a cached answer is never decoded to be encoded again."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
     key = cache_key("comparison", plan, as_of, generation)
     found = cache.get(key)
     if found is None:
+        model = cache.get(cache_key("answer", plan, as_of, generation))
         with paused():  # common/gcpause.py: the evidence read, the engine and the encoding
-            found = evaluate(plan, as_of=as_of, generation=generation).to_json()
+            if model is None:  # not kept as a model: the API reads only the bytes
+                found = evaluate(plan, as_of=as_of, generation=generation).to_json()
+            else:
+                found = encoded(model.model_dump())
         cache.set(key, found, CACHE_SECONDS)
     return found
 
@@ -132,15 +154,16 @@ def snapshot(
     plan: schema.Plan, *, as_of: dt.date | None = None, generation: Generation | None = None
 ) -> dict[str, Any]:
     """What a share freezes (inputs, price rows, measurements, results), cached like
-    `comparison`; its results are the comparison's, which it caches on the way."""
+    `answer`; its results are the answer's JSON, whose bytes it caches on the way."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
 
     def compute() -> dict[str, Any]:
-        frozen = snapshot_of(evaluate(plan, as_of=as_of, generation=generation))
-        results_key = cache_key("comparison", plan, as_of, generation)
-        cache.add(results_key, encoded(frozen["results"]), CACHE_SECONDS)
-        return frozen
+        evaluated = evaluate(plan, as_of=as_of, generation=generation)
+        data = evaluated.to_json()
+        # its bytes for the API; not its model (pickled only where a page asks, `answer`)
+        cache.add(cache_key("comparison", plan, as_of, generation), data, CACHE_SECONDS)
+        return snapshot_of(evaluated, data)
 
     return _cached(cache_key("snapshot", plan, as_of, generation), compute)
 
@@ -250,7 +273,8 @@ def measurement_rows(evaluation: Evaluation) -> list[dict[str, Any]]:
     return out
 
 
-def snapshot_of(evaluation: Evaluation) -> dict[str, Any]:
+def snapshot_of(evaluation: Evaluation, data: bytes | None = None) -> dict[str, Any]:
+    """What a share freezes; `data`: the evaluation's JSON bytes, when the caller has them."""
     return {
         "snapshot_version": SNAPSHOT_VERSION,
         "engine_version": engine.ENGINE_VERSION,
@@ -259,7 +283,7 @@ def snapshot_of(evaluation: Evaluation) -> dict[str, Any]:
         "prices": price_rows(evaluation),
         "measurements": measurement_rows(evaluation),
         "speed_factors": evaluation.inputs.speed_factor_rows,
-        "results": evaluation.to_dict(),
+        "results": json.loads(evaluation.to_json() if data is None else data),
     }
 
 
@@ -347,7 +371,7 @@ def _amounts(evaluation: Evaluation, items: list[ranges.Uncertain]) -> dict[str,
     plan, prices = evaluation.inputs.plan, evaluation.inputs.prices
     bill = plan.baseline.monthly
     if bill is None:
-        bill = Decimal(evaluation.comparison.baseline["monthly"][0])
+        bill = Decimal(evaluation.comparison.baseline.monthly[0])
     options = evaluation.comparison.options
     carried = options[0].one_time_items if options else {}  # the best option's (issue 21)
     out = {

@@ -1,10 +1,11 @@
-"""Where each figure of a comparison comes from (the adapter over the engine's dict).
+"""Where each figure of a comparison comes from: the answer's `provenance` fields.
 
 The engine puts a price row on every part and a measurement basis on every sized
-workload. This adapter lifts them to where the figures are: each option, its
-capacity, the baseline, the headline, price/performance rows and exchange rates,
-so a reader (or the API's provenance test) finds the source of any number by
-walking up to the nearest object with a "provenance" (or "price"/"basis").
+workload. This service fills the answer's `provenance` fields with them where the figures
+are: each option, its capacity, the baseline (with a bill, read here), the headline,
+price/performance rows and exchange rates (their rows, read here), so a reader (or the
+API's provenance test) finds the source of any number by walking up to the nearest object
+with a "provenance" (or "price"/"basis").
 """
 
 from __future__ import annotations
@@ -17,6 +18,18 @@ from django.db import models
 
 from catalog.models import ExchangeRate
 from changes.selectors import Generation
+from planner.compute.answer import Answer, Option
+from planner.compute.answer_bill import BillCommitments
+from planner.compute.answer_parts import (
+    Baseline,
+    BaselineSources,
+    CapacityProvenance,
+    Fx,
+    OptionProvenance,
+    OptionRef,
+    PriceRow,
+    RateRow,
+)
 from planner.services.bills import bill_provenance
 
 ONE_TIME_INPUTS = {
@@ -27,28 +40,44 @@ ONE_TIME_INPUTS = {
 
 
 def with_provenance(
-    comparison: dict[str, Any], generation: Generation | None = None
-) -> dict[str, Any]:
-    """`comparison` with the sources of its figures (the exchange-rate rows in one query;
-    `generation` is the one the figures were computed at)."""
-    plan = comparison["plan"]
-    for option in comparison["options"]:
-        _option_provenance(option, plan, comparison["baseline"])
-    comparison["baseline"]["provenance"] = _baseline_provenance(comparison["baseline"], plan)
-    headline = comparison["headline"]
-    headline["provenance"] = {"option": headline["best"]} if headline.get("best") else {}
-    prices = {p["tier"]: p["price"] for o in comparison["options"] for p in o["parts"]}
-    for row in comparison.get("price_performance", []):
-        if row["tier"] in prices:
-            row["price"] = prices[row["tier"]]
-    _fx_provenance(comparison.get("fx", []), generation)
-    return comparison
+    answer: Answer,
+    generation: Generation | None = None,
+    bill_commitments: BillCommitments | None = None,
+) -> Answer:
+    """`answer` with the sources of its figures (the exchange-rate rows in one query;
+    `generation` is the one the figures were computed at) and, for a bill baseline, its
+    commitments (`bill_commitments`). The engine's parts the answer shares with its
+    comparison (the baseline, the headline, the rows) are copied, never changed."""
+    plan = answer.plan
+    baseline = answer.baseline
+    options = [_option_provenance(option, plan, baseline) for option in answer.options]
+    headline = answer.headline.model_copy(
+        update={"provenance": OptionRef(option=best) if (best := answer.headline.best) else
+                OptionRef()}
+    )  # fmt: skip
+    prices = {p.tier: p.price for o in options for p in o.parts}
+    rows = [
+        row.model_copy(update={"price": prices[row.tier]}) if row.tier in prices else row
+        for row in answer.price_performance
+    ]
+    update: dict[str, Any] = {
+        "baseline": baseline.model_copy(
+            update={"provenance": _baseline_provenance(baseline, plan)}
+        ),
+        "headline": headline,
+        "options": options,
+        "price_performance": rows,
+        "fx": _fx_provenance(answer.fx, generation),
+    }
+    if bill_commitments is not None:
+        update["bill_commitments"] = bill_commitments
+    return answer.model_copy(update=update)
 
 
-def _bases(capacity_result: dict[str, Any] | None) -> tuple[list[dict], list[dict]]:
+def _bases(capacity_result: Any) -> tuple[list[dict], list[dict]]:
     runs, estimates = [], []
-    for workload in (capacity_result or {}).get("workloads", []):
-        basis = workload.get("basis") or {}
+    for workload in capacity_result.workloads if capacity_result is not None else []:
+        basis = workload.basis or {}
         if "run_id" in basis:
             runs.append(basis)
         elif "estimate" in basis:
@@ -56,31 +85,29 @@ def _bases(capacity_result: dict[str, Any] | None) -> tuple[list[dict], list[dic
     return runs, estimates
 
 
-def _baseline_carried(
-    plan: dict[str, Any], baseline: dict[str, Any]
-) -> tuple[list[str], list[dict[str, Any]]]:
+def _baseline_carried(plan: dict[str, Any], baseline: Baseline) -> tuple[list[str], list[PriceRow]]:
     """What of today's spend an option's months carry: the whole baseline during the months
     of running both, and the commitments until they run out (the engine's `shared_monthly`).
     Their entered fields and price rows are inputs of the option as much as of the baseline.
     """
     given = plan["baseline"]
     entered: list[str] = []
-    prices: list[dict[str, Any]] = []
+    prices: list[PriceRow] = []
     both = (plan.get("one_time") or {}).get("running_both_months") or 0
     if both:
         entered.append("one_time.running_both_months")
         if given.get("monthly") is not None:
             entered.append("baseline.monthly")
-        elif "price" in baseline:
+        elif baseline.price is not None:
             entered.append("baseline.count")
-            prices.append(baseline["price"])
+            prices.append(baseline.price)
     for i, commitment in enumerate(given.get("commitments") or []):
         entered.append(f"baseline.commitments[{i}].months_remaining")
         if commitment.get("monthly") is not None:
             entered.append(f"baseline.commitments[{i}].monthly")
         else:
             entered.append(f"baseline.commitments[{i}].count")
-            prices += [c["price"] for c in baseline.get("commitment_prices", []) if c["index"] == i]
+            prices += [c.price for c in baseline.commitment_prices or [] if c.index == i]
     return entered, prices
 
 
@@ -89,37 +116,33 @@ OWNED_INPUTS = ("count", "purchase_price", "setup", "depreciation_years", "resal
                 "financing", "resale_percent", "loan_annual_rate", "loan_months")  # fmt: skip
 
 
-def _owned_entered(option: dict[str, Any], plan: dict[str, Any]) -> list[str]:
+def _owned_entered(option: Option, plan: dict[str, Any]) -> list[str]:
     """An owned server's option rests on its own fields (the defaults among them carry their
     source in the comparison's assumptions)."""
-    if not str(option.get("key", "")).startswith("owned:"):
+    if not option.key.startswith("owned:"):
         return []
-    index = int(option["key"].split(":", 1)[1])
+    index = int(option.key.split(":", 1)[1])
     given = (plan.get("owned") or [])[index]
     return [f"owned[{index}].{name}" for name in OWNED_INPUTS if given.get(name) is not None]
 
 
-def _option_provenance(
-    option: dict[str, Any], plan: dict[str, Any], baseline: dict[str, Any]
-) -> None:
-    runs, estimates = [], []
-    fits: list[bool] = []
-    for part in option["parts"]:
-        cap = part.get("capacity")
+def _option_provenance(option: Option, plan: dict[str, Any], baseline: Baseline) -> Option:
+    """The option (its own, fresh from `Comparison.output`) with its sources and its
+    capacities'."""
+    runs: list[dict] = []
+    estimates: list[dict] = []
+    for part in option.parts:
+        cap = part.capacity
         part_runs, part_estimates = _bases(cap)
         if cap is not None:
-            cap["provenance"] = {
-                "tier": part["tier"],
-                "runs": part_runs,
-                "estimates": part_estimates,
-            }
-            if cap.get("fits_in_ram") is not None:
-                fits.append(bool(cap["fits_in_ram"]))
-        if part["mode"] == "sized":
+            cap.provenance = CapacityProvenance.model_construct(
+                tier=part.tier, runs=part_runs, estimates=part_estimates
+            )
+        if part.mode == "sized":
             runs += part_runs
             estimates += part_estimates
     entered = []
-    for item, amount in option.get("one_time_items", {}).items():
+    for item, amount in option.one_time_items.items():
         if item in ONE_TIME_INPUTS and Decimal(amount):
             entered += ONE_TIME_INPUTS[item]
     monthly = plan.get("monthly") or {}
@@ -127,42 +150,45 @@ def _option_provenance(
     carried, carried_prices = _baseline_carried(plan, baseline)
     entered += carried
     entered += _owned_entered(option, plan)
-    option["servers"] = sum(
-        p["servers_by_month"][0] for p in option["parts"] if p["servers_by_month"]
+    option.provenance = OptionProvenance.model_construct(
+        prices=[part.price for part in option.parts] + carried_prices,
+        runs=runs,
+        estimates=estimates,
+        entered=entered,
     )
-    option["fits_in_ram"] = None if not fits else all(fits)
-    option["provenance"] = {
-        "prices": [part["price"] for part in option["parts"]] + carried_prices,
-        "runs": runs,
-        "estimates": estimates,
-        "entered": entered,
-    }
+    return option
 
 
-def _baseline_provenance(baseline: dict[str, Any], plan: dict[str, Any]) -> dict[str, Any]:
+def _baseline_provenance(baseline: Baseline, plan: dict[str, Any]) -> BaselineSources:
     given = plan["baseline"]
     entered = ["baseline.monthly"] if given.get("monthly") is not None else []
-    prices = [baseline["price"]] if "price" in baseline else []
-    prices += [c["price"] for c in baseline.get("commitment_prices", [])]
+    prices = [baseline.price] if baseline.price is not None else []
+    prices += [c.price for c in baseline.commitment_prices or []]
     for i, commitment in enumerate(given.get("commitments") or []):
         if commitment.get("monthly") is not None:
             entered.append(f"baseline.commitments[{i}].monthly")
-    said: dict[str, Any] = {"prices": prices, "entered": entered}
-    if (bill := bill_provenance(given.get("bill"))) is not None:
-        said["bill"] = bill  # the bill, its period and lines: the monthly's source
-        if not bill.get("deleted") and given.get("monthly") == bill["monthly"]:
-            said["entered"] = [e for e in entered if e != "baseline.monthly"]
-    return said
+    if (bill := bill_provenance(given.get("bill"))) is None:
+        return BaselineSources.model_construct(prices=prices, entered=entered)
+    # the bill, its period and lines: the monthly's source
+    if not bill.get("deleted") and given.get("monthly") == bill["monthly"]:
+        entered = [e for e in entered if e != "baseline.monthly"]
+    return BaselineSources.model_construct(prices=prices, entered=entered, bill=bill)
 
 
-def _fx_provenance(rates: list[dict[str, Any]], generation: Generation | None) -> None:
+def _fx_provenance(rates: list[Fx], generation: Generation | None) -> list[Fx]:
     """Each exchange rate the prices were converted at, with its rows: one query for all.
     Not kept in this process: bench/memo_pays.py measured 0.4-0.5 ms a read (2,018 and
     20,000 tiers), and it is read only when an answer is computed, not served from cache."""
-    wanted = frozenset((entry.get("date"), entry["into"]) for entry in rates)
-    found = _rate_rows(wanted)
-    for entry in rates:
-        entry["rows"] = [dict(row) for row in found.get((entry.get("date"), entry["into"]), [])]
+    found = _rate_rows(frozenset((entry.date, entry.into) for entry in rates))
+    row = RateRow.model_construct
+    return [
+        entry.model_copy(update={"rows": [
+            row(rate_id=r["rate_id"], from_=r["from"], to=r["to"], rate=r["rate"],
+                date=r["date"], source=r["source"])
+            for r in found.get((entry.date, entry.into), [])
+        ]})
+        for entry in rates
+    ]  # fmt: skip
 
 
 def _rate_rows(wanted: Set[tuple[str | None, str]]) -> dict[tuple[str, str], list[dict]]:

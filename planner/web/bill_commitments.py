@@ -1,17 +1,16 @@
-"""The answer's `bill_commitments` as the plan page shows it (issue 27): per instance type of
-the bill, the cloud's commitments of the same instance weighed against the bill, and the
-bill's own commitment figures today. Sentences stay messages (the page says them in the
-reader's language); amounts are Decimals."""
+"""The answer's `bill_commitments` (its model) as the plan page shows it (issue 27): per
+instance type of the bill, the cloud's commitments of the same instance weighed against the
+bill, and the bill's own commitment figures today. Sentences stay messages (the page says
+them in the reader's language); amounts are Decimals."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from common.messages import Message
-from planner.compute.message_fields import MESSAGES, by_field
+from planner.compute import answer_bill
 
 
 def _dec(value: Any) -> Decimal | None:
@@ -48,43 +47,26 @@ class BillCommitments:
     saving: Decimal | None = None  # a month, each weighed type at its cheapest commitment
 
 
-def view(data: Mapping[str, Any] | None) -> BillCommitments | None:
-    """The page's view of `bill_commitments` (None: the plan's baseline is no bill)."""
-    if not data:
+def view(data: answer_bill.BillCommitments | None) -> BillCommitments | None:
+    """The page's view of the answer's `bill_commitments` (None: the baseline is no bill)."""
+    if data is None:
         return None
-    messages = by_field(data.get(MESSAGES))
-
-    def said(path: str) -> Message | None:
-        found = messages.get(path)
-        return found[0] if found else None
-
-    out = BillCommitments(currency=str(data.get("currency") or ""), more=said("more"),
-                          reason=said("reason"), shown=int(data.get("tiers_shown") or 0),
-                          total=int(data.get("tiers_total") or 0),
-                          saving=_dec(data.get("commit_saving_monthly")))  # fmt: skip
-    today = data.get("today") or {}
-    out.today = [m for i in range(len(today.get("said") or [])) if (m := said(f"today.said[{i}]"))]
-    for i, tier in enumerate(data.get("tiers") or []):
-        at = f"tiers[{i}]"
+    out = BillCommitments(currency=data.currency, more=data.more, reason=data.reason,
+                          shown=data.tiers_shown, total=data.tiers_total,
+                          saving=_dec(data.commit_saving_monthly))  # fmt: skip
+    out.today = list(data.today.said) if data.today is not None else []
+    for tier in data.tiers:
         options = [
-            Option(
-                f"{o['group']}-{o['years']}",
-                said(f"{at}.options[{j}].label"),
-                _dec(o.get("monthly")),
-                _dec(o.get("saving_monthly")),
-                said(f"{at}.options[{j}].summary"),
-                bool((o.get("price") or {}).get("confirmed", True)),
-            )
-            for j, o in enumerate(tier.get("options") or [])
-        ]
-        notes = [said(f"{at}.notes[{k}]") for k in range(len(tier.get("notes") or []))]
-        missing = [said(f"{at}.missing[{k}].reason") for k in range(len(tier.get("missing") or []))]
+            Option(f"{o.group}-{o.years}", o.label, _dec(o.monthly), _dec(o.saving_monthly),
+                   o.summary, o.price.confirmed if o.price is not None else True)
+            for o in tier.options
+        ]  # fmt: skip
         out.tiers.append(
             TierView(
-                said=said(f"{at}.said"),
-                notes=[m for m in notes if m],
+                said=tier.said,
+                notes=list(tier.notes),
                 options=options,
-                missing=[m for m in missing if m],
+                missing=[m.reason for m in tier.missing],
             )
         )
     return out

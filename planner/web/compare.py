@@ -250,26 +250,22 @@ def _amounts(key: str, label: str, values: list[Decimal], currencies: list[str])
 # --- the chart ---------------------------------------------------------------------------
 
 
-def chart_data(
-    names: Sequence[str], comparisons: Sequence[Mapping[str, Any]], sides: Sequence[Results]
-) -> dict[str, Any] | None:
+def chart_data(names: Sequence[str], sides: Sequence[Results]) -> dict[str, Any] | None:
     """Each plan's cumulative cost: its best option (solid) and its baseline (dashed).
 
     None when the plans use different currencies: one axis cannot hold both.
     """
-    currencies = {c["currency"] for c in comparisons}
+    currencies = {side.currency for side in sides}
     if len(currencies) != 1:
         return None
     series = []
-    for name, comparison, side in zip(names, comparisons, sides, strict=True):
+    for name, side in zip(names, sides, strict=True):
         best = side.best
-        option = next((o for o in comparison.get("options") or [] if best and o["key"] == best.key),
-                      None)  # fmt: skip
         series.append({
             "plan": name,
             "best": render(best.title) if best else "",
-            "baseline": [_cents(v) for v in comparison["baseline"].get("cumulative") or []],
-            "values": [_cents(v) for v in option["money"]["cumulative"]] if option else [],
+            "baseline": [_cents(v) for v in side.baseline_cumulative],
+            "values": [_cents(v) for v in best.cumulative] if best else [],
             "payback_month": best.payback_month if best else None,
         })  # fmt: skip
     return {"currency": currencies.pop(), "plans": series}

@@ -1,17 +1,16 @@
-"""What the dashboard shows, from the engine's comparison as plain data.
+"""What the dashboard shows, from the engine's answer as its model.
 
-The answer's JSON (`Comparison.output()` dumped, or a share's frozen `results`) in; rows
-for the results table, the headline's parts, and the three charts' data out. No request, no
-database: the editor, the shared page, the compare page and the CSV exports all
-read the same rows, so a figure never differs between them.
+The answer (`planner.compute.answer.Answer`, as `evaluation.answer` gives it, or a
+share's frozen `results` read back by `Answer.read`) in; rows for the results table, the
+headline's parts, and the three charts' data out. No request, no database: the editor,
+the shared page, the compare page and the CSV exports all read the same rows, so
+a figure never differs between them.
 
-Money stays `Decimal` here (the engine's strings, exact to the cent); only the
-chart data turns to floats, rounded to the cent.
+Money stays `Decimal` here (the model's, exact to the cent); only the chart data turns to
+floats, rounded to the cent.
 
-Sentences (labels, notes, reasons, payback) come as the engine's messages, read back
-from each object's `messages` list, so the pages say them in the reader's language
-(`{{ note|message }}`). A share frozen before messages has none: its stored English
-text stands in (`common.text`), except payback, which is rebuilt from its month.
+Sentences (labels, notes, reasons, payback) are the engine's messages as the model holds
+them, so the pages say them in the reader's language (`{{ note|message }}`).
 """
 
 from __future__ import annotations
@@ -28,10 +27,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from benchmarks_app.evidence import side_labels
 from common.django.message_render import render
-from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef, msg, plain
+from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef, msg
+from common.messages import plain as english
 from common.units import HOURS_PER_MONTH
-from planner.compute.message_fields import MESSAGES, by_field
-from planner.compute.tco import payback_message
+from planner.compute import answer as model
 from planner.web import bill_commitments
 
 CHART_OPTIONS = 8  # bars in the monthly and capacity charts besides the baseline
@@ -140,6 +139,11 @@ class Row:
     retired: bool = False  # the shared page: a tier it names is no longer offered
     # a cloud commitment on the baseline's instance (issue 27): its break-even, or spot's risk
     commitment: Message | None = None
+    cumulative: list[Decimal] = field(default_factory=list)  # months 0…H (the charts)
+    servers_monthly: Decimal = Decimal(0)  # its servers' part of a month, at catalog prices
+    use: Use | None = None  # the sized parts' threads and memory against the servers'
+    fixed: bool = False  # a part at a fixed count, not sized to the work
+    position: int = 0  # in the answer's options (the engine's order)
 
     @property
     def dearer_by(self) -> Decimal:
@@ -149,6 +153,16 @@ class Row:
     @property
     def server_count(self) -> int:
         return sum(count for count, _name in self.servers)
+
+
+@dataclass(frozen=True)
+class Use:
+    """An option's sized servers: threads and memory needed against those they have."""
+
+    threads_have: float
+    threads_need: float
+    memory_have: float
+    memory_need: float
 
 
 @dataclass
@@ -170,11 +184,11 @@ class Results:
     baseline_quoted: bool  # the manager's own figure (else a catalog tier's price)
     baseline_source: str  # the tier's key when priced from the catalog
     rows: list[Row]
-    headline: dict[str, Any]
+    headline: model.Headline
     not_entered: list[str]
-    stays_on_gpu: list[dict[str, Any]]
+    stays_on_gpu: list[Any]  # model.StaysOnGpu (a frozen share's: its dictionaries)
     no_number: list[NoNumber]
-    assumptions: list[dict[str, Any]]
+    assumptions: list[Any]  # model.AssumptionOut (a frozen share's: its dictionaries)
     charts: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Where the baseline came from when a bill gave it: the bill, its tier lines, the types
     # with no catalog tier and the trend, as messages (empty: no bill).
@@ -183,6 +197,8 @@ class Results:
     # a bill baseline's commitments weighed against the bill (issue 27); None: no bill
     bill_commitments: bill_commitments.BillCommitments | None = None
     vs_bill_commitments: Message | None = None  # the best move against committing the bill
+    baseline_cumulative: list[Decimal] = field(default_factory=list)  # months 0…H
+    utilisation_target: float | None = None  # the plan's (the capacity chart's line)
 
     @property
     def best(self) -> Row | None:
@@ -226,196 +242,196 @@ def dec(value: Any) -> Decimal:
     return Decimal(str(value)) if value not in (None, "") else Decimal(0)
 
 
-def _price(part: Mapping[str, Any]) -> PriceSource:
-    p = part["price"]
+def text(value: Any) -> Message:
+    """A sentence the model holds as a message, or as text (a figure's basis keeps some)."""
+    return value if isinstance(value, Message) else msg("common.text", text=str(value or ""))
+
+
+def price_source(tier: str, name: str, p: model.PriceRow) -> PriceSource:
+    """A part's price row as the page lists it."""
     return PriceSource(
-        tier=part["tier"],
-        name=part.get("name") or part["tier"],
-        amount=dec(p.get("amount")),
-        unit=p.get("unit") or "",
-        currency=p.get("currency") or "",
-        effective_from=p.get("effective_from"),
-        source=p.get("source") or "",
-        source_url=p.get("source_url") or "",
-        confirmed=bool(p.get("confirmed")),
-        stale=bool(p.get("stale")),
-        fx_rate=p.get("fx_rate"),
-        fx_date=p.get("fx_date"),
+        tier=tier,
+        name=name or tier,
+        amount=dec(p.amount),
+        unit=p.unit or "",
+        currency=p.currency or "",
+        effective_from=p.effective_from,
+        source=p.source or "",
+        source_url=p.source_url or "",
+        confirmed=bool(p.confirmed),
+        stale=bool(p.stale),
+        fx_rate=p.fx_rate,
+        fx_date=p.fx_date,
     )
 
 
-class Said:
-    """One object's sentences as messages, by field path, with the stored text as fallback."""
+def evidence_of(workload: str, basis: Mapping[str, Any], reason: Message | None) -> Evidence:
+    """One workload's basis (`WorkloadCapacity.basis`, or a frozen share's) as the page
+    says it; `reason`: why there is no figure, where the basis is "none"."""
+    if "none" in basis:
+        return Evidence(workload, "none", reason=reason)
+    factor = None
+    if "estimate" in basis:
+        factor = basis["estimate"].get("speed_factor")
+        basis = basis["estimate"].get("reference") or {}
+    extrapolation = basis.get("extrapolation")
+    return Evidence(
+        workload=workload,
+        kind="estimate" if factor else basis.get("kind", "measured"),
+        run_id=str(basis.get("run_id", "")),
+        host=basis.get("host", ""),
+        profile=basis.get("profile", ""),
+        scale=basis.get("scale", ""),
+        threads=basis.get("threads"),
+        value=basis.get("value"),
+        unit=basis.get("unit", ""),
+        fit=basis.get("fit"),
+        extrapolation=text(extrapolation) if extrapolation else None,
+        factor=factor,
+        published=basis.get("published_estimate"),
+        cpu_notes=side_labels(basis.get("published_estimate") or {}),
+    )
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self.messages = by_field(data.get(MESSAGES))
 
-    def __call__(self, path: str, text: Any) -> Message:
-        found = self.messages.get(path)
-        return found[0] if found else msg("common.text", text=str(text or ""))
-
-    def maybe(self, path: str, text: Any) -> Message | None:
-        return self(path, text) if text or path in self.messages else None
-
-    def first(self, paths: Sequence[str], text: Any) -> Message:
-        """The message of the first path that has one (a newer field, then an older one)."""
-        for path in paths:
-            if path in self.messages:
-                return self.messages[path][0]
-        return msg("common.text", text=str(text or ""))
-
-
-def _evidence(part: Mapping[str, Any], said: Said, at: str) -> list[Evidence]:
-    cap = part.get("capacity") or {}
+def _evidence(part: model.Part) -> list[Evidence]:
+    if part.capacity is None:
+        return []
     out = []
-    for k, w in enumerate(cap.get("workloads") or []):
-        basis = w.get("basis") or {}
-        name = w.get("name") or w.get("kind", "")
-        path = f"{at}.capacity.workloads[{k}].basis"
-        if "none" in basis:
-            out.append(Evidence(name, "none", reason=said(f"{path}.none", basis["none"])))
-            continue
-        factor = None
-        if "estimate" in basis:
-            factor = basis["estimate"].get("speed_factor")
-            basis = basis["estimate"].get("reference") or {}
-            path = f"{path}.estimate.reference"
-        out.append(
-            Evidence(
-                workload=name,
-                kind="estimate" if factor else basis.get("kind", "measured"),
-                run_id=str(basis.get("run_id", "")),
-                host=basis.get("host", ""),
-                profile=basis.get("profile", ""),
-                scale=basis.get("scale", ""),
-                threads=basis.get("threads"),
-                value=basis.get("value"),
-                unit=basis.get("unit", ""),
-                fit=basis.get("fit"),
-                extrapolation=said.maybe(f"{path}.extrapolation", basis.get("extrapolation")),
-                factor=factor,
-                published=basis.get("published_estimate"),
-                cpu_notes=side_labels(basis.get("published_estimate") or {}),
-            )
-        )
+    for w in part.capacity.workloads:
+        reason = text(w.basis["none"]) if "none" in w.basis else None
+        out.append(evidence_of(w.name or w.kind, w.basis, reason))
     return out
 
 
-def _fits(parts: Sequence[Mapping[str, Any]]) -> bool | None:
-    flags = [(p.get("capacity") or {}).get("fits_in_ram") for p in parts]
-    known = [f for f in flags if f is not None]
-    return all(known) if known else None
+def _use(parts: Sequence[model.Part]) -> Use | None:
+    """The sized parts' threads and memory (None: no workload sized it, or no threads)."""
+    threads_have = threads_need = memory_have = memory_need = 0.0
+    sized = False
+    for part in parts:
+        cap = part.capacity
+        if cap is None or cap.servers is None:
+            continue
+        count = (part.servers_by_month or [0])[0]
+        if cap.threads_per_server:
+            threads_have += count * float(cap.threads_per_server)
+            threads_need += float(cap.threads_needed or 0)
+        if cap.ram_gib:
+            memory_have += count * float(cap.ram_gib)
+            memory_need += float(cap.memory_need_gib or 0)
+        sized = sized or bool(cap.workloads)
+    if not sized or not threads_have:
+        return None
+    return Use(threads_have, threads_need, memory_have, memory_need)
 
 
-def _row(option: Mapping[str, Any]) -> Row:
-    money = option["money"]
-    parts = option.get("parts") or []
-    monthly = money.get("monthly") or ["0"]
-    said = Said(option)
-    # A share frozen before titles has only the label: it still shows, as it was.
-    title = said.first(["title", "label"], option.get("title") or option["label"])
+def servers_monthly(prices: Sequence[tuple[PriceSource, int]]) -> Decimal:
+    """What the parts' servers cost a month at their catalog prices: (price, count) each."""
+    total = Decimal(0)
+    for price, count in prices:
+        monthly = price.amount * (HOURS_PER_MONTH if price.unit == "hour" else 1)
+        total += monthly * Decimal(str(price.fx_rate or 1)) * count
+    return total
+
+
+def _title(part: model.Part) -> Message:
+    return part.title if part.title is not None else text(part.name or part.tier)
+
+
+def _row(option: model.Option) -> Row:
+    money, parts = option.money, option.parts
+    priced = [(p, price_source(p.tier, p.name, p.price)) for p in parts if p.price is not None]
+    fits = [p.capacity.fits_in_ram for p in parts if p.capacity is not None]
+    known = [f for f in fits if f is not None]
+    costs, check = option.one_time_costs, option.capacity_check
     return Row(
-        key=option["key"],
-        label=plain(title),
-        title=title,
-        figure=option.get("figure", "entered"),
-        servers=[
-            (
-                int((p.get("servers_by_month") or [0])[0]),
-                said.first([f"parts[{j}].title"], p.get("name") or p["tier"]),
-            )
-            for j, p in enumerate(parts)
-            if p.get("mode") != "usage"
-        ],
-        usage=[
-            said(f"parts[{j}].usage_hours", p["usage_hours"])
-            for j, p in enumerate(parts)
-            if p.get("usage_hours")
-        ],
-        monthly=dec(money.get("steady_monthly") or monthly[0]),
-        transition=dec(money.get("transition_cost") or "0"),
-        one_time_costs=(option.get("one_time_costs") or {}).get("charged"),
-        stays=(option.get("one_time_costs") or {}).get("stays"),
-        capacity=(option.get("capacity_check") or {}).get("status"),
-        capacity_said=said.maybe(
-            "capacity_check.said", (option.get("capacity_check") or {}).get("said")
+        key=option.key,
+        label=english(option.title),
+        title=option.title,
+        figure=option.figure,
+        servers=[((p.servers_by_month or [0])[0], _title(p)) for p in parts if p.mode != "usage"],
+        usage=[p.usage_hours for p in parts if p.usage_hours is not None],
+        monthly=money.steady_monthly,
+        transition=money.transition_cost,
+        one_time_costs=list(costs.charged) if costs is not None else None,
+        stays=costs.stays if costs is not None else None,
+        capacity=check.status if check is not None else None,
+        capacity_said=check.said if check is not None else None,
+        one_time=money.one_time,
+        one_time_items=dict(option.one_time_items),
+        total=money.total,
+        saving=money.saving,
+        saving_pct=money.saving_pct,
+        payback_month=money.payback_month,
+        payback_label=money.payback_label or "never",
+        payback=option.payback,
+        fits_in_ram=all(known) if known else None,
+        prices=[price for _p, price in priced],
+        evidence=[e for p in parts for e in _evidence(p)],
+        notes=list(option.notes),
+        npv=money.npv,
+        commitment=option.commitment.summary if option.commitment is not None else None,
+        cumulative=list(money.cumulative),
+        servers_monthly=servers_monthly(
+            [(price, (p.servers_by_month or [0])[0]) for p, price in priced if p.mode != "usage"]
         ),
-        one_time=dec(money["one_time"]),
-        one_time_items={k: dec(v) for k, v in (option.get("one_time_items") or {}).items()},
-        total=dec(money["total"]),
-        saving=dec(money["saving"]),
-        saving_pct=dec(money["saving_pct"]) if money.get("saving_pct") is not None else None,
-        payback_month=money.get("payback_month"),
-        payback_label=money.get("payback_label") or "never",
-        payback=_payback(said, money),
-        fits_in_ram=_fits(parts),
-        prices=[_price(p) for p in parts if p.get("price")],
-        evidence=[e for j, p in enumerate(parts) for e in _evidence(p, said, f"parts[{j}]")],
-        notes=[said(f"notes[{i}]", note) for i, note in enumerate(option.get("notes") or [])],
-        npv=dec(money["npv"]) if money.get("npv") is not None else None,
-        commitment=said("commitment.summary", option["commitment"].get("summary"))
-        if option.get("commitment")
-        else None,
+        use=_use(parts),
+        fixed=any(p.mode == "fixed" for p in parts),
     )
 
 
-def _payback(said: Said, money: Mapping[str, Any]) -> Message:
-    """When the option pays back; a share frozen before messages rebuilds it from the figures."""
-    if "money.payback_label" in said.messages:
-        return said("money.payback_label", "")
-    return payback_message(money.get("payback_month"), dec(money.get("one_time")),
-                           money.get("payback_label"), len(money.get("monthly") or ()))  # fmt: skip
+def _no_number(entry: model.Unpriced) -> NoNumber:
+    if isinstance(entry, model.DroppedTier):
+        return NoNumber(entry.tier, [entry.reason])
+    return NoNumber(entry.tier, list(entry.reasons))
 
 
-def _no_number(entry: Mapping[str, Any]) -> NoNumber:
-    said = Said(entry)
-    if "reasons" in entry:
-        reasons = [said(f"reasons[{i}]", r) for i, r in enumerate(entry["reasons"] or [])]
-    else:
-        reasons = [said("reason", entry.get("reason"))]
-    return NoNumber(str(entry.get("tier", "")), reasons)
-
-
-def results(comparison: Mapping[str, Any]) -> Results:
-    """The comparison as the dashboard reads it: rows sorted by total cost, cheapest first."""
-    rows = sorted((_row(o) for o in comparison.get("options") or []),
-                  key=lambda r: (r.capacity == "cannot_carry", r.total))  # fmt: skip
-    if rows and rows[0].capacity != "cannot_carry":
-        rows[0].best = True
-    bought = (comparison.get("plan") or {}).get("owned") or []
-    for row in rows:  # an owned option's servers: the count the plan buys (issue 21)
+def results(answer: model.Answer) -> Results:
+    """The answer as the dashboard reads it: rows sorted by total cost, cheapest first."""
+    if not isinstance(answer, model.Answer):
+        raise TypeError(f"an Answer, not {type(answer).__name__} (stored JSON: Answer.read)")
+    baseline = answer.baseline
+    view = Results(
+        currency=answer.currency,
+        as_of=dt.date.fromisoformat(answer.as_of) if answer.as_of else None,
+        horizon=len(baseline.monthly),
+        baseline_monthly=dec((baseline.monthly or ["0"])[0]),
+        baseline_total=dec(baseline.total),
+        baseline_quoted=baseline.quoted_monthly is not None,
+        baseline_source=baseline.tier or "",
+        rows=[_row(o) for o in answer.options],
+        headline=answer.headline,
+        not_entered=list(answer.headline.not_entered),
+        stays_on_gpu=list(answer.stays_on_gpu),
+        no_number=[_no_number(n) for n in answer.no_number],
+        assumptions=list(answer.assumptions),
+        commitments_missing=[m.reason for m in answer.commitments_missing],
+        baseline_cumulative=[dec(v) for v in baseline.cumulative],
+        utilisation_target=_float(answer.plan.get("utilisation_target")),
+    )
+    for position, row in enumerate(view.rows):
+        row.position = position
+    # the cheapest that can carry the work is the best (issue 21: one that cannot never is)
+    view.rows.sort(key=lambda r: (r.capacity == "cannot_carry", r.total))
+    if view.rows and view.rows[0].capacity != "cannot_carry":
+        view.rows[0].best = True
+    bought = answer.plan.get("owned") or []
+    for row in view.rows:  # an owned option's servers: the count the plan buys (issue 21)
         if row.key.startswith("owned:") and not row.servers:
             index = int(row.key.split(":", 1)[1])
             if index < len(bought):
                 row.owned = True
                 row.servers = [(int(bought[index].get("count") or 1), row.title)]
-    baseline = comparison["baseline"]
-    headline = dict(comparison.get("headline") or {})
-    out = Results(
-        currency=comparison["currency"],
-        as_of=dt.date.fromisoformat(comparison["as_of"]) if comparison.get("as_of") else None,
-        horizon=len(baseline.get("monthly") or []),
-        baseline_monthly=dec((baseline.get("monthly") or ["0"])[0]),
-        baseline_total=dec(baseline.get("total")),
-        baseline_quoted="quoted_monthly" in baseline,
-        baseline_source=str(baseline.get("tier") or ""),
-        rows=rows,
-        headline=headline,
-        not_entered=list(headline.get("not_entered") or []),
-        stays_on_gpu=list(comparison.get("stays_on_gpu") or []),
-        no_number=[_no_number(n) for n in comparison.get("no_number") or []],
-        assumptions=list(comparison.get("assumptions") or []),
-        commitments_missing=[
-            Said(m)("reason", m.get("reason")) for m in comparison.get("commitments_missing") or []
-        ],
-    )
-    out.charts = chart_data(comparison, rows)
-    out.baseline_bill = bill_lines((baseline.get("provenance") or {}).get("bill"))
-    if out.baseline_bill:  # issue 25: the options sized to the bill's machines
-        out.baseline_bill += matched_lines(baseline.get("matched"))
-    out.bill_commitments = bill_commitments.view(comparison.get("bill_commitments"))
-    out.vs_bill_commitments = vs_bill_commitments(out)
-    return out
+    view.charts = chart_data(view)
+    view.baseline_bill = bill_lines(baseline.provenance.bill if baseline.provenance else None)
+    if view.baseline_bill:  # issue 25: the options sized to the bill's machines
+        view.baseline_bill += matched_lines(baseline.matched)
+    view.bill_commitments = bill_commitments.view(answer.bill_commitments)
+    view.vs_bill_commitments = vs_bill_commitments(view)
+    return view
+
+
+def _float(value: Any) -> float | None:
+    return float(value) if value is not None else None
 
 
 BILL_LINES_SHOWN = 8  # instance-type lines the marker names; the rest counted
@@ -479,14 +495,13 @@ def matched_lines(said: Mapping[str, Any] | None) -> list[Message]:
     return [msg("bills.plan.matched", capacity=Number(dec(said["capacity"]), 2))]
 
 
-def tier_titles(comparison: Mapping[str, Any]) -> dict[str, str]:
+def tier_titles(answer: model.Answer) -> dict[str, str]:
     """{tier key: its title in the reader's language} for each tier the options name."""
     out: dict[str, str] = {}
-    for option in comparison.get("options") or []:
-        said = Said(option)
-        for j, part in enumerate(option.get("parts") or []):
-            title = said.first([f"parts[{j}].title"], part.get("name") or part["tier"])
-            out.setdefault(part["tier"], render(title))
+    for option in answer.options:
+        for part in option.parts:
+            if part.tier not in out:
+                out[part.tier] = render(_title(part))
     return out
 
 
@@ -598,28 +613,11 @@ def _cents(value: Any) -> float:
     return round(float(dec(value)), 2)
 
 
-def _unit_monthly(price: PriceSource) -> Decimal:
-    monthly = price.amount * (HOURS_PER_MONTH if price.unit == "hour" else 1)
-    return monthly * Decimal(str(price.fx_rate or 1))
-
-
-def _servers_cost(option: Mapping[str, Any]) -> Decimal:
-    total = Decimal(0)
-    for part in option.get("parts") or []:
-        if part.get("mode") == "usage" or not part.get("price"):
-            continue
-        count = (part.get("servers_by_month") or [0])[0]
-        total += _unit_monthly(_price(part)) * count
-    return total
-
-
-def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
-    """The three charts' inputs: JSON-able, so each has a content hash."""
-    currency = comparison["currency"]
-    baseline = comparison["baseline"]
-    cumulative = baseline.get("cumulative") or []
-    by_key = {o["key"]: o for o in comparison.get("options") or []}
-    ordered = [by_key[r.key] for r in rows]
+def chart_data(view: Results) -> dict[str, dict[str, Any]]:
+    """The three charts' inputs, from the view's rows: JSON-able, so each has a content
+    hash."""
+    currency, rows = view.currency, view.rows
+    cumulative = view.baseline_cumulative
     titles = [render(r.title) for r in rows[:CHART_OPTIONS]]  # in the active language
     horizon = max(len(cumulative) - 1, 1)
     out: dict[str, dict[str, Any]] = {
@@ -630,45 +628,39 @@ def chart_data(comparison: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, 
             "options": [
                 {
                     "label": title,
-                    "values": [_cents(v) for v in o["money"]["cumulative"]],
-                    "payback_month": o["money"].get("payback_month"),
+                    "values": [_cents(v) for v in row.cumulative],
+                    "payback_month": row.payback_month,
                 }
-                for o, title in zip(ordered[:CUMULATIVE_OPTIONS], titles, strict=False)
+                for row, title in zip(rows[:CUMULATIVE_OPTIONS], titles, strict=False)
             ],
         },
     }
-    base_monthly = dec((baseline.get("monthly") or ["0"])[0])
     bars = [
-        {"label": _("Baseline (today)"), "servers": _cents(base_monthly), "operations": 0.0,
-         "one_time": 0.0}
+        {"label": _("Baseline (today)"), "servers": _cents(view.baseline_monthly),
+         "operations": 0.0, "one_time": 0.0}
     ]  # fmt: skip
-    for o, title in zip(ordered[:CHART_OPTIONS], titles, strict=False):
+    for row, title in zip(rows[:CHART_OPTIONS], titles, strict=False):
         # The steady month after running both (issue 21); those months apart, once.
-        money = o["money"]
-        monthly = dec(money.get("steady_monthly") or (money.get("monthly") or ["0"])[0])
-        servers = min(_servers_cost(o), monthly)
-        stays = (o.get("one_time_costs") or {}).get("charged") == []
+        servers = min(row.servers_monthly, row.monthly)
+        stays = row.one_time_costs == []
         label = _("%(option)s (stays: no migration)") % {"option": title} if stays else title
         bars.append(
             {
                 "label": label,
                 "servers": _cents(servers),
-                "operations": _cents(monthly - servers),
-                "one_time": _cents(dec(money["one_time"]) / horizon),
-                "transition": _cents(dec(money.get("transition_cost") or "0") / horizon),
+                "operations": _cents(row.monthly - servers),
+                "one_time": _cents(row.one_time / horizon),
+                "transition": _cents(row.transition / horizon),
             }
         )
     out["monthly"] = {"currency": currency, "bars": bars, "more": _more(len(rows))}
     capacity_bars = [
-        b for o, title in zip(ordered[:CHART_OPTIONS], titles, strict=False)
-        if (b := _capacity_bar(o, title))
-    ]  # fmt: skip
+        _capacity_bar(row.use, title)
+        for row, title in zip(rows[:CHART_OPTIONS], titles, strict=False)
+        if row.use is not None
+    ]
     if capacity_bars:
-        target = (comparison.get("plan") or {}).get("utilisation_target")
-        out["capacity"] = {
-            "utilisation_target": float(target) if target is not None else None,
-            "bars": capacity_bars,
-        }
+        out["capacity"] = {"utilisation_target": view.utilisation_target, "bars": capacity_bars}
     return out
 
 
@@ -682,25 +674,11 @@ def _more(options: int) -> str:
     ) % {"count": rest}
 
 
-def _capacity_bar(option: Mapping[str, Any], title: str) -> dict[str, Any] | None:
-    threads_have = threads_need = memory_have = memory_need = 0.0
-    sized = False
-    for part in option.get("parts") or []:
-        cap = part.get("capacity")
-        if not cap or cap.get("servers") is None:
-            continue
-        count = (part.get("servers_by_month") or [0])[0]
-        if cap.get("threads_per_server"):
-            threads_have += count * float(cap["threads_per_server"])
-            threads_need += float(cap.get("threads_needed") or 0)
-        if cap.get("ram_gib"):
-            memory_have += count * float(cap["ram_gib"])
-            memory_need += float(cap.get("memory_need_gib") or 0)
-        sized = sized or bool(cap.get("workloads"))
-    if not sized or not threads_have:
-        return None
+def _capacity_bar(use: Use, title: str) -> dict[str, Any]:
     return {
         "label": title,
-        "threads_pct": round(100 * threads_need / threads_have, 1),
-        "memory_pct": round(100 * memory_need / memory_have, 1) if memory_have else None,
+        "threads_pct": round(100 * use.threads_need / use.threads_have, 1),
+        "memory_pct": round(100 * use.memory_need / use.memory_have, 1)
+        if use.memory_have
+        else None,
     }

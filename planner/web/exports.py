@@ -21,7 +21,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from common.csv_cells import neutralise
-from planner.web.dashboard import Results, dec
+from planner.web.dashboard import Results
 
 COMPARISON_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("option_key", _("stable key of the option: 'baseline', 'candidate:<n>' or 'tier:<key>'")),
@@ -192,20 +192,18 @@ def month_end(start: dt.date, months: int) -> dt.date:
     return dt.date(year, month + 1, day)
 
 
-def cumulative_csv(comparison: Mapping[str, Any]) -> str:
+def cumulative_csv(results: Results) -> str:
     """Long format: one row per month and series (baseline first, then options by total)."""
     header = [name for name, _doc in CUMULATIVE_COLUMNS]
-    currency = comparison["currency"]
-    as_of = comparison.get("as_of")
-    start = dt.date.fromisoformat(as_of) if as_of else None
-    series = [("baseline", "baseline", comparison["baseline"]["cumulative"])]
-    options = sorted(comparison.get("options") or [], key=lambda o: dec(o["money"]["total"]))
-    series += [(o["key"], o.get("title") or o["label"], o["money"]["cumulative"]) for o in options]
+    start = results.as_of
+    series = [("baseline", "baseline", results.baseline_cumulative)]
+    options = sorted(results.rows, key=lambda row: (row.total, row.position))
+    series += [(row.key, row.label, row.cumulative) for row in options]
     rows = []
     for key, label, values in series:
         for month, value in enumerate(values):
             date = month_end(start, month).isoformat() if start else ""
-            rows.append([str(month), date, key, label, currency, _money(dec(value))])
+            rows.append([str(month), date, key, label, results.currency, _money(value)])
     return _write(header, rows)
 
 
@@ -213,13 +211,12 @@ def _month(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def sensitivity_csv(
-    found: Mapping[str, Any], comparison: Mapping[str, Any], titles: Mapping[str, str]
-) -> str:
-    """One row per uncertain input, the widest NPV swing first (`evaluation.uncertainty`)."""
+def sensitivity_csv(found: Mapping[str, Any], results: Results, titles: Mapping[str, str]) -> str:
+    """One row per uncertain input, the widest NPV swing first (`evaluation.uncertainty`);
+    `results`: the view of the answer it goes with."""
     header = [name for name, _doc in SENSITIVITY_COLUMNS]
-    currency = found.get("currency") or comparison["currency"]
-    horizon = found.get("horizon_months") or len(comparison["baseline"].get("monthly") or [])
+    currency = found.get("currency") or results.currency
+    horizon = found.get("horizon_months") or results.horizon
     option = found.get("option") or ""
     rows = []
     for rank, r in enumerate(found.get("one_way") or [], start=1):

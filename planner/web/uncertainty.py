@@ -29,7 +29,7 @@ from common.django.message_render import render
 from common.messages import Message, Percent, msg
 from planner.compute import tco
 from planner.compute.message_fields import by_field
-from planner.web.dashboard import dec
+from planner.web.dashboard import Results, dec
 
 TORNADO_BARS = 8
 
@@ -123,14 +123,10 @@ def _input_row(row: Mapping[str, Any], currency: str, language: str) -> InputRow
     )
 
 
-def fixed_count_options(figures: Mapping[str, Any]) -> set[str]:
-    """The keys of a comparison's options that keep a part at a fixed count (not sized to
+def fixed_count_options(figures: Results) -> set[str]:
+    """The keys of an answer's options that keep a part at a fixed count (not sized to
     the work)."""
-    return {
-        str(option["key"])
-        for option in figures.get("options") or []
-        if any(part.get("mode") == "fixed" for part in option.get("parts") or [])
-    }
+    return {row.key for row in figures.rows if row.fixed}
 
 
 def view(

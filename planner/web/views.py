@@ -39,6 +39,7 @@ from changes.selectors import Generation, changes_since, current_generation
 from common.django import clock
 from common.django.message_render import render as render_message
 from planner.compute import montecarlo, schema
+from planner.compute.answer import Answer
 from planner.models import Plan, Share
 from planner.services import bills as bill_services
 from planner.services import evaluation, health, inputs, rate_limits
@@ -217,7 +218,7 @@ def seen_figures(view: dashboard.Results) -> dict[str, Any]:
     best = view.best
     if best is None:
         return {"currency": view.currency, "option": None}
-    saving = dashboard.dec(view.headline.get("saving_per_month")) if best.saving > 0 else 0
+    saving = dashboard.dec(view.headline.saving_per_month) if best.saving > 0 else 0
     return {"currency": view.currency, "option": best.title.to_json(),
             "saving_per_month": str(saving), "payback": best.payback.to_json()}  # fmt: skip
 
@@ -232,7 +233,7 @@ def plan_figures(request: HttpRequest, code: Any) -> HttpResponse:
     context: dict[str, Any] = {"plan": plan, "was": home_page.shown_figures(plan.seen_figures)}
     try:
         parsed = services.stored_plan(plan)
-        found = evaluation.comparison(parsed, generation=generation)
+        found = evaluation.answer(parsed, generation=generation)
     except schema.PlanValidationError:  # refused by the schema, or figures past a maximum
         return render(request, "planner/_plan_figures.html", {**context, "invalid": True})
     view = dashboard.results(found)
@@ -277,28 +278,36 @@ def _form(request: HttpRequest, plan: dict[str, Any] | None, generation: Generat
                     **options)  # fmt: skip
 
 
-def results_context(comparison: dict[str, Any]) -> dict[str, Any]:
+def results_context(answer: Answer) -> dict[str, Any]:
     """The results partial's context: rows, headline, chart URLs (their data cached), and the
     plan's inputs as the printed report lists them."""
-    view = dashboard.results(comparison)
+    view = dashboard.results(answer)
+    return view_context(view, answer.plan, dashboard.tier_titles(answer))
+
+
+def view_context(
+    view: dashboard.Results, plan: dict[str, Any] | None, titles: dict[str, str]
+) -> dict[str, Any]:
+    """`results_context` of a view (a live answer's, or a share's frozen one): `plan` the
+    plan it was computed from, `titles` its tiers' titles by key."""
     return {
         "results": view,
         "chart_urls": chart_urls(view.charts),
-        "plan_inputs": _printed_inputs(comparison),
+        "plan_inputs": _printed_inputs(plan, view.currency, titles),
     }
 
 
-def _printed_inputs(comparison: dict[str, Any]) -> list[plan_compare.InputRow]:
+def _printed_inputs(
+    plan: dict[str, Any] | None, currency: str, titles: dict[str, str]
+) -> list[plan_compare.InputRow]:
     """The inputs the figures rest on, by label and in the reader's formats (tiers by the
     titles the options give them, else, for a tier no option names, by the catalog's)."""
-    plan = comparison.get("plan")
     if not plan:
         return []
-    titles = dashboard.tier_titles(comparison)
 
     def title(slug: str) -> str:
         if slug not in titles:
-            titles[slug] = _tier_titles(current_generation(), [comparison["currency"]])(slug)
+            titles[slug] = _tier_titles(current_generation(), [currency])(slug)
         return titles[slug]
 
     return plan_compare.input_rows([plan], _language(), title)
@@ -349,7 +358,7 @@ def _editor(
         figures = None
         if form.is_valid():
             try:
-                figures = evaluation.comparison(form.parsed, generation=generation)
+                figures = evaluation.answer(form.parsed, generation=generation)
             except schema.PlanValidationError as exc:  # figures past a maximum
                 form.refuse(exc)
         if figures is not None:
@@ -409,7 +418,7 @@ def _compared_with(request: HttpRequest, plan: Plan) -> Plan | None:
 def _stored_results(request: HttpRequest, plan: Plan, generation: Generation) -> dict[str, Any]:
     try:
         parsed = services.stored_plan(plan)
-        figures = evaluation.comparison(parsed, generation=generation)
+        figures = evaluation.answer(parsed, generation=generation)
     except schema.PlanValidationError:  # refused by the schema, or figures past a maximum
         return {"stored_invalid": True}
     at = uncertainty_url(request, parsed, figures)
@@ -423,11 +432,11 @@ def _stored_results(request: HttpRequest, plan: Plan, generation: Generation) ->
 # --- sensitivity and the odds of paying back: deferred beside the recompute ---------------
 
 
-def uncertainty_url(request: HttpRequest, plan: schema.Plan, figures: dict[str, Any]) -> str:
+def uncertainty_url(request: HttpRequest, plan: schema.Plan, figures: Answer) -> str:
     """The address the results ask for their sensitivity and odds once shown (htmx, on load):
     the plan is kept under its content's digest for the reader who saw it; nothing is
     computed here, so the recompute costs what it did. No option: nothing to ask for."""
-    if not figures.get("options"):
+    if not figures.options:
         return ""
     stored = inputs.plain(schema.plan_to_dict(plan))
     digest = evaluation.content_digest(plan, stored)[:40]
@@ -437,10 +446,10 @@ def uncertainty_url(request: HttpRequest, plan: schema.Plan, figures: dict[str, 
     return reverse("plan-uncertainty", args=[digest])
 
 
-def next_runs_url(uncertainty_at: str, figures: dict[str, Any]) -> str:
+def next_runs_url(uncertainty_at: str, figures: Answer) -> str:
     """The next runs' address beside the uncertainty's: the same kept plan (its digest);
     none where no option's figure rests on an estimate (nothing to rank)."""
-    estimated = any(o.get("figure") == "estimate" for o in figures.get("options") or [])
+    estimated = any(o.figure == "estimate" for o in figures.options)
     if not uncertainty_at or not estimated:
         return ""
     return reverse("plan-next-runs", args=[uncertainty_at.rstrip("/").rsplit("/", 1)[-1]])
@@ -474,7 +483,7 @@ def plan_uncertainty(request: HttpRequest, digest: str) -> HttpResponse:
     except Exception:  # the page keeps its answer; this section says it could not be worked out
         logger.exception("uncertainty of plan %s failed", digest)
         return render(request, "planner/_uncertainty.html", {"uncertainty_failed": True})
-    figures = evaluation.comparison(plan, generation=generation)
+    figures = dashboard.results(evaluation.answer(plan, generation=generation))
     return render(request, "planner/_uncertainty.html", uncertainty_context(data, figures))
 
 
@@ -510,9 +519,10 @@ def _over_uncertainty_limit(request: HttpRequest) -> HttpResponse | None:
     return response
 
 
-def uncertainty_context(data: dict[str, Any] | None, figures: dict[str, Any]) -> dict[str, Any]:
-    """The two sections' context from an uncertainty answer (or a share's frozen copy)."""
-    titles = {row.key: row.title for row in dashboard.results(figures).rows}
+def uncertainty_context(data: dict[str, Any] | None, figures: dashboard.Results) -> dict[str, Any]:
+    """The two sections' context from an uncertainty answer (or a share's frozen copy);
+    `figures`: the view of the answer it goes with."""
+    titles = {row.key: row.title for row in figures.rows}
     shown = uncertainty_view.view(data or {}, titles, uncertainty_view.fixed_count_options(figures))
     if shown is None:
         return {"uncertainty": None}
@@ -713,8 +723,10 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
     changed = bool(diff["figures"] or diff["prices"] or diff["measurements"] or diff["retired"])
     changed = changed or bool(diff["no_longer_offered"])
     retired = set(diff["retired"]) | set(diff["no_longer_offered"])
-    context = results_context(frozen["results"])
-    now = dashboard.results(today["snapshot"]["results"])
+    kept = Answer.read(frozen["results"])  # as stored, possibly by an older version
+    then = dashboard.results(kept)
+    context = view_context(then, kept.plan, dashboard.tier_titles(kept))
+    now = dashboard.results(Answer.read(today["snapshot"]["results"]))
     dashboard.mark_changes(context["results"], now, retired)
     if (view := context["results"]).no_number:
         # What is missing, said to a visitor: the ways forward as the owner's, no action.
@@ -722,7 +734,7 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
         dashboard.name_reasons(view, evidence.reader_names(titles))
         context["missing"] = evidence.missing(view.no_number, titles, read_only=True)
     # Only a snapshot with changes lists tiers (a retired one counts as a change).
-    tier_name = _snapshot_tier_names(frozen, generation) if changed else None
+    tier_name = _snapshot_tier_names(kept, generation) if changed else None
     return {
         **context,
         "share": share,
@@ -734,16 +746,16 @@ def _shared_context(share: Share, generation: Generation) -> dict[str, Any]:
         "today": now if changed else None,
         "today_as_of": _date(today["as_of"]),
         "export_columns": EXPORT_COLUMNS,
-        **_frozen_uncertainty(frozen),
+        **_frozen_uncertainty(frozen, then),
         "next_runs": next_runs_view.view(frozen.get("next_runs"), read_only=True),
     }
 
 
-def _snapshot_tier_names(frozen: dict[str, Any], generation: Generation) -> Callable[[str], str]:
-    """A tier of a snapshot by the title its options gave it, else by today's catalog
-    title (a visitor reads titles, not tier keys)."""
-    titles = dashboard.tier_titles(frozen["results"])
-    today = _tier_titles(generation, [frozen["results"].get("currency") or "USD"])
+def _snapshot_tier_names(frozen: Answer, generation: Generation) -> Callable[[str], str]:
+    """A tier of a snapshot (its answer, read back) by the title its options gave it, else
+    by today's catalog title (a visitor reads titles, not tier keys)."""
+    titles = dashboard.tier_titles(frozen)
+    today = _tier_titles(generation, [frozen.currency or "USD"])
 
     def name(slug: str) -> str:
         if slug not in titles:
@@ -774,12 +786,12 @@ def _named_diff(diff: dict[str, Any], tier_name: Callable[[str], str]) -> dict[s
     }
 
 
-def _frozen_uncertainty(frozen: dict[str, Any]) -> dict[str, Any]:
-    """The sensitivity and odds frozen with the share; a share from before they were kept
-    says so instead."""
+def _frozen_uncertainty(frozen: dict[str, Any], view: dashboard.Results) -> dict[str, Any]:
+    """The sensitivity and odds frozen with the share (`view`: its frozen answer's); a
+    share from before they were kept says so instead."""
     if "uncertainty" not in frozen:
         return {"uncertainty_missing": True}
-    return uncertainty_context(frozen["uncertainty"], frozen["results"])
+    return uncertainty_context(frozen["uncertainty"], view)
 
 
 def _date(value: str | None) -> dt.date | None:
@@ -800,43 +812,43 @@ def _csv(text: str, filename: str) -> HttpResponse:
 def plan_export(request: HttpRequest, code: Any, what: str) -> HttpResponse:
     plan = _own_plan(request, code)
     parsed = services.stored_plan(plan)
-    comparison = evaluation.comparison(parsed)
+    view = dashboard.results(evaluation.answer(parsed))
     if what in exports.UNCERTAINTY_EXPORTS:
         seed = _seed(request)
         if refused := _over_uncertainty_limit(request):
             return refused
         found = evaluation.uncertainty(parsed, seed=seed)
-        return _export_uncertainty(found, comparison, what, f"plan-{plan.code}")
-    return _export(comparison, what, f"plan-{plan.code}")
+        return _export_uncertainty(found, view, what, f"plan-{plan.code}")
+    return _export(view, what, f"plan-{plan.code}")
 
 
 @require_GET
 def shared_export(request: HttpRequest, token: str, what: str) -> HttpResponse:
     share = _live_share(token)
     stem = f"shared-{share.created_at:%Y%m%d}"
+    view = dashboard.results(Answer.read(share.snapshot["results"]))
     if what in exports.UNCERTAINTY_EXPORTS:
         frozen = share.snapshot.get("uncertainty")
         if frozen is None:
             raise Http404  # shared before the sensitivity was kept with a share
-        return _export_uncertainty(frozen, share.snapshot["results"], what, stem)
-    return _export(share.snapshot["results"], what, stem)
+        return _export_uncertainty(frozen, view, what, stem)
+    return _export(view, what, stem)
 
 
-def _export(comparison: dict[str, Any], what: str, stem: str) -> HttpResponse:
-    view = dashboard.results(comparison)
+def _export(view: dashboard.Results, what: str, stem: str) -> HttpResponse:
     if what == "comparison":
         return _csv(exports.comparison_csv(view), f"{stem}-comparison.csv")
     if what == "cumulative":
-        return _csv(exports.cumulative_csv(comparison), f"{stem}-cumulative.csv")
+        return _csv(exports.cumulative_csv(view), f"{stem}-cumulative.csv")
     raise Http404
 
 
 def _export_uncertainty(
-    found: dict[str, Any], comparison: dict[str, Any], what: str, stem: str
+    found: dict[str, Any], view: dashboard.Results, what: str, stem: str
 ) -> HttpResponse:
-    titles = {row.key: row.label for row in dashboard.results(comparison).rows}
+    titles = {row.key: row.label for row in view.rows}
     if what == "sensitivity":
-        text = exports.sensitivity_csv(found, comparison, titles)
+        text = exports.sensitivity_csv(found, view, titles)
         return _csv(text, f"{stem}-sensitivity.csv")
     return _csv(exports.odds_csv(found, titles), f"{stem}-odds.csv")
 
@@ -862,13 +874,13 @@ def compare(request: HttpRequest) -> HttpResponse:
 def compare_context(request: HttpRequest, plans: list[Plan]) -> dict[str, Any]:
     """The comparison of `plans` (in that order) as the compare page and the editor show it."""
     generation = current_generation()
-    comparisons = [
-        evaluation.comparison(services.stored_plan(plan), generation=generation) for plan in plans
+    sides = [
+        dashboard.results(evaluation.answer(services.stored_plan(plan), generation=generation))
+        for plan in plans
     ]
-    sides = [dashboard.results(c) for c in comparisons]
     names = [plan.name or _("Unnamed plan") for plan in plans]
     inputs = [plan.inputs for plan in plans]
-    chart = plan_compare.chart_data(names, comparisons, sides) if len(plans) > 1 else None
+    chart = plan_compare.chart_data(names, sides) if len(plans) > 1 else None
     chosen = {plan.pk for plan in plans}
     return {
         "columns": [
