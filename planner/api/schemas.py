@@ -149,7 +149,7 @@ class Provenance(Open):
 
 
 class WorkloadCapacity(Open):
-    """One workload on one tier (planner.compute.capacity.WorkloadResult)."""
+    """One workload on one tier (planner.compute.answer.WorkloadCapacity)."""
 
     index: int
     name: str
@@ -172,7 +172,7 @@ class WorkloadCapacity(Open):
 
 
 class Capacity(Open):
-    """The model's sizing of one tier (planner.compute.capacity.CapacityResult)."""
+    """The model's sizing of one tier (planner.compute.answer.Capacity)."""
 
     tier: str
     status: Literal["sized", "estimate", "no_number", "ruled_out"]

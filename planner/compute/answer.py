@@ -309,7 +309,8 @@ class Money(BaseModel):
 
 
 class WorkloadCapacity(BaseModel):
-    """One workload's share of a tier's capacity, and what it rests on (`basis`)."""
+    """One workload's share of a tier's capacity, and what it rests on (`basis`): built by
+    `capacity.CapacityTable.result`."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -334,7 +335,8 @@ class WorkloadCapacity(BaseModel):
 
 
 class Capacity(BaseModel):
-    """A tier sized for the plan's work (`capacity.CapacityResult`)."""
+    """A tier sized for the plan's work: `capacity.CapacityTable.result` builds it (the
+    engine has no second description of it)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -352,13 +354,9 @@ class Capacity(BaseModel):
     workloads: list[WorkloadCapacity]
     labels: list[Said]
 
-    @classmethod
-    def of(cls, result: Any) -> Capacity:
-        """From the engine's `capacity.CapacityResult` (its fields are these)."""
-        fields = dict(result.__dict__)
-        build = WorkloadCapacity.model_construct
-        fields["workloads"] = [build(**w.__dict__) for w in result.workloads]
-        return cls.model_construct(**fields)
+    @property
+    def has_number(self) -> bool:
+        return self.status in ("sized", "estimate")
 
 
 class Part(BaseModel):

@@ -63,7 +63,7 @@ from planner.compute.answer import (
     Option,
     Unpriced,
 )
-from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
+from planner.compute.capacity import CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
@@ -260,10 +260,10 @@ class PartResult:
     # large catalog's answer shows 50 of its thousands of options; the rest never are)
     sizing: tuple[CapacityTable, int] | None = field(default=None, repr=False)
     title: Message | None = None  # the tier as people tell it apart (Prices.title)
-    _capacity: CapacityResult | None = field(default=None, init=False, repr=False)
+    _capacity: Capacity | None = field(default=None, init=False, repr=False)
 
     @property
-    def capacity(self) -> CapacityResult | None:
+    def capacity(self) -> Capacity | None:
         if self._capacity is None and self.sizing is not None:
             table, row = self.sizing
             self._capacity = table.result(row)
@@ -334,7 +334,7 @@ class OptionResult:
         parts = [
             part(tier=p.tier, name=p.name, mode=p.mode, servers_by_month=p.servers_by_month,
                  usage_hours=p.usage_hours, price=p.price, title=p.title,
-                 capacity=Capacity.of(p.capacity) if p.capacity else None)
+                 capacity=p.capacity)
             for p in self.parts
         ]  # fmt: skip
         return Option.model_construct(
