@@ -33,8 +33,9 @@ from pydantic import (
     model_serializer,
 )
 
-from common.messages import Message, plain_and_json
+from common.messages import Message
 from common.messages import plain as english
+from common.messages import said as said_both
 from planner.compute.message_fields import MESSAGES, split, with_messages
 
 MONEY_PATTERN = r"^-?\d+\.\d{2}$"
@@ -77,8 +78,8 @@ class FieldMessage(BaseModel):
 def said(field: str, message: Message) -> dict[str, Any]:
     """A message as its object's `messages` list holds it (`{"field", **as_api(message)}`,
     built in one step: an answer at 20,000 tiers lists some 30,000)."""
-    text, data = plain_and_json(message)
-    return {"field": field, "code": data["code"], "params": data["params"], "text": text}
+    text, params = said_both(message)
+    return {"field": field, "code": message.code, "params": params, "text": text}
 
 
 class Headline(BaseModel):
