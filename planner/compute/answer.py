@@ -19,6 +19,7 @@ where they are made; an answer at 20,000 tiers has some 20,000 entries). Pure: n
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Annotated, Any, ClassVar
 
@@ -57,6 +58,24 @@ DecimalOut = Annotated[
     PlainSerializer(str, return_type=str),
     WithJsonSchema({"type": "string", "description": "an exact decimal number as a string"}),
 ]
+
+
+_setattr = object.__setattr__
+
+
+def constructed[M: BaseModel](cls: type[M], fields: dict[str, Any], given: Iterable[str]) -> M:
+    """`cls.model_construct(**given values)` where `fields` holds every field's value in the
+    model's order (the defaults of those not given filled in by the caller): no per-call
+    walk of the fields, a fifth of `model_construct`'s cost, for models made by the
+    thousand at catalog scale (a sized part and a tier with no figure per tier). `given`:
+    the fields set (`model_fields_set`), as `model_construct` records them. Only for a
+    model with no `model_post_init`, private attributes or extra fields."""
+    model = cls.__new__(cls)
+    _setattr(model, "__dict__", fields)
+    _setattr(model, "__pydantic_fields_set__", set(given))
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
 
 
 class FieldMessage(BaseModel):

@@ -62,6 +62,7 @@ from planner.compute.answer import (
     NoNumber,
     Option,
     Unpriced,
+    constructed,
 )
 from planner.compute.capacity import CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import as_message, figure
@@ -512,10 +513,13 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[Dro
         return [], []  # the owned servers are the options; no catalog tier is sized
     if not plan.candidates:
         cpu = prices.cpu_slugs()
-        # A part of a slug from the frame, sized: nothing to validate (and 20,000 of them).
+        # A part of a slug from the frame, sized: nothing to validate (and 20,000 of them),
+        # `Part.model_construct(tier=s, mode="sized")` made as `answer.constructed` does.
+        given = ("tier", "mode")
+        empty = Part.model_construct(tier="", mode="sized").__dict__
         options = [
             OptionSpec(f"tier:{s}", _text(prices.ref(s)),
-                       [Part.model_construct(tier=s, mode="sized")], title_of=s)
+                       [constructed(Part, {**empty, "tier": s}, given)], title_of=s)
             for s in cpu
         ]  # fmt: skip
         return options, []
@@ -1248,14 +1252,17 @@ def _no_number(
     A fixed count is the manager's figure: its tier is sized only to compare, so a
     tier with no number there is not listed (the option itself is priced).
     """
-    dropped, unsized = DroppedTier.model_construct, NoNumber.model_construct
+    dropped = DroppedTier.model_construct
     out: list[Unpriced] = [dropped(tier=s, reason=as_message(r)) for s, r in prices.dropped.items()]
     if table is None:
         return out
     asked = {p.tier for o in specs for p in o.parts if p.mode == "sized"}
+    given = ("tier", "status", "reasons")  # every field of a NoNumber
+    status = table.status.tolist()
     for i, slug in enumerate(table.slugs):
-        if slug in asked and table.status[i] in ("no_number", "ruled_out"):
-            out.append(unsized(tier=slug, status=str(table.status[i]), reasons=table.reasons(i)))
+        if slug in asked and (said := status[i]) in ("no_number", "ruled_out"):
+            fields = {"tier": slug, "status": said, "reasons": table.reasons(i)}
+            out.append(constructed(NoNumber, fields, given))
     return out
 
 
