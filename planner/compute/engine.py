@@ -98,7 +98,7 @@ class Prices:
                 "pass catalog_frame(as_of, plan.currency)"
             )
         self.frame = frame.reset_index(drop=True)
-        self.row = {slug: i for i, slug in enumerate(self.frame["slug"])}
+        self.row = {slug: i for i, slug in enumerate(self.frame["slug"].tolist())}
         self.dropped = {d["slug"]: d["reason"] for d in frame.attrs.get("dropped", [])}
         self.currency = currency
         self._columns: dict[str, list[Any]] = {}
