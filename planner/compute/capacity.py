@@ -723,7 +723,7 @@ TierSpecs = tuple[list[str], np.ndarray, np.ndarray, np.ndarray]
 
 def tier_specs(tiers: pd.DataFrame) -> TierSpecs:
     """Slugs, vCPUs, RAM (GiB; NaN where unknown) and whether spot, of catalog-frame rows."""
-    slugs = [str(s) for s in tiers["slug"]]
+    slugs = [str(s) for s in tiers["slug"].tolist()]  # a list first: arrow strings iterate slowly
     vcpus = pd.to_numeric(tiers["vcpus"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     ram = pd.to_numeric(tiers["ram_gib"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     spot = (tiers["pricing_model"] == "spot").to_numpy(dtype=bool)

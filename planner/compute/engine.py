@@ -156,7 +156,7 @@ class Prices:
         """The CPU tiers (cloud VMs and dedicated servers), in the frame's order."""
         if self._cpu is None:
             cpu = self.frame.loc[self.frame["kind"].isin(CPU_KINDS), "slug"]
-            self._cpu = list(cpu)
+            self._cpu = cpu.tolist()
         return list(self._cpu)
 
     def fx(self) -> list[dict[str, Any]]:
