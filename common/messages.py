@@ -218,19 +218,21 @@ def plain(message: Message) -> str:
 def plain_and_json(message: Message) -> tuple[str, dict[str, Any]]:
     """(`plain(message)`, `message.to_json()`) in one walk of its parameters: an answer at
     20,000 tiers says some 120,000 messages both ways, most of them nested
-    (bench/api_scale.py)."""
+    (bench/api_scale.py). `said` gives the parameters alone."""
     text, params = said(message)
     return text, {"code": message.code, "params": params}
 
 
-def said(message: Message) -> tuple[str, dict[str, Any]]:
-    """(`plain(message)`, the JSON form of its parameters), kept on the message as `plain`
-    keeps its English: a message is a value, and one shared by several reasons (a tier's
-    "on tier …", said for each workload) is walked once. The parameters' data is shared by
-    whoever asks again (the answer's dump, encoded and never changed)."""
-    known = message.__dict__
-    kept = known.get("_said")
-    if kept is not None:
+def said(
+    message: Message, memo: dict[int, tuple[str, dict[str, Any]]] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """(`plain(message)`, the JSON form of its parameters) in one walk, the English kept on
+    the message as `plain` keeps it. `memo`: what this walk said already, by message id,
+    for the caller to share over messages that share parts (a tier's "on tier …", said
+    for each workload): the data is shared, never changed. Not kept on the message: a
+    kept message (the evidence is kept per data generation) holding its JSON would give
+    the collector tens of thousands more objects to walk."""
+    if memo is not None and (kept := memo.get(id(message))) is not None:
         return kept
     texts: dict[str, Any] = {}
     params: dict[str, Any] = {}
@@ -239,18 +241,21 @@ def said(message: Message) -> tuple[str, dict[str, Any]]:
         if kind is str:
             texts[key] = params[key] = value
         elif kind is Message:
-            texts[key], inner = said(value)
+            texts[key], inner = said(value, memo)
             params[key] = {"code": value.code, "params": inner}
         elif kind is TierRef:
             texts[key] = value.name or value.slug
             params[key] = {"tier": value.slug, "name": value.name}
         else:
             texts[key], params[key] = plain_value(value), _encode(value)
+    known = message.__dict__
     text = known.get("_plain")
     if text is None:
         singular = _SINGULAR.get(message.code)
         text = known["_plain"] = (template(message) if singular is None else singular) % texts
-    known["_said"] = kept = (text, params)
+    if memo is None:
+        return text, params
+    memo[id(message)] = kept = (text, params)
     return kept
 
 

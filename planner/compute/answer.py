@@ -94,10 +94,13 @@ class FieldMessage(BaseModel):
     text: str = Field(description="English, as the field it names says it")
 
 
-def said(field: str, message: Message) -> dict[str, Any]:
+def said(
+    field: str, message: Message, memo: dict[int, tuple[str, dict[str, Any]]] | None = None
+) -> dict[str, Any]:
     """A message as its object's `messages` list holds it (`{"field", **as_api(message)}`,
-    built in one step: an answer at 20,000 tiers lists some 30,000)."""
-    text, params = said_both(message)
+    built in one step: an answer at 20,000 tiers lists some 30,000). `memo`: shared by the
+    messages of one object (`messages.said`)."""
+    text, params = said_both(message, memo)
     return {"field": field, "code": message.code, "params": params, "text": text}
 
 
@@ -207,18 +210,19 @@ class _Listed(BaseModel):
     def _data(self):  # type: ignore[no-untyped-def]
         data: dict[str, Any] = {}
         found: list[dict[str, Any]] = []
+        memo: dict[int, tuple[str, dict[str, Any]]] = {}  # its reasons share their tier's parts
         fields = self.__dict__
         for name in self.fields_in_order:
             value = fields[name]
             kind = type(value)
             if kind is Message:
-                found.append(entry := said(name, value))
+                found.append(entry := said(name, value, memo))
                 value = entry["text"]
             elif kind is list:
                 texts = []
                 for i, item in enumerate(value):
                     if type(item) is Message:
-                        found.append(entry := said(f"{name}[{i}]", item))
+                        found.append(entry := said(f"{name}[{i}]", item, memo))
                         item = entry["text"]
                     texts.append(item)
                 value = texts
