@@ -147,6 +147,11 @@ def estimates(
             out[slug, cls] = reason
             continue
         tier, side = known
+        if isinstance(side, model.Unknown):  # most tiers of a large catalog: `_estimate`'s
+            # first answer, made here (the same message, its parameters in the same order)
+            why = {"reason": reason.message, "cpu": side.cpu, "tier": TierRef(slug)}
+            out[slug, cls] = NoMeasurement(Message(f"estimates.{side.code}", why))
+            continue
         out[slug, cls] = _estimate(tier, side, references.get(cls, []), reason, cls, shared)
     return out
 
