@@ -223,15 +223,14 @@ def plain_and_json(message: Message) -> tuple[str, dict[str, Any]]:
     return text, {"code": message.code, "params": params}
 
 
-def said(
-    message: Message, memo: dict[int, tuple[str, dict[str, Any]]] | None = None
-) -> tuple[str, dict[str, Any]]:
+def said(message: Message, memo: dict[int, Any] | None = None) -> tuple[str, dict[str, Any]]:
     """(`plain(message)`, the JSON form of its parameters) in one walk, the English kept on
-    the message as `plain` keeps it. `memo`: what this walk said already, by message id,
-    for the caller to share over messages that share parts (a tier's "on tier …", said
-    for each workload): the data is shared, never changed. Not kept on the message: a
-    kept message (the evidence is kept per data generation) holding its JSON would give
-    the collector tens of thousands more objects to walk."""
+    the message as `plain` keeps it. `memo`: what this walk said already, by the id of the
+    message (or list parameter), for the caller to share over messages that share parts
+    (a tier's "on tier …", said for each workload; one list of series for every tier):
+    the data is shared, never changed; the caller keeps them alive while it holds `memo`.
+    Not kept on the message: a kept message (the evidence is kept per data generation)
+    holding its JSON would give the collector tens of thousands more objects to walk."""
     if memo is not None and (kept := memo.get(id(message))) is not None:
         return kept
     texts: dict[str, Any] = {}
@@ -246,6 +245,10 @@ def said(
         elif kind is TierRef:
             texts[key] = value.name or value.slug
             params[key] = {"tier": value.slug, "name": value.name}
+        elif kind is list and memo is not None:  # a list shared by many messages (series)
+            if (both := memo.get(id(value))) is None:
+                both = memo[id(value)] = (plain_value(value), _encode(value))
+            texts[key], params[key] = both
         else:
             texts[key], params[key] = plain_value(value), _encode(value)
     known = message.__dict__

@@ -94,9 +94,7 @@ class FieldMessage(BaseModel):
     text: str = Field(description="English, as the field it names says it")
 
 
-def said(
-    field: str, message: Message, memo: dict[int, tuple[str, dict[str, Any]]] | None = None
-) -> dict[str, Any]:
+def said(field: str, message: Message, memo: dict[int, Any] | None = None) -> dict[str, Any]:
     """A message as its object's `messages` list holds it (`{"field", **as_api(message)}`,
     built in one step: an answer at 20,000 tiers lists some 30,000). `memo`: shared by the
     messages of one object (`messages.said`)."""
@@ -208,9 +206,13 @@ class _Listed(BaseModel):
     # No return annotation: the JSON schema stays the fields' and `messages`'.
     @model_serializer(mode="plain")
     def _data(self):  # type: ignore[no-untyped-def]
+        return self.dumped({})
+
+    def dumped(self, memo: dict[int, Any]) -> dict[str, Any]:
+        """The entry's data; `memo` (`messages.said`) shared by the entries of one answer:
+        their reasons share parts (a tier's "on tier …", a class's list of series)."""
         data: dict[str, Any] = {}
         found: list[dict[str, Any]] = []
-        memo: dict[int, tuple[str, dict[str, Any]]] = {}  # its reasons share their tier's parts
         fields = self.__dict__
         for name in self.fields_in_order:
             value = fields[name]
@@ -484,5 +486,6 @@ class Answer(BaseModel):
         way of serialising the answer gives the same data, through pydantic."""
         data = BaseModel.model_dump(self.model_copy(update={"no_number": []}), **kwargs)
         if "no_number" in data:
-            data["no_number"] = [entry._data() for entry in self.no_number]
+            memo: dict[int, Any] = {}
+            data["no_number"] = [entry.dumped(memo) for entry in self.no_number]
         return data
