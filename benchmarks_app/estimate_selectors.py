@@ -136,7 +136,7 @@ def estimates(
     shared: dict[tuple[int, int], tuple] = {}  # what one reference run gives at k threads
     # Each tier's side once, whatever the number of its classes (at 20,000 tiers the
     # key's look-ups were a sixth of the evidence read): None where it has no vCPUs.
-    of_tier: dict[str, tuple[TierCpu, model.Side | model.Unknown] | None] = {}
+    of_tier: dict[str, tuple[TierCpu, model.Side | model.Unknown, TierRef] | None] = {}
     out: dict[tuple[str, str], Found] = {}
     for (slug, cls), reason in missing.items():
         if slug in of_tier:
@@ -146,10 +146,10 @@ def estimates(
         if known is None:
             out[slug, cls] = reason
             continue
-        tier, side = known
+        tier, side, ref = known
         if isinstance(side, model.Unknown):  # most tiers of a large catalog: `_estimate`'s
             # first answer, made here (the same message, its parameters in the same order)
-            why = {"reason": reason.message, "cpu": side.cpu, "tier": TierRef(slug)}
+            why = {"reason": reason.message, "cpu": side.cpu, "tier": ref}
             out[slug, cls] = NoMeasurement(Message(f"estimates.{side.code}", why))
             continue
         out[slug, cls] = _estimate(tier, side, references.get(cls, []), reason, cls, shared)
@@ -158,12 +158,13 @@ def estimates(
 
 def _side_of(
     tier: TierCpu | None, sides: dict[tuple, model.Side | model.Unknown]
-) -> tuple[TierCpu, model.Side | model.Unknown] | None:
-    """The tier and its CPU's side (shared by `model.side_key`), None without vCPUs."""
+) -> tuple[TierCpu, model.Side | model.Unknown, TierRef] | None:
+    """The tier, its CPU's side (shared by `model.side_key`) and its reference (one for
+    all its classes' reasons), None without vCPUs."""
     if tier is None or not tier.vcpus:
         return None
     key = model.side_key(tier.cpu_model, vendor=tier.provider, server=tier.name)
-    return tier, sides.get(key) or sides.setdefault(key, tier_side(tier))
+    return tier, sides.get(key) or sides.setdefault(key, tier_side(tier)), TierRef(tier.slug)
 
 
 def _why(reason: NoMeasurement, code: str, **params) -> NoMeasurement:
