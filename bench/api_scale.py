@@ -19,7 +19,7 @@ each uncached (this process's memos dropped and the answer's cache entry deleted
 every request) and cached, with the queries each request makes, p50 and p95; beside them
 `catalog_frame` + `engine.compare` on the same data in the same run (the pure work, with
 the measurements handed in), and where an uncached answer's time goes (catalog frame,
-capacity, money, messages, encoding, other). Targets (issues 10, 20): the workload-sized
+capacity, money, messages, encoding, evidence, other). Targets (issues 10, 20): the workload-sized
 plan's uncached answer costs at most 1.5 x (catalog_frame + engine.compare), at 2,018 and
 at 20,000 tiers (--copies 19982), and under 1 s at 20,000. Prints a table and writes
 bench/results/api_scale.json (api_scale_<tiers>.json). Not run in CI.
@@ -201,10 +201,14 @@ class Phases:
       (`engine._results`, `engine._no_number`);
     - encoding: the answer turned into its JSON bytes (`Evaluation.to_json`, provenance
       included);
-    - other: the rest of the request (auth, parsing, the evidence read, the cache).
+    - evidence: the measurements and estimates read (`inputs.best_measurements`), which
+      the reference (`catalog_frame + engine.compare`) is handed;
+    - other: the rest of the request (auth, parsing and the tier index, the rest of
+      `engine.compare`: the options listed, the inference pools simulated; the cache, and
+      the collector's pass over the memos the request made, after the paused block).
     """
 
-    NAMES = ("catalog frame", "capacity", "money", "messages", "encoding")
+    NAMES = ("catalog frame", "capacity", "money", "messages", "encoding", "evidence")
 
     def __init__(self) -> None:
         from planner.compute import engine
@@ -220,6 +224,7 @@ class Phases:
             (engine, "_results", "messages"),
             (engine, "_no_number", "messages"),
             (evaluation.Evaluation, "to_json", "encoding"),
+            (inputs, "best_measurements", "evidence"),
         ]
 
     def _wrapped(self, function, phase: str):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 from django.db.models import Exists, OuterRef, Q, TextField
@@ -98,8 +99,10 @@ def reference_runs(classes: Iterable[str]) -> dict[str, list[Reference]]:
     return out
 
 
-@dataclass(frozen=True)
-class TierCpu:
+class TierCpu(NamedTuple):
+    """A tier's provider, name and CPU (a named tuple: the tier index makes one per
+    offered tier, 20,000 at catalog scale, where a frozen dataclass cost 4x)."""
+
     slug: str
     provider: str
     name: str
@@ -131,16 +134,37 @@ def estimates(
         tiers = tier_cpus({slug for slug, _cls in missing})
     sides: dict[tuple, model.Side | model.Unknown] = {}  # by `model.side_key`
     shared: dict[tuple[int, int], tuple] = {}  # what one reference run gives at k threads
+    # Each tier's side once, whatever the number of its classes (at 20,000 tiers the
+    # key's look-ups were a sixth of the evidence read): None where it has no vCPUs.
+    of_tier: dict[str, tuple[TierCpu, model.Side | model.Unknown, TierRef] | None] = {}
     out: dict[tuple[str, str], Found] = {}
     for (slug, cls), reason in missing.items():
-        tier = tiers.get(slug)
-        if tier is None or not tier.vcpus:
+        if slug in of_tier:
+            known = of_tier[slug]
+        else:
+            known = of_tier[slug] = _side_of(tiers.get(slug), sides)
+        if known is None:
             out[slug, cls] = reason
             continue
-        key = model.side_key(tier.cpu_model, vendor=tier.provider, server=tier.name)
-        side = sides.get(key) or sides.setdefault(key, tier_side(tier))
+        tier, side, ref = known
+        if isinstance(side, model.Unknown):  # most tiers of a large catalog: `_estimate`'s
+            # first answer, made here (the same message, its parameters in the same order)
+            why = {"reason": reason.message, "cpu": side.cpu, "tier": ref}
+            out[slug, cls] = NoMeasurement(Message(f"estimates.{side.code}", why))
+            continue
         out[slug, cls] = _estimate(tier, side, references.get(cls, []), reason, cls, shared)
     return out
+
+
+def _side_of(
+    tier: TierCpu | None, sides: dict[tuple, model.Side | model.Unknown]
+) -> tuple[TierCpu, model.Side | model.Unknown, TierRef] | None:
+    """The tier, its CPU's side (shared by `model.side_key`) and its reference (one for
+    all its classes' reasons), None without vCPUs."""
+    if tier is None or not tier.vcpus:
+        return None
+    key = model.side_key(tier.cpu_model, vendor=tier.provider, server=tier.name)
+    return tier, sides.get(key) or sides.setdefault(key, tier_side(tier)), TierRef(tier.slug)
 
 
 def _why(reason: NoMeasurement, code: str, **params) -> NoMeasurement:

@@ -216,9 +216,23 @@ def plain(message: Message) -> str:
 
 
 def plain_and_json(message: Message) -> tuple[str, dict[str, Any]]:
-    """(`plain(message)`, `message.to_json()`) in one walk of its parameters, the English
-    kept on the message as `plain` keeps it: an answer at 20,000 tiers says some 120,000
-    messages both ways, most of them nested (bench/api_scale.py)."""
+    """(`plain(message)`, `message.to_json()`) in one walk of its parameters: an answer at
+    20,000 tiers says some 120,000 messages both ways, most of them nested
+    (bench/api_scale.py). `said` gives the parameters alone."""
+    text, params = said(message)
+    return text, {"code": message.code, "params": params}
+
+
+def said(message: Message, memo: dict[int, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """(`plain(message)`, the JSON form of its parameters) in one walk, the English kept on
+    the message as `plain` keeps it. `memo`: what this walk said already, by the id of the
+    message (or list parameter), for the caller to share over messages that share parts
+    (a tier's "on tier …", said for each workload; one list of series for every tier):
+    the data is shared, never changed; the caller keeps them alive while it holds `memo`.
+    Not kept on the message: a kept message (the evidence is kept per data generation)
+    holding its JSON would give the collector tens of thousands more objects to walk."""
+    if memo is not None and (kept := memo.get(id(message))) is not None:
+        return kept
     texts: dict[str, Any] = {}
     params: dict[str, Any] = {}
     for key, value in message.params.items():
@@ -226,17 +240,26 @@ def plain_and_json(message: Message) -> tuple[str, dict[str, Any]]:
         if kind is str:
             texts[key] = params[key] = value
         elif kind is Message:
-            texts[key], params[key] = plain_and_json(value)
+            texts[key], inner = said(value, memo)
+            params[key] = {"code": value.code, "params": inner}
         elif kind is TierRef:
             texts[key] = value.name or value.slug
             params[key] = {"tier": value.slug, "name": value.name}
+        elif kind is list and memo is not None:  # a list shared by many messages (series)
+            if (both := memo.get(id(value))) is None:
+                both = memo[id(value)] = (plain_value(value), _encode(value))
+            texts[key], params[key] = both
         else:
             texts[key], params[key] = plain_value(value), _encode(value)
-    said = message.__dict__.get("_plain")
-    if said is None:
-        said = template(message) % texts
-        object.__setattr__(message, "_plain", said)
-    return said, {"code": message.code, "params": params}
+    known = message.__dict__
+    text = known.get("_plain")
+    if text is None:
+        singular = _SINGULAR.get(message.code)
+        text = known["_plain"] = (template(message) if singular is None else singular) % texts
+    if memo is None:
+        return text, params
+    memo[id(message)] = kept = (text, params)
+    return kept
 
 
 def as_api(message: Message) -> dict[str, Any]:
@@ -286,5 +309,11 @@ def _g(value: Decimal | float | int) -> str:
 _PLAIN_VALUE: dict[type, Any] = {
     str: _same, int: _same,
     TierRef: lambda v: v.name or v.slug,
+    ProfileRef: lambda v: f"{v.title or v.name} {v.version}".strip(),
     Message: plain,
+    list: lambda v: ", ".join(str(plain_value(x)) for x in v),
+    tuple: lambda v: ", ".join(str(plain_value(x)) for x in v),
 }  # fmt: skip
+
+# The template of each code with no plural (most): `template` without the count's check.
+_SINGULAR: dict[str, str] = {code: t.singular for code, t in TEXTS.items() if not t.plural}

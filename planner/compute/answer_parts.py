@@ -31,8 +31,9 @@ from pydantic import (
     model_validator,
 )
 
-from common.messages import Message, msg, plain_and_json
+from common.messages import Message, msg
 from common.messages import plain as english
+from common.messages import said as said_both
 from planner.compute.message_fields import MESSAGES, by_field, split
 
 # --- reading an answer back from its JSON ----------------------------------------------------
@@ -160,11 +161,12 @@ def _as_they_are(entries):  # type: ignore[no-untyped-def]
 Listed = Annotated[list[FieldMessage], PlainSerializer(_as_they_are)]
 
 
-def said(field: str, message: Message) -> dict[str, Any]:
+def said(field: str, message: Message, memo: dict[int, Any] | None = None) -> dict[str, Any]:
     """A message as its object's `messages` list holds it (`{"field", **as_api(message)}`,
-    built in one step: an answer at 20,000 tiers lists some 30,000)."""
-    text, data = plain_and_json(message)
-    return {"field": field, "code": data["code"], "params": data["params"], "text": text}
+    built in one step: an answer at 20,000 tiers lists some 30,000). `memo`: shared by the
+    messages of one object (`messages.said`)."""
+    text, params = said_both(message, memo)
+    return {"field": field, "code": message.code, "params": params, "text": text}
 
 
 # Values that hold no message, passed over without a path (an option's money, its servers).

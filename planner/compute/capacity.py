@@ -53,6 +53,7 @@ from common.message_texts import TEXTS
 from common.messages import Message, TierRef, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds, fitgate, queueing
+from planner.compute.answer import Capacity, WorkloadCapacity
 from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
@@ -471,49 +472,6 @@ def _service_samples(c: WorkloadColumns, i: int) -> np.ndarray:
 
 
 @dataclass
-class WorkloadResult:
-    index: int
-    name: str
-    kind: str
-    basis: dict[str, Any]
-    estimate: bool
-    labels: list[Message]
-    seconds_per_unit: float | None
-    threads_used: float | None
-    thread_hours_per_month: float | None
-    memory_gib: float
-    deadline_hours: float | None = None
-    deadline_met: bool | None = None
-    servers_forced_by_deadline: int | None = None
-    workers: int | None = None
-    p99_ms_mmc: float | None = None
-    p99_ms_sim: float | None = None
-    simulated: bool | None = None
-    problem: Message | None = None
-
-
-@dataclass
-class CapacityResult:
-    tier: str
-    status: str  # sized | estimate | no_number | ruled_out
-    reasons: list[Message]
-    servers: int | None  # month 1
-    servers_by_month: list[int]
-    threads_per_server: float | None
-    threads_needed: float | None  # month 1
-    memory_need_gib: float
-    ram_gib: float | None
-    fits_in_ram: bool | None
-    spare_server: bool
-    workloads: list[WorkloadResult]
-    labels: list[Message] = field(default_factory=list)
-
-    @property
-    def has_number(self) -> bool:
-        return self.status in ("sized", "estimate")
-
-
-@dataclass
 class CapacityTable:
     """Every tier's capacity at once; `result(i)` gives one tier as plain data."""
 
@@ -652,7 +610,7 @@ class CapacityTable:
 
     # --- one tier as plain data ---
 
-    def result(self, i: int) -> CapacityResult:
+    def result(self, i: int) -> Capacity:
         status = str(self.status[i])
         reasons = self.reasons(i)
         has_number = status in ("sized", "estimate")
@@ -661,7 +619,7 @@ class CapacityTable:
         labels = sorted({str(m): m for w in workloads for m in w.labels}.items())
         ram = float(self.ram_gib[i]) if np.isfinite(self.ram_gib[i]) else None
         need = float(self.memory_need[i])
-        return CapacityResult(
+        return Capacity.model_construct(
             tier=self.slugs[i],
             status=status,
             reasons=reasons,
@@ -720,13 +678,13 @@ class CapacityTable:
             self._flags = (self.spec_missing.tolist(), columns)
         return self._flags
 
-    def _workload_result(self, c: WorkloadColumns, i: int) -> WorkloadResult:
+    def _workload_result(self, c: WorkloadColumns, i: int) -> WorkloadCapacity:
         w, ev = c.workload, c.evidence
         seconds = float(c.seconds_per_unit[i]) if np.isfinite(c.seconds_per_unit[i]) else None
         labels = ev.labels(i) + ([c.range_label] if c.out_of_range[i] and c.range_label else [])
         if c.memory_labels and c.memory_labels[i] is not None:
             labels.append(c.memory_labels[i])
-        out = WorkloadResult(
+        out = WorkloadCapacity.model_construct(
             index=c.index, name=_workload_name(c), kind=w.kind, basis=ev.basis(i),
             estimate=bool(ev.estimate[i]), labels=labels, seconds_per_unit=seconds,
             threads_used=float(c.threads[i]) if seconds is not None else None,
@@ -765,7 +723,7 @@ TierSpecs = tuple[list[str], np.ndarray, np.ndarray, np.ndarray]
 
 def tier_specs(tiers: pd.DataFrame) -> TierSpecs:
     """Slugs, vCPUs, RAM (GiB; NaN where unknown) and whether spot, of catalog-frame rows."""
-    slugs = [str(s) for s in tiers["slug"]]
+    slugs = [str(s) for s in tiers["slug"].tolist()]  # a list first: arrow strings iterate slowly
     vcpus = pd.to_numeric(tiers["vcpus"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     ram = pd.to_numeric(tiers["ram_gib"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     spot = (tiers["pricing_model"] == "spot").to_numpy(dtype=bool)

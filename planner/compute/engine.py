@@ -62,6 +62,7 @@ from planner.compute.answer import (
     NoNumber,
     Option,
     Unpriced,
+    constructed,
 )
 from planner.compute.answer_parts import (
     Assumption,
@@ -80,7 +81,7 @@ from planner.compute.answer_parts import (
     SensitivityRow,
     StaysOnGpu,
 )
-from planner.compute.capacity import CapacityResult, CapacityTable, Lookup, SpeedFactor
+from planner.compute.capacity import CapacityTable, Lookup, SpeedFactor
 from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
@@ -114,7 +115,7 @@ class Prices:
                 "pass catalog_frame(as_of, plan.currency)"
             )
         self.frame = frame.reset_index(drop=True)
-        self.row = {slug: i for i, slug in enumerate(self.frame["slug"])}
+        self.row = {slug: i for i, slug in enumerate(self.frame["slug"].tolist())}
         self.dropped = {d["slug"]: d["reason"] for d in frame.attrs.get("dropped", [])}
         self.currency = currency
         self._columns: dict[str, list[Any]] = {}
@@ -172,7 +173,7 @@ class Prices:
         """The CPU tiers (cloud VMs and dedicated servers), in the frame's order."""
         if self._cpu is None:
             cpu = self.frame.loc[self.frame["kind"].isin(CPU_KINDS), "slug"]
-            self._cpu = list(cpu)
+            self._cpu = cpu.tolist()
         return list(self._cpu)
 
     def fx(self) -> list[dict[str, Any]]:
@@ -277,10 +278,10 @@ class PartResult:
     # large catalog's answer shows 50 of its thousands of options; the rest never are)
     sizing: tuple[CapacityTable, int] | None = field(default=None, repr=False)
     title: Message | None = None  # the tier as people tell it apart (Prices.title)
-    _capacity: CapacityResult | None = field(default=None, init=False, repr=False)
+    _capacity: Capacity | None = field(default=None, init=False, repr=False)
 
     @property
-    def capacity(self) -> CapacityResult | None:
+    def capacity(self) -> Capacity | None:
         if self._capacity is None and self.sizing is not None:
             table, row = self.sizing
             self._capacity = table.result(row)
@@ -351,7 +352,7 @@ class OptionResult:
         parts = [
             part(tier=p.tier, name=p.name, mode=p.mode, servers_by_month=p.servers_by_month,
                  usage_hours=p.usage_hours, price=price(**p.price), title=p.title,
-                 capacity=Capacity.of(p.capacity) if p.capacity else None)
+                 capacity=p.capacity)
             for p in self.parts
         ]  # fmt: skip
         fits = [c.fits_in_ram for p in parts if (c := p.capacity) and c.fits_in_ram is not None]
@@ -534,10 +535,13 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[Dro
         return [], []  # the owned servers are the options; no catalog tier is sized
     if not plan.candidates:
         cpu = prices.cpu_slugs()
-        # A part of a slug from the frame, sized: nothing to validate (and 20,000 of them).
+        # A part of a slug from the frame, sized: nothing to validate (and 20,000 of them),
+        # `Part.model_construct(tier=s, mode="sized")` made as `answer.constructed` does.
+        given = ("tier", "mode")
+        empty = Part.model_construct(tier="", mode="sized").__dict__
         options = [
             OptionSpec(f"tier:{s}", _text(prices.ref(s)),
-                       [Part.model_construct(tier=s, mode="sized")], title_of=s)
+                       [constructed(Part, {**empty, "tier": s}, given)], title_of=s)
             for s in cpu
         ]  # fmt: skip
         return options, []
@@ -1276,14 +1280,17 @@ def _no_number(
     A fixed count is the manager's figure: its tier is sized only to compare, so a
     tier with no number there is not listed (the option itself is priced).
     """
-    dropped, unsized = DroppedTier.model_construct, NoNumber.model_construct
+    dropped = DroppedTier.model_construct
     out: list[Unpriced] = [dropped(tier=s, reason=as_message(r)) for s, r in prices.dropped.items()]
     if table is None:
         return out
     asked = {p.tier for o in specs for p in o.parts if p.mode == "sized"}
+    given = ("tier", "status", "reasons")  # every field of a NoNumber
+    status = table.status.tolist()
     for i, slug in enumerate(table.slugs):
-        if slug in asked and table.status[i] in ("no_number", "ruled_out"):
-            out.append(unsized(tier=slug, status=str(table.status[i]), reasons=table.reasons(i)))
+        if slug in asked and (said := status[i]) in ("no_number", "ruled_out"):
+            fields = {"tier": slug, "status": said, "reasons": table.reasons(i)}
+            out.append(constructed(NoNumber, fields, given))
     return out
 
 

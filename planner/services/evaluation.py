@@ -146,8 +146,10 @@ def comparison_json(
 
 
 def encoded(answer: dict[str, Any]) -> bytes:
-    """The answer's JSON exactly as `JsonResponse(answer)` encodes it."""
-    return json.dumps(answer, cls=DjangoJSONEncoder).encode()
+    """The answer's JSON exactly as `JsonResponse(answer)` encodes it. Without the check
+    for cycles (the same bytes; an answer is a tree): at 20,000 tiers the encoder's
+    record of every list and dictionary it is inside was a fifth of `json.dumps`."""
+    return json.dumps(answer, cls=DjangoJSONEncoder, check_circular=False).encode()
 
 
 def snapshot(

@@ -204,7 +204,7 @@ def plan_tiers(plan: schema.Plan) -> list[str]:
 def candidate_tiers(plan: schema.Plan, frame: pd.DataFrame) -> list[str]:
     """Tiers the model may size: the candidates' parts, or every tier when none are given."""
     if not plan.candidates:
-        return [str(s) for s in frame["slug"]]
+        return [str(s) for s in frame["slug"].tolist()]
     slugs = [part.tier for c in plan.candidates for part in c.parts]
     if plan.baseline.sizing == "matched":  # the bill's tiers are sized too (issue 25)
         slugs += [t.tier for t in plan.baseline.tiers or ()]
