@@ -127,7 +127,7 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
     try:
         rows = list(prices.values(*fields.values()))
     except InvalidOperation:  # SQLite's decimal converter: a value beyond the column
-        unreadable, ids = _out_of_range(prices)
+        unreadable, ids = out_of_range(prices)
         rows = list(prices.exclude(id__in=ids).values(*fields.values()))
     records = [{key: row[field] for key, field in fields.items()} for row in rows]
     frame = pd.DataFrame.from_records(records, columns=list(fields))
@@ -156,7 +156,7 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
 _LIMITS = {"amount": 10.0**8, "setup_fee": 10.0**12}
 
 
-def _out_of_range(prices) -> tuple[list[Any], list[int]]:
+def out_of_range(prices) -> tuple[list[Any], list[int]]:
     """The rows among `prices` whose amount or set-up fee is beyond its column (only SQLite
     stores one): a message naming each row and its stored value, and their ids."""
     beyond = Q()
