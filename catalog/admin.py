@@ -324,6 +324,10 @@ class PriceAdmin(admin.ModelAdmin):
     def export_view(self, request: HttpRequest) -> HttpResponse:
         if not request.user.has_perm("catalog.view_price"):
             raise PermissionDenied
+        if admin_unreadable.unreadable(request):  # a file missing a row would not round-trip
+            messages.error(request, _("The export needs every price row readable: delete the "
+                                      "rows named below first."))  # fmt: skip
+            return HttpResponseRedirect(reverse("admin:catalog_price_changelist"))
         fmt = "json" if request.GET.get("format") == "json" else "csv"
         history = request.GET.get("history") == "1"
         response = HttpResponse(

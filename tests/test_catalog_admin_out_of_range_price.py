@@ -53,6 +53,13 @@ def test_the_price_list_names_the_row_it_cannot_read_and_shows_the_others(staff,
     assert "0.09 USD per hour" in page and "0.68 USD per hour" in page
     german = staff.get(LIST, headers={"accept-language": "de"}).content.decode()
     assert f"Preiszeile {bad.pk}" in german and "Zeile löschen" in german
+    # The export would leave the row out (an import would then not restore it): it refuses.
+    for query in ("?history=1", "?history=1&format=json", ""):
+        response = staff.get(f"{LIST}export/{query}")
+        assert response.status_code == 302 and response["Location"] == LIST, query
+    page = staff.get(LIST).content.decode()
+    assert "The export needs every price row readable" in page
+    assert SAID.format(pk=bad.pk) in page
 
 
 def test_the_tiers_page_shows_its_readable_prices_and_names_the_other(staff, rows):
