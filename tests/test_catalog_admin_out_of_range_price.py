@@ -15,7 +15,8 @@ from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
 LIST = "/admin/catalog/price/"
-SAID = "row {pk} of aws-m5.large-us-east-1-on-demand holds amount 1.0e+20"
+# As the warnings and the row's page show it (capitalised: the message starts a sentence).
+SAID = "Price row {pk} of aws-m5.large-us-east-1-on-demand holds amount 1.0e+20"
 
 
 @pytest.fixture(autouse=True)
