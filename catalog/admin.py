@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HTMX_STOP_POLLING
 
+from catalog import admin_unreadable
 from catalog.feed_status import rendered_messages, source_statuses
 from catalog.feeds.registry import SOURCES
 from catalog.feeds.sync import summary
@@ -108,6 +109,10 @@ class PriceHistoryInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None) -> bool:
         return request.user.has_perm("catalog.add_price")
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Price]:
+        # Rows SQLite holds beyond their column cannot be read: the tier's page names them.
+        return super().get_queryset(request).exclude(id__in=admin_unreadable.unreadable(request))
+
     @admin.display(description=_("recorded by"))
     def recorder(self, price: Price) -> str:
         return price.recorder
@@ -134,6 +139,11 @@ class TierAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         # A tier no longer offered is marked retired and keeps its history.
         return False
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if request.method == "GET" and str(object_id).isdigit():
+            admin_unreadable.warn(request, admin_unreadable.tier_rows(request, int(object_id)))
+        return super().change_view(request, object_id, form_url, extra_context)
 
     @admin.display(description=_("current price"), ordering="current_amount")
     def current_price(self, tier: Tier) -> str:
@@ -183,7 +193,19 @@ class PriceAdmin(admin.ModelAdmin):
             super()
             .get_queryset(request)
             .annotate(current_from=Subquery(newest.values("effective_from")[:1]))
+            # Rows SQLite holds beyond their column cannot be read: the list names them.
+            .exclude(id__in=admin_unreadable.unreadable(request))
         )
+
+    def changelist_view(self, request, extra_context=None):
+        if request.method == "GET":
+            admin_unreadable.warn(request)
+        return super().changelist_view(request, extra_context)
+
+    def history_view(self, request, object_id, extra_context=None):
+        if str(object_id).isdigit() and int(object_id) in admin_unreadable.unreadable(request):
+            return HttpResponseRedirect(reverse("admin:catalog_price_change", args=[object_id]))
+        return super().history_view(request, object_id, extra_context)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
@@ -203,6 +225,8 @@ class PriceAdmin(admin.ModelAdmin):
         return NewRowForm
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
+        if str(object_id).isdigit() and int(object_id) in admin_unreadable.unreadable(request):
+            return admin_unreadable.page(self, request, int(object_id))
         # Saving never edits the shown row: it adds a new one, and the page says so.
         context = {"title": _("Add a new price"), "subtitle": None, **(extra_context or {})}
         return super().change_view(request, object_id, form_url, context)
@@ -300,6 +324,10 @@ class PriceAdmin(admin.ModelAdmin):
     def export_view(self, request: HttpRequest) -> HttpResponse:
         if not request.user.has_perm("catalog.view_price"):
             raise PermissionDenied
+        if admin_unreadable.unreadable(request):  # a file missing a row would not round-trip
+            messages.error(request, _("The export needs every price row readable: delete the "
+                                      "rows named below first."))  # fmt: skip
+            return HttpResponseRedirect(reverse("admin:catalog_price_changelist"))
         fmt = "json" if request.GET.get("format") == "json" else "csv"
         history = request.GET.get("history") == "1"
         response = HttpResponse(

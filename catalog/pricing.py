@@ -131,7 +131,7 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
     try:
         rows = values_rows(prices.values_list(*fields.values()))
     except InvalidOperation:  # SQLite's decimal converter: a value beyond the column
-        unreadable, ids = _out_of_range(prices)
+        unreadable, ids = out_of_range(prices)
         rows = values_rows(prices.exclude(id__in=ids).values_list(*fields.values()))
     frame = pd.DataFrame.from_records(rows, columns=list(fields))
     frame = _derive(frame, as_of)
@@ -159,7 +159,7 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
 _LIMITS = {"amount": 10.0**8, "setup_fee": 10.0**12}
 
 
-def _out_of_range(prices) -> tuple[list[Any], list[int]]:
+def out_of_range(prices) -> tuple[list[Any], list[int]]:
     """The rows among `prices` whose amount or set-up fee is beyond its column (only SQLite
     stores one): a message naming each row and its stored value, and their ids."""
     beyond = Q()

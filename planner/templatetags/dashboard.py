@@ -67,6 +67,28 @@ def pct(value: Any, places: int = 1) -> str:
     return formatting.percent(Decimal(str(value)) / 100, int(places), _language())
 
 
+def cost_multiple(saving_pct: Decimal) -> Decimal:
+    """How many times the baseline's total an option costs, from its saving in percent of
+    that total: total_option / total_baseline = 1 - saving_pct / 100 (-1,856.3 -> 19.563)."""
+    return 1 - Decimal(str(saving_pct)) / 100
+
+
+@register.filter
+def times_baseline(saving_pct: Any) -> str:
+    """A far dearer option's multiple of the baseline's total ("19.6", "19,6"); empty
+    unless it costs more than twice the baseline (a percentage reads better below that)."""
+    if saving_pct in (None, ""):
+        return ""
+    times = cost_multiple(saving_pct)
+    return formatting.number(times, 1, _language()) if times > 2 else ""
+
+
+@register.filter
+def dearer_pct(saving_pct: Any, places: int = 1) -> str:
+    """A negative saving as how much dearer the option is: -35.2 -> "35.2%" ("35,2 %")."""
+    return formatting.percent(-Decimal(str(saving_pct)) / 100, int(places), _language())
+
+
 @register.filter
 def share(value: Any, places: int = 0) -> str:
     """A share (0.9987) as a percentage: "99.9%" or "99,9 %"."""
