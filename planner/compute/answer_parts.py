@@ -401,6 +401,20 @@ class PricePerformance(Spoken):
     basis: Plain
     price: PriceRow | None = Field(None, description="the tier's price row, where an option has it")
 
+    # One pass (some thousands of rows at catalog scale): the basis said once, its sentences
+    # its `messages`. No return annotation: the JSON schema stays the fields' and `messages`'.
+    @model_serializer(mode="plain")
+    def _shown(self):  # type: ignore[no-untyped-def]
+        basis, found = split(self.basis, "basis")
+        data = {
+            "tier": self.tier, "profile_class": self.profile_class, "amount": self.amount,
+            "per": self.per, "currency": self.currency, "figure": self.figure, "basis": basis,
+            MESSAGES: found,
+        }  # fmt: skip
+        if "price" in self.model_fields_set:
+            data["price"] = None if self.price is None else self.price.model_dump()
+        return data
+
 
 class SensitivityBase(BaseModel):
     npv: MoneyText
