@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from bills.services.importing import import_bill
+from planner.compute.answer import Answer
 from planner.services import bill_commitments
+from planner.services.evaluation import encoded
 from tests.support.api import post_json, session_client
 from tests.support.bills import FOCUS, bill_sample, rows_of, write_csv
 
@@ -248,3 +250,17 @@ def test_the_answer_matches_the_api_document(default_catalog_api, bill, own_cach
     evaluated("EUR")  # not weighed, with its reason
     body = evaluated()
     assert body["bill_commitments"]["today"]["coverage"] == "0.4000"
+
+
+@pytest.mark.parametrize("currency", ["USD", "EUR"])
+def test_a_bill_plans_answer_reads_back_to_the_same_bytes(default_catalog_api, bill, currency):
+    """`Answer.read` over a bill baseline's answer: its commitments' sentences are Messages
+    again, and dumped it gives the API's bytes (the other currency's reason among them)."""
+    response = post_json(default_catalog_api, "/api/v1/evaluate", _plan(bill.pk, currency))
+    read = Answer.read(response.json())
+    assert read.bill_commitments is not None
+    if currency == "USD":
+        assert read.bill_commitments.tiers[0].said.code == "bills.commitments.tier"
+    else:
+        assert read.bill_commitments.reason.code == "bills.commitments.other_currency"
+    assert encoded(read.model_dump()) == response.content

@@ -282,6 +282,15 @@ class PriceRow(Shown):
     fx_rate: float | None = Field(None, description="converted into the plan's currency")
     fx_date: str | None = None
 
+    # Plain values (hundreds of rows an answer): its fields as they are, in one step. No
+    # return annotation: the JSON schema stays the fields'.
+    @model_serializer(mode="plain")
+    def _shown(self):  # type: ignore[no-untyped-def]
+        data = dict(self.__dict__)
+        if "fx_rate" not in self.model_fields_set:
+            del data["fx_rate"], data["fx_date"]
+        return data
+
 
 class OptionRef(Shown):
     """The option a figure is about; absent (an empty object) where there is none."""
@@ -296,8 +305,9 @@ class OptionProvenance(BaseModel):
     plan's entered fields (by path)."""
 
     prices: list[PriceRow]
-    runs: list[Plain] = Field(description="the measured runs of its sized parts")
-    estimates: list[Plain] = Field(description="the estimates of its sized parts")
+    # plain data (its sentences said as text): `planner.services.provenance` says them once
+    runs: list[dict[str, Any]] = Field(description="the measured runs of its sized parts")
+    estimates: list[dict[str, Any]] = Field(description="the estimates of its sized parts")
     entered: list[str] = Field(description="the plan's fields it rests on, by path")
 
 
@@ -305,8 +315,8 @@ class CapacityProvenance(BaseModel):
     """The measured runs and estimates a tier's capacity rests on."""
 
     tier: str
-    runs: list[Plain]
-    estimates: list[Plain]
+    runs: list[dict[str, Any]]
+    estimates: list[dict[str, Any]]
 
 
 class BaselineSources(Shown):
@@ -402,6 +412,20 @@ class PricePerformance(Spoken):
     figure: Literal["measured", "estimate"]
     basis: Plain
     price: PriceRow | None = Field(None, description="the tier's price row, where an option has it")
+
+    # One pass (some thousands of rows at catalog scale): the basis said once, its sentences
+    # its `messages`. No return annotation: the JSON schema stays the fields' and `messages`'.
+    @model_serializer(mode="plain")
+    def _shown(self):  # type: ignore[no-untyped-def]
+        basis, found = split(self.basis, "basis")
+        data = {
+            "tier": self.tier, "profile_class": self.profile_class, "amount": self.amount,
+            "per": self.per, "currency": self.currency, "figure": self.figure, "basis": basis,
+            MESSAGES: found,
+        }  # fmt: skip
+        if "price" in self.model_fields_set:
+            data["price"] = None if self.price is None else self.price.model_dump()
+        return data
 
 
 class SensitivityBase(BaseModel):

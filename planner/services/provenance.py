@@ -30,6 +30,7 @@ from planner.compute.answer_parts import (
     PriceRow,
     RateRow,
 )
+from planner.compute.message_fields import split
 from planner.services.bills import bill_provenance
 
 ONE_TIME_INPUTS = {
@@ -75,9 +76,10 @@ def with_provenance(
 
 
 def _bases(capacity_result: Any) -> tuple[list[dict], list[dict]]:
+    """A capacity's measured runs and estimates, as plain data (sentences as their text)."""
     runs, estimates = [], []
     for workload in capacity_result.workloads if capacity_result is not None else []:
-        basis = workload.basis or {}
+        basis = split(workload.basis or {})[0]
         if "run_id" in basis:
             runs.append(basis)
         elif "estimate" in basis:
