@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gc
 import io
 import json
 import os
@@ -203,12 +204,14 @@ class Phases:
       included);
     - evidence: the measurements and estimates read (`inputs.best_measurements`), which
       the reference (`catalog_frame + engine.compare`) is handed;
+    - collector: the cyclic garbage collector's passes during the request (`gc.callbacks`;
+      it is paused while the answer is computed, `common/gcpause.py`);
     - other: the rest of the request (auth, parsing and the tier index, the rest of
-      `engine.compare`: the options listed, the inference pools simulated; the cache, and
-      the collector's pass over the memos the request made, after the paused block).
+      `engine.compare`: the options listed, the inference pools simulated; the cache).
     """
 
-    NAMES = ("catalog frame", "capacity", "money", "messages", "encoding", "evidence")
+    NAMES = ("catalog frame", "capacity", "money", "messages", "encoding", "evidence",
+             "collector")  # fmt: skip
 
     def __init__(self) -> None:
         from planner.compute import engine
@@ -243,9 +246,19 @@ class Phases:
         self.spent = dict.fromkeys(self.NAMES, 0.0)
         for (owner, name, phase), (_, _, function) in zip(self.targets, originals, strict=True):
             setattr(owner, name, self._wrapped(function, phase))
+        began: list[float] = []
+
+        def collector(stage: str, _info: dict) -> None:
+            if stage == "start":
+                began.append(time.perf_counter())
+            elif began:
+                self.spent["collector"] += time.perf_counter() - began.pop()
+
+        gc.callbacks.append(collector)
         try:
             seconds, _queries = request()
         finally:
+            gc.callbacks.remove(collector)
             for owner, name, function in originals:
                 setattr(owner, name, function)
         out = {k: round(v * 1000, 1) for k, v in self.spent.items()}

@@ -134,9 +134,13 @@ def estimates(
         tiers = tier_cpus({slug for slug, _cls in missing})
     sides: dict[tuple, model.Side | model.Unknown] = {}  # by `model.side_key`
     shared: dict[tuple[int, int], tuple] = {}  # what one reference run gives at k threads
+    # An estimate is a function of the tier's side, its thread count and the class: tiers
+    # of one side and count share the same (frozen) `BestMeasurement`, made once (a large
+    # catalog offers the same server in many regions and pricing models).
+    estimated: dict[tuple, Found] = {}
     # Each tier's side once, whatever the number of its classes (at 20,000 tiers the
     # key's look-ups were a sixth of the evidence read): None where it has no vCPUs.
-    of_tier: dict[str, tuple[TierCpu, model.Side | model.Unknown, TierRef] | None] = {}
+    of_tier: dict[str, _Known | None] = {}
     out: dict[tuple[str, str], Found] = {}
     for (slug, cls), reason in missing.items():
         if slug in of_tier:
@@ -146,25 +150,42 @@ def estimates(
         if known is None:
             out[slug, cls] = reason
             continue
-        tier, side, ref = known
-        if isinstance(side, model.Unknown):  # most tiers of a large catalog: `_estimate`'s
+        if known.unknown is not None:  # most tiers of a large catalog: `_estimate`'s
             # first answer, made here (the same message, its parameters in the same order)
-            why = {"reason": reason.message, "cpu": side.cpu, "tier": ref}
-            out[slug, cls] = NoMeasurement(Message(f"estimates.{side.code}", why))
+            why = {"reason": reason.message, "cpu": known.side.cpu, "tier": known.ref}
+            out[slug, cls] = NoMeasurement(Message(known.unknown, why))
             continue
-        out[slug, cls] = _estimate(tier, side, references.get(cls, []), reason, cls, shared)
+        key = (known.key, cls, known.tier.vcpus)
+        found = estimated.get(key)
+        if found is None:
+            found = _estimate(known.tier, known.side, references.get(cls, []), reason, cls, shared)
+            if isinstance(found, BestMeasurement):  # a reason names its tier: not shared
+                estimated[key] = found
+        out[slug, cls] = found
     return out
 
 
-def _side_of(
-    tier: TierCpu | None, sides: dict[tuple, model.Side | model.Unknown]
-) -> tuple[TierCpu, model.Side | model.Unknown, TierRef] | None:
-    """The tier, its CPU's side (shared by `model.side_key`) and its reference (one for
-    all its classes' reasons), None without vCPUs."""
+class _Known(NamedTuple):
+    """A tier with vCPUs as the estimates read it: its CPU side (shared by `key`, the side's
+    `model.side_key`), its reference (one for all its classes' reasons) and, where the side
+    is unknown, the reason's code."""
+
+    tier: TierCpu
+    side: model.Side | model.Unknown
+    key: tuple
+    ref: TierRef
+    unknown: str | None
+
+
+def _side_of(tier: TierCpu | None, sides: dict[tuple, model.Side | model.Unknown]) -> _Known | None:
+    """The tier as `estimates` reads it (its side shared by `model.side_key`), None without
+    vCPUs."""
     if tier is None or not tier.vcpus:
         return None
     key = model.side_key(tier.cpu_model, vendor=tier.provider, server=tier.name)
-    return tier, sides.get(key) or sides.setdefault(key, tier_side(tier)), TierRef(tier.slug)
+    side = sides.get(key) or sides.setdefault(key, tier_side(tier))
+    unknown = f"estimates.{side.code}" if isinstance(side, model.Unknown) else None
+    return _Known(tier, side, key, TierRef(tier.slug), unknown)
 
 
 def _why(reason: NoMeasurement, code: str, **params) -> NoMeasurement:

@@ -137,8 +137,10 @@ class NoMeasurement(LookupError):
     def __init__(self, message: Message | str) -> None:
         if isinstance(message, str):
             message = msg("common.text", text=message)
+            super().__init__(message)
+        # Else `BaseException.__new__` has kept the message as the one argument already
+        # (a plan sized over every tier makes some 70,000 reasons).
         self.message = message
-        super().__init__(message)
 
     def __str__(self) -> str:
         # Said when asked: a plan sized over every tier gathers thousands of reasons.

@@ -197,3 +197,34 @@ def test_tiers_without_an_estimate_are_listed_once_with_their_reason_and_cheapes
 def eval_no_number(owner) -> list[str]:
     body = post_json(token_client(owner)[0], "/api/v1/evaluate", PLAN).json()
     return [entry["tier"] for entry in body["no_number"]]
+
+
+def test_tiers_of_one_cpu_side_and_thread_count_share_one_estimate_the_one_each_gets_alone(
+    fresh_install,
+):
+    from benchmarks_app.estimate_selectors import estimates
+
+    gathered = inputs.gather(parse_plan(PLAN))
+    slugs = list(Tier.objects.filter(retired=False).values_list("slug", flat=True))
+    cpus = tier_cpus(slugs)
+    groups: dict[tuple, list[str]] = {}
+    for slug in slugs:
+        if isinstance(gathered.measurements[slug, "gbm"], BestMeasurement):
+            tier = cpus[slug]
+            key = model.side_key(tier.cpu_model, vendor=tier.provider, server=tier.name)
+            groups.setdefault((key, tier.vcpus), []).append(slug)
+    shared = [group for group in groups.values() if len(group) > 1]
+    assert shared  # the default catalog sells one server in several regions and models
+    for group in shared:
+        first = gathered.measurements[group[0], "gbm"]
+        assert all(gathered.measurements[s, "gbm"] is first for s in group)
+    # Estimated alone, each tier gets an equal estimate (not the same object).
+    slug = shared[0][1]
+    why = NoMeasurement("no run")
+    alone = estimates({(slug, "gbm"): why}, cpus)[slug, "gbm"]
+    assert alone == gathered.measurements[slug, "gbm"]  # gbm: no service-time arrays
+    # Tiers of different thread counts do not share.
+    counts = {vcpus: group for (key, vcpus), group in groups.items()}
+    if len(counts) > 1:
+        a, b = list(counts.values())[:2]
+        assert gathered.measurements[a[0], "gbm"] is not gathered.measurements[b[0], "gbm"]
