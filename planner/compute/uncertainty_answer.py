@@ -11,11 +11,19 @@ typed models"). Pure: no Django.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
-from planner.compute.answer_parts import DecimalText, MoneyText, Sentence, Shown, Spoken
+from planner.compute.answer_parts import MONEY_PATTERN, DecimalText, Sentence, Shown, Spoken
+
+# An amount the code gives as its text already ("1234.50"), in the plan's currency.
+MoneyText = Annotated[
+    str,
+    WithJsonSchema({"type": "string", "pattern": MONEY_PATTERN,
+                    "description": "An amount in the plan's currency, rounded half-up to "
+                                   "the cent."}),
+]  # fmt: skip
 
 Kind = Literal["scale", "absolute"]
 Source = Literal["default", "entered", "measured", "estimate", "aggregator", "assumption"]
