@@ -119,9 +119,9 @@ def test_the_second_request_is_read_from_the_cache_not_worked_out_again(owner):
     assert cache.get(uncertainty_key(plan)) is None
     client.get(url, headers=HTMX)
     found = cache.get(uncertainty_key(plan))
-    assert found is not None and found["montecarlo"]["seed"] == montecarlo.SEED
+    assert found is not None and found.montecarlo.seed == montecarlo.SEED
     # Mark the cached answer: the next request shows the mark, so it computed nothing.
-    found["montecarlo"]["numpy"] = "from-the-cache"
+    found.montecarlo.numpy = "from-the-cache"
     cache.set(uncertainty_key(plan), found)
     assert "NumPy from-the-cache" in client.get(url, headers=HTMX).content.decode()
     # Another seed is another entry, worked out afresh.
@@ -166,7 +166,7 @@ def test_the_shared_page_shows_the_frozen_figures_after_a_price_change(owner):
     assert BILL_EN in after and "$384.99" in after  # the frozen price line's high, not today's
     assert "$439.99" not in after  # 399.99 × 1.1: today's figures are not the frozen ones
     today = evaluation.uncertainty(services.stored_plan(plan))
-    assert today["one_way"] != share.snapshot["uncertainty"]["one_way"]
+    assert today.model_dump()["one_way"] != share.snapshot["uncertainty"]["one_way"]
     german = Client().get(f"/s/{share.token}/?lang=de").content.decode()
     assert BILL_DE in german
 
@@ -202,9 +202,9 @@ def test_the_csv_exports_hold_every_input_and_each_leading_options_odds(owner):
     assert bill["break_even_sentence"].endswith("falls below 363.88 USD a month")
     assert [r["rank"] for r in rows.values()] == [str(i) for i in range(1, len(rows) + 1)]
     found = evaluation.uncertainty(services.stored_plan(plan))
-    assert set(rows) == {r["input"] for r in found["one_way"]}
+    assert set(rows) == {r.input for r in found.one_way}
     odds = rows_of(client.get(f"/plans/{plan.code}/odds.csv").content.decode())
-    assert [o["option_key"] for o in odds] == [o["option"] for o in found["montecarlo"]["options"]]
+    assert [o["option_key"] for o in odds] == [o.option for o in found.montecarlo.options]
     assert odds[0]["best"] == "true" and odds[0]["draws"] == "10000" and odds[0]["seed"] == "2024"
     share = services.share_create(plan=plan, user=owner)
     shared = Client().get(f"/s/{share.token}/sensitivity.csv").content.decode()

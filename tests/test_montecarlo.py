@@ -42,7 +42,7 @@ def test_the_same_seed_gives_the_same_odds_and_another_seed_other_draws():
     model = montecarlo.Model(plan(), CATALOG, MEASUREMENTS)
     first = montecarlo.summary(model, draws=2000, seed=5)
     assert first == montecarlo.summary(model, draws=2000, seed=5)
-    assert first["seed"] == 5 and first["draws"] == 2000 and first["numpy"] == np.__version__
+    assert first.seed == 5 and first.draws == 2000 and first.numpy == np.__version__
     other = montecarlo.draw(model.items, 2000, 6)["baseline_monthly"]
     assert not np.array_equal(montecarlo.draw(model.items, 2000, 5)["baseline_monthly"], other)
 

@@ -1,7 +1,8 @@
 """What each endpoint answers, as pydantic models: the source of docs/openapi.yaml's
 response schemas (`planner.api.openapi`).
 
-The answer (`Comparison`) is the engine's own output models (planner.compute.answer); the
+The answer (`Comparison`) is the engine's own output models (planner.compute.answer), the
+odds and sensitivity (`PlanUncertainty`) theirs (planner.compute.uncertainty_answer); the
 other responses are described here. The tests check real answers against the document.
 Objects allow fields beyond those listed (a new figure is not a breaking change); a field
 is nullable exactly where the API answers null.
@@ -13,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from planner.compute import answer
+from planner.compute import answer, uncertainty_answer
 
 Money = Annotated[
     str,
@@ -86,146 +87,14 @@ class Comparison(answer.Answer):
     as_of: Date
 
 
-# --- sensitivity and the odds of paying back ------------------------------------------------
+# --- sensitivity and the odds of paying back: its own output models -------------------------
+# (planner.compute.uncertainty_answer)
 
 
-class UncertainInput(Open):
-    """One uncertain input moved alone to its low and to its high value, everything else as
-    planned, recomputed through the engine: the base-case best option's figures at each end
-    and the input's break-even."""
+class PlanUncertainty(uncertainty_answer.Uncertainty):
+    """The uncertainty answer (`planner.compute.uncertainty_answer.Uncertainty`) of a stored
+    plan, with its id and the date it was worked out for."""
 
-    input: str = Field(
-        description="baseline_monthly, price:<tier key>, fx, batch_volume, requests_per_second, "
-        "throughput:<profile class>, monthly_growth, annual_discount_rate, one_time, "
-        "utilisation_target, spot_interruption_allowance (a leading option is spot)"
-    )
-    kind: Literal["scale", "absolute"] = Field(
-        description="scale: low/base/high are factors on the plan's own figure (1 = as "
-        "planned); absolute: they are the rate itself"
-    )
-    low: Decimal
-    base: Decimal
-    high: Decimal
-    source: Literal["default", "entered", "measured", "estimate", "aggregator", "assumption"] = (
-        Field(
-            description="a planner default, the plan's own `ranges`, the run's bootstrap "
-            "interval (P5 to P95 of the median over its repetitions), an estimate's band; "
-            "spot_interruption_allowance: the ec2instances.info pct_interrupt bucket "
-            "(aggregator) or the planner's 5-20 % (assumption)"
-        )
-    )
-    label: str = Field(description="the input in English; as a message in `messages`")
-    low_amount: Money | None = Field(description="money inputs: low as an amount, else null")
-    base_amount: Money | None
-    high_amount: Money | None
-    npv_low: Money
-    npv_high: Money
-    saving_low: Money
-    saving_high: Money
-    payback_low: int | None = Field(description="payback month at the low value; null: never")
-    payback_high: int | None
-    swing_cents: int = Field(description="the larger NPV change of the two ends, in cents")
-    break_even: Decimal | None = Field(
-        description="the last value (to the input's places) at which the base case's answer "
-        "about paying back within the horizon still holds; null: none between low and high"
-    )
-    break_even_amount: Money | None = Field(description="money inputs: break_even to the cent")
-    break_even_sentence: str
-    messages: Messages
-
-
-class TornadoBar(Open):
-    input: str
-    label: str
-    npv_low: Money
-    npv_high: Money
-
-
-class Tornado(Open):
-    """The eight inputs that swing the best option's NPV most, widest first."""
-
-    base_npv: Money
-    bars: list[TornadoBar]
-
-
-class MoneyPercentiles(Open):
-    p10: Money
-    p50: Money
-    p90: Money
-
-
-class MonthPercentiles(Open):
-    """Payback months; null where the percentile falls among draws that do not pay back
-    within the horizon (`payback_label` says which kind)."""
-
-    p10: int | None
-    p50: int | None
-    p90: int | None
-
-
-class LabelPercentiles(Open):
-    """The payback percentiles in the words of an option's `payback_label`: month N, then
-    the draws still cheaper a month at the horizon's end ("not within the horizon"),
-    then the rest ("never")."""
-
-    p10: str
-    p50: str
-    p90: str
-
-
-class OddsOption(Open):
-    option: str = Field(description="an option key, as in the comparison")
-    pays_back: Decimal = Field(description="share of draws (0 to 1) paying back in the horizon")
-    saving: MoneyPercentiles
-    payback_month: MonthPercentiles
-    payback_label: LabelPercentiles | None = Field(
-        None, description="absent in a share frozen before 2026-12-04"
-    )
-
-
-class RangeUsed(Open):
-    input: str
-    kind: Literal["scale", "absolute"]
-    low: Decimal
-    base: Decimal
-    high: Decimal
-    source: Literal["default", "entered", "measured"]
-
-
-class MonteCarlo(Open):
-    """Every input drawn at once, independently: triangular over low, base and high for a
-    default range, uniform over a range the plan enters, the run's own bootstrap for
-    measured throughput; each draw priced to the cent as the engine prices it."""
-
-    seed: int
-    draws: int
-    numpy: str = Field(description="the NumPy version that drew them")
-    horizon_months: int
-    currency: str
-    options: list[OddsOption] = Field(description="the base case's three leading options")
-    inputs: list[RangeUsed]
-
-
-class UncertaintyBase(Open):
-    npv: Money
-    saving: Money
-    payback_month: int | None
-
-
-class Uncertainty(Open):
-    """Which input decides the answer and the odds that the switch pays back, for the base
-    case's best option (`option`)."""
-
-    option: str | None = Field(description="null when no option has a figure")
-    currency: str
-    horizon_months: int
-    base: UncertaintyBase | None
-    one_way: list[UncertainInput] = Field(description="every uncertain input, widest first")
-    tornado: Tornado | None
-    montecarlo: MonteCarlo | None
-
-
-class PlanUncertainty(Uncertainty):
     id: Uuid
     as_of: Date
 
@@ -353,7 +222,7 @@ class Snapshot(BaseModel):
     )
     speed_factors: list[dict[str, Any]] = []
     results: Comparison
-    uncertainty: Uncertainty | None = Field(
+    uncertainty: uncertainty_answer.Uncertainty | None = Field(
         default=None,
         description="the sensitivity and odds frozen with the share (a share made before "
         "they were kept has none)",

@@ -346,7 +346,9 @@ def plan_uncertainty(
         raise ApiError(429, "rate", UNCERTAINTY_LIMITED,
                        Retry_After=str(rate_limits.seconds_to_next_window()))  # fmt: skip
     found = evaluation.uncertainty(services.stored_plan(plan), seed=seed)
-    return JsonResponse({"id": str(plan.code), "as_of": clock.today().isoformat(), **found})
+    return JsonResponse(
+        {"id": str(plan.code), "as_of": clock.today().isoformat(), **found.model_dump()}
+    )
 
 
 @api.get(

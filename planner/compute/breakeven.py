@@ -31,6 +31,7 @@ from common.messages import Message, Money, Percent, msg
 from planner.compute import tco
 from planner.compute.sensitivity import last_paying
 from planner.compute.uncertainty import FACTOR, Evaluate, Uncertain
+from planner.compute.uncertainty_answer import UncertainInput
 
 MONTH, ONCE = "month", "once"
 CENT = Decimal("0.01")
@@ -54,9 +55,10 @@ def in_money(
     horizon: int,
     base_pays: bool,
     labels: Mapping[str, Message] | None = None,
-) -> list[dict[str, Any]]:
-    """`one_way`'s rows with `low_amount`, `base_amount`, `high_amount` and
-    `break_even_amount` (money inputs; else None) and the sentence said both ways round."""
+) -> list[UncertainInput]:
+    """`one_way`'s rows as the answer's (`UncertainInput`), with `low_amount`,
+    `base_amount`, `high_amount` and `break_even_amount` (money inputs; else None) and the
+    sentence said both ways round."""
     by_name = {i.name: i for i in items}
     out = []
     for given in rows:
@@ -78,7 +80,7 @@ def in_money(
             break_even_amount=None if even_cents is None else str(tco.money(even_cents)),
         )
         row["break_even_sentence"] = sentence(item, row, amount, currency, horizon, base_pays)
-        out.append(row)
+        out.append(UncertainInput(**row))
     return out
 
 

@@ -45,6 +45,14 @@ from planner.compute import drawn_pools as pools
 from planner.compute.capacity import EPS
 from planner.compute.schema import Plan
 from planner.compute.uncertainty import Uncertain
+from planner.compute.uncertainty_answer import (
+    LabelPercentiles,
+    MoneyPercentiles,
+    MonteCarlo,
+    MonthPercentiles,
+    OddsOption,
+    RangeUsed,
+)
 
 DRAWS = 10_000
 LEADING = 3
@@ -605,7 +613,7 @@ def percentile_labels(
     ]
 
 
-def summary(model: Model, draws: int = DRAWS, seed: int = SEED) -> dict[str, Any]:
+def summary(model: Model, draws: int = DRAWS, seed: int = SEED) -> MonteCarlo:
     """What the page shows: the inputs drawn, the draws priced (`Model.run`), and per option
     the share that pays back with P10/P50/P90 of the saving and of the payback month."""
     drawn = draw(model.items, draws, seed)
@@ -613,32 +621,25 @@ def summary(model: Model, draws: int = DRAWS, seed: int = SEED) -> dict[str, Any
     h = model.h
     options = []
     for k, key in enumerate(model.keys):
-        saving = np.percentile(found["saving"][:, k], PERCENTILES, method="inverted_cdf")
+        p10, p50, p90 = np.percentile(found["saving"][:, k], PERCENTILES, method="inverted_cdf")
         months = found["payback"][:, k]
-        month_at = percentile_months(months, PERCENTILES, h)
+        m10, m50, m90 = percentile_months(months, PERCENTILES, h)
+        l10, l50, l90 = percentile_labels(months, found["gaining"][:, k], PERCENTILES, h)
         options.append(
-            {
-                "option": key,
-                "pays_back": str((Decimal(int((months > 0).sum())) / draws).quantize(FOUR)),
-                "saving": {
-                    f"p{q}": str(tco.money(int(v)))
-                    for q, v in zip(PERCENTILES, saving, strict=True)
-                },
-                "payback_month": dict(zip([f"p{q}" for q in PERCENTILES], month_at, strict=True)),
-                "payback_label": dict(
-                    zip(
-                        [f"p{q}" for q in PERCENTILES],
-                        percentile_labels(months, found["gaining"][:, k], PERCENTILES, h),
-                        strict=True,
-                    )
-                ),
-            }
-        )
-    return {
-        "seed": seed, "draws": draws, "numpy": np.__version__, "horizon_months": h,
-        "currency": model.plan.currency, "options": options,
-        "inputs": [i.to_dict() for i in model.items],
-    }  # fmt: skip
+            OddsOption(
+                option=key,
+                pays_back=str((Decimal(int((months > 0).sum())) / draws).quantize(FOUR)),
+                saving=MoneyPercentiles(p10=str(tco.money(int(p10))), p50=str(tco.money(int(p50))),
+                                        p90=str(tco.money(int(p90)))),
+                payback_month=MonthPercentiles(p10=m10, p50=m50, p90=m90),
+                payback_label=LabelPercentiles(p10=l10, p50=l50, p90=l90),
+            )
+        )  # fmt: skip
+    return MonteCarlo(
+        seed=seed, draws=draws, numpy=np.__version__, horizon_months=h,
+        currency=model.plan.currency, options=options,
+        inputs=[RangeUsed.of(i) for i in model.items],
+    )  # fmt: skip
 
 
 FOUR = Decimal("0.0001")

@@ -36,6 +36,7 @@ from benchmarks_app.evidence import BestMeasurement
 from common.messages import Message, Percent, msg
 from planner.compute.commitments import Interruption, assumed
 from planner.compute.schema import Plan
+from planner.compute.uncertainty_answer import Tornado, TornadoBar, UncertainInput
 
 FACTOR = Decimal("0.0001")  # a factor's places: keeps a scaled price an exact Decimal
 RATE = Decimal("0.000001")
@@ -515,13 +516,13 @@ def _value(item: Uncertain, value: Decimal) -> Percent:
     return Percent(value, 2)
 
 
-def tornado(rows: Sequence[Mapping[str, Any]], base_npv: str, limit: int = 8) -> dict[str, Any]:
-    """The `limit` inputs that swing the NPV most: (label, low NPV, high NPV) around base."""
-    return {
-        "base_npv": base_npv,
-        "bars": [  # never a bar whose low equals its high (issue 21): it moves nothing
-            {"input": r["input"], "label": r["label"], "npv_low": r["npv_low"],
-             "npv_high": r["npv_high"]}
-            for r in [r for r in rows if r["npv_low"] != r["npv_high"]][:limit]
+def tornado(rows: Sequence[UncertainInput], base_npv: str, limit: int = 8) -> Tornado:
+    """The `limit` inputs that swing the NPV most (`uncertainty_answer.Tornado`): each
+    one-way row's (`UncertainInput`) label, low NPV and high NPV around base."""
+    return Tornado(
+        base_npv=base_npv,
+        bars=[  # never a bar whose low equals its high (issue 21): it moves nothing
+            TornadoBar(input=r.input, label=r.label, npv_low=r.npv_low, npv_high=r.npv_high)
+            for r in [r for r in rows if r.npv_low != r.npv_high][:limit]
         ],
-    }  # fmt: skip
+    )

@@ -38,12 +38,12 @@ from catalog.models import Price
 from changes.selectors import Generation
 from common.django import clock
 from common.gcpause import paused
-from common.messages import as_api, msg
-from common.messages import plain as plain_text
+from common.messages import msg
 from planner.compute import bounds, breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
 from planner.compute.answer import Answer
 from planner.compute.answer_bill import BillCommitments
+from planner.compute.uncertainty_answer import Uncertainty, UncertaintyBase
 from planner.services import bill_commitments as bill_deals
 from planner.services import inputs as engine_inputs
 from planner.services.inputs import EngineInputs, candidate_tiers, plain, plan_tiers
@@ -55,8 +55,8 @@ OPTIONS_LIMIT = 50
 # Raised when the shape of a cached answer changes, so a deploy never serves the old one.
 CACHE_VERSION = 4  # 4: the answer kept as its model, its encoded JSON beside
 CACHE_SECONDS = 24 * 3600  # the key holds the date: a day is as long as an answer can live
-# raised when the shape of `uncertainty_of` changes; 5: owned inputs (21), spot interruption (27)
-UNCERTAINTY_VERSION = 5
+# raised when the shape of `uncertainty_of` changes; 5: owned inputs (21), spot interruption (27);
+UNCERTAINTY_VERSION = 6  # 6: kept as its model (`uncertainty_answer.Uncertainty`)
 
 
 @dataclass
@@ -189,14 +189,14 @@ def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generati
     return ":".join(["evaluation", *parts, as_of.isoformat(), plan.currency, content])
 
 
-def cached(
+def cached[T](
     kind: str,
     plan: schema.Plan,
-    compute: Callable[[dt.date, Generation], dict[str, Any]],
+    compute: Callable[[dt.date, Generation], T],
     *,
     as_of: dt.date | None = None,
     generation: Generation | None = None,
-) -> dict[str, Any]:
+) -> T:
     """`compute(as_of, generation)`, kept in the cache under `cache_key(kind, ...)`: once
     per plan, data generation, date and (where imports count only for some) viewer.
     `as_of` defaults to today, `generation` to the current one (read once here). For
@@ -207,7 +207,7 @@ def cached(
     return _cached(cache_key(kind, plan, as_of, generation), lambda: compute(as_of, generation))
 
 
-def _cached(key: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def _cached[T](key: str, compute: Callable[[], T]) -> T:
     found = cache.get(key)
     if found is None:
         found = compute()
@@ -292,16 +292,18 @@ def snapshot_of(evaluation: Evaluation, data: bytes | None = None) -> dict[str, 
 # --- sensitivity through the engine and the odds of paying back (deferred) ------------------
 
 
-def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> dict[str, Any]:
+def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> Uncertainty:
     """The one-way table of every uncertain input (recomputed through the engine; money
     inputs as amounts with their break-even to the cent), the tornado's eight widest bars
-    and the Monte Carlo of the three leading options."""
+    and the Monte Carlo of the three leading options, as output models
+    (`planner.compute.uncertainty_answer`)."""
     inputs, comparison_ = evaluation.inputs, evaluation.comparison
     plan = inputs.plan
     moves = engine.moving(comparison_.options)  # the odds are about switching
     if not moves:
-        return {"option": None, "currency": plan.currency, "horizon_months": plan.horizon_months,
-                "base": None, "one_way": [], "tornado": None, "montecarlo": None}  # fmt: skip
+        return Uncertainty(option=None, currency=plan.currency,
+                           horizon_months=plan.horizon_months, base=None, one_way=[],
+                           tornado=None, montecarlo=None)  # fmt: skip
     model = montecarlo.Model(
         plan, inputs.frame, inputs.measurements, inputs.speed_factors, prices=inputs.prices,
         interruptions=inputs.interruptions,
@@ -339,32 +341,23 @@ def uncertainty_of(evaluation: Evaluation, *, seed: int = montecarlo.SEED) -> di
     amounts = _amounts(evaluation, model.items)
     # an amount of nothing moves nothing: no "$0-$0 one-time costs" row (issue 21)
     rows = [r for r in rows if r["input"] not in amounts or amounts[r["input"]].value != 0]
-    rows = breakeven.in_money(
+    found = breakeven.in_money(
         rows, model.items, amounts, outcome,
         currency=plan.currency, horizon=plan.horizon_months,
         base_pays=best.money.payback_month is not None, labels=_labels(inputs, model.items),
     )  # fmt: skip
-    for row in rows:
-        row["messages"] = [
-            {"field": "label", **as_api(row["label"])},
-            {"field": "break_even_sentence", **as_api(row["break_even_sentence"])},
-        ]
-        row["label"] = plain_text(row["label"])
-        row["break_even_sentence"] = plain_text(row["break_even_sentence"])
     base_npv = str(best.money.npv)
-    return {
-        "option": best.key,
-        "currency": plan.currency,
-        "horizon_months": plan.horizon_months,
-        "base": {
-            "npv": base_npv,
-            "saving": str(best.money.saving),
-            "payback_month": best.money.payback_month,
-        },
-        "one_way": rows,
-        "tornado": ranges.tornado(rows, base_npv),
-        "montecarlo": odds,
-    }
+    return Uncertainty(
+        option=best.key,
+        currency=plan.currency,
+        horizon_months=plan.horizon_months,
+        base=UncertaintyBase(
+            npv=base_npv, saving=str(best.money.saving), payback_month=best.money.payback_month
+        ),
+        one_way=found,
+        tornado=ranges.tornado(found, base_npv),
+        montecarlo=odds,
+    )
 
 
 def _amounts(evaluation: Evaluation, items: list[ranges.Uncertain]) -> dict[str, Any]:
@@ -406,8 +399,9 @@ def uncertainty(
     as_of: dt.date | None = None,
     generation: Generation | None = None,
     seed: int = montecarlo.SEED,
-) -> dict[str, Any]:
-    """`uncertainty_of(evaluate(plan))`, cached per plan, data generation, date and seed."""
+) -> Uncertainty:
+    """`uncertainty_of(evaluate(plan))`, cached per plan, data generation, date and seed:
+    the model itself (pickled by Django's cache)."""
     return cached(
         f"uncertainty-v{UNCERTAINTY_VERSION}-{seed}",
         plan,

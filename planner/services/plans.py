@@ -208,7 +208,9 @@ def share_create(
     generation = engine_inputs.generation_or_current(None)
     frozen = evaluation.snapshot(parsed, as_of=as_of, generation=generation)
     day = dt.date.fromisoformat(frozen["as_of"])
-    frozen["uncertainty"] = evaluation.uncertainty(parsed, as_of=day, generation=generation)
+    frozen["uncertainty"] = evaluation.uncertainty(
+        parsed, as_of=day, generation=generation
+    ).model_dump()
     runs = next_runs.next_runs(parsed, as_of=day, generation=generation)
     if runs["runs"]:  # kept only where a run could change the answer (docs/design.md)
         frozen["next_runs"] = next_runs.api_answer(runs)

@@ -21,6 +21,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from common.csv_cells import neutralise
+from common.messages import plain
+from planner.compute.uncertainty_answer import Uncertainty
 from planner.web.dashboard import Results
 
 COMPARISON_COLUMNS: tuple[tuple[str, Any], ...] = (
@@ -211,39 +213,39 @@ def _month(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def sensitivity_csv(found: Mapping[str, Any], results: Results, titles: Mapping[str, str]) -> str:
+def sensitivity_csv(found: Uncertainty, results: Results, titles: Mapping[str, str]) -> str:
     """One row per uncertain input, the widest NPV swing first (`evaluation.uncertainty`);
     `results`: the view of the answer it goes with."""
     header = [name for name, _doc in SENSITIVITY_COLUMNS]
-    currency = found.get("currency") or results.currency
-    horizon = found.get("horizon_months") or results.horizon
-    option = found.get("option") or ""
+    currency = found.currency or results.currency
+    horizon = found.horizon_months or results.horizon
+    option = found.option or ""
     rows = []
-    for rank, r in enumerate(found.get("one_way") or [], start=1):
+    for rank, r in enumerate(found.one_way, start=1):
         rows.append(
-            [str(rank), r["input"], r["label"], r["kind"], r["low"], r["base"], r["high"],
-             r["source"], currency, r.get("low_amount") or "", r.get("base_amount") or "",
-             r.get("high_amount") or "", option, titles.get(option, option), r["npv_low"],
-             r["npv_high"],
-             r["saving_low"], r["saving_high"], _month(r["payback_low"]),
-             _month(r["payback_high"]), r.get("break_even") or "",
-             r.get("break_even_amount") or "", r["break_even_sentence"], str(horizon)]
+            [str(rank), r.input, plain(r.label), r.kind, r.low, r.base, r.high,
+             r.source, currency, r.low_amount or "", r.base_amount or "",
+             r.high_amount or "", option, titles.get(option, option), r.npv_low,
+             r.npv_high,
+             r.saving_low, r.saving_high, _month(r.payback_low),
+             _month(r.payback_high), r.break_even or "",
+             r.break_even_amount or "", plain(r.break_even_sentence), str(horizon)]
         )  # fmt: skip
     return _write(header, rows)
 
 
-def odds_csv(found: Mapping[str, Any], titles: Mapping[str, str]) -> str:
+def odds_csv(found: Uncertainty, titles: Mapping[str, str]) -> str:
     """One row per leading option: the Monte Carlo's odds and percentiles."""
     header = [name for name, _doc in ODDS_COLUMNS]
-    mc = found.get("montecarlo") or {}
+    mc = found.montecarlo
     rows = []
-    for o in mc.get("options") or []:
-        key = o["option"]
-        saving, month = o.get("saving") or {}, o.get("payback_month") or {}
+    for o in mc.options if mc else []:
+        key = o.option
+        saving, month = o.saving, o.payback_month
         rows.append(
-            [key, titles.get(key, key), _bool(key == found.get("option")), mc["currency"],
-             str(mc["horizon_months"]), o["pays_back"], saving["p10"], saving["p50"],
-             saving["p90"], _month(month.get("p10")), _month(month.get("p50")),
-             _month(month.get("p90")), str(mc["draws"]), str(mc["seed"]), mc["numpy"]]
+            [key, titles.get(key, key), _bool(key == found.option), mc.currency,
+             str(mc.horizon_months), o.pays_back, saving.p10, saving.p50,
+             saving.p90, _month(month.p10), _month(month.p50),
+             _month(month.p90), str(mc.draws), str(mc.seed), mc.numpy]
         )  # fmt: skip
     return _write(header, rows)

@@ -1,5 +1,6 @@
-"""What the pages show of a plan's sensitivity and odds, from `evaluation.uncertainty` (or
-a share's frozen copy of it) as plain data.
+"""What the pages show of a plan's sensitivity and odds, from `evaluation.uncertainty`'s
+model (`planner.compute.uncertainty_answer.Uncertainty`; a share's frozen copy read back
+by `Uncertainty.read`).
 
 "Which input decides the answer": every uncertain input with its low, base and high in the
 reader's formats (money, a share of the base case, a rate), where its range comes from,
@@ -9,7 +10,7 @@ back": per leading option the share of draws that pay back within the horizon an
 P50, P90 of the saving and of the payback month ("never" where a percentile falls among
 draws that never pay back), with the seed, the draws and the NumPy version.
 
-Sentences come as the messages stored beside each row (`messages`), so they read in the
+Sentences are the rows' Messages (a label, a break-even sentence), so they read in the
 page's language; the chart's labels are rendered here, in the active language, which the
 chart's hash holds. No request, no database.
 """
@@ -28,7 +29,7 @@ from common import formatting
 from common.django.message_render import render
 from common.messages import Message, Percent, msg
 from planner.compute import tco
-from planner.compute.message_fields import by_field
+from planner.compute import uncertainty_answer as found_models
 from planner.web.dashboard import Results, dec
 
 TORNADO_BARS = 8
@@ -91,35 +92,30 @@ def _month(value: int | None) -> Message:
     return msg("montecarlo.never") if value is None else msg("montecarlo.month", month=value)
 
 
-def _said(row: Mapping[str, Any], name: str) -> Message:
-    found = by_field(row.get("messages")).get(name)
-    return found[0] if found else msg("common.text", text=str(row.get(name) or ""))
-
-
-def _value(row: Mapping[str, Any], which: str, currency: str, language: str) -> str:
+def _value(row: found_models.UncertainInput, which: str, currency: str, language: str) -> str:
     """low, base or high as the reader reads it."""
-    amount = row.get(f"{which}_amount")
+    amount = getattr(row, f"{which}_amount")
     if amount is not None:
         return formatting.money(Decimal(amount), currency, language)
-    value = Decimal(str(row[which]))
-    return formatting.percent(value, 2 if row.get("kind") == "absolute" else 0, language)
+    value = Decimal(getattr(row, which))
+    return formatting.percent(value, 2 if row.kind == "absolute" else 0, language)
 
 
-def _input_row(row: Mapping[str, Any], currency: str, language: str) -> InputRow:
+def _input_row(row: found_models.UncertainInput, currency: str, language: str) -> InputRow:
     return InputRow(
-        key=str(row["input"]),
-        label=_said(row, "label"),
-        kind=str(row.get("kind") or "scale"),
+        key=row.input,
+        label=row.label,
+        kind=row.kind,
         low=_value(row, "low", currency, language),
         base=_value(row, "base", currency, language),
         high=_value(row, "high", currency, language),
-        source=str(row.get("source") or "default"),
-        npv_low=dec(row.get("npv_low")),
-        npv_high=dec(row.get("npv_high")),
-        payback_low=_month(row.get("payback_low")),
-        payback_high=_month(row.get("payback_high")),
-        sentence=_said(row, "break_even_sentence"),
-        break_even=row.get("break_even") is not None,
+        source=row.source,
+        npv_low=dec(row.npv_low),
+        npv_high=dec(row.npv_high),
+        payback_low=_month(row.payback_low),
+        payback_high=_month(row.payback_high),
+        sentence=row.break_even_sentence,
+        break_even=row.break_even is not None,
     )
 
 
@@ -130,52 +126,60 @@ def fixed_count_options(figures: Results) -> set[str]:
 
 
 def view(
-    data: Mapping[str, Any], titles: Mapping[str, Message], fixed: Set[str] = frozenset()
+    found: found_models.Uncertainty | None,
+    titles: Mapping[str, Message],
+    fixed: Set[str] = frozenset(),
 ) -> Uncertainty | None:
     """The two sections' rows; `titles`: each option's title by key (from its comparison);
     `fixed`: the keys of the options with a part of a fixed count. None when there is
     nothing to show (no option had a figure)."""
-    if not data or not data.get("one_way") or not data.get("option"):
+    if found is None or not found.one_way or not found.option:
         return None
     language = _language()
-    currency = str(data.get("currency") or "")
-    mc = data.get("montecarlo") or {}
-    horizon = int(data.get("horizon_months") or mc.get("horizon_months") or 0)
-    best = str(data["option"])
+    currency = found.currency
+    mc = found.montecarlo
+    horizon = found.horizon_months or (mc.horizon_months if mc else 0)
+    best = found.option
     out = Uncertainty(
         currency=currency,
         horizon=horizon,
         option=titles.get(best),
-        base_npv=dec((data.get("tornado") or {}).get("base_npv")),
-        rows=[_input_row(r, currency, language) for r in data["one_way"]],
-        odds=[_odds(o, titles, best, horizon) for o in mc.get("options") or []],
+        base_npv=dec(found.tornado.base_npv if found.tornado else None),
+        rows=[_input_row(r, currency, language) for r in found.one_way],
+        odds=[_odds(o, titles, best, horizon) for o in mc.options] if mc else [],
         best_fixed=best in fixed,
     )
     if mc:
-        out.draws = int(mc.get("draws") or 0)
-        out.recorded = msg("montecarlo.recorded", seed=str(mc["seed"]), draws=out.draws,
-                           numpy=str(mc.get("numpy") or ""))  # fmt: skip
+        out.draws = mc.draws
+        out.recorded = msg("montecarlo.recorded", seed=str(mc.seed), draws=out.draws,
+                           numpy=mc.numpy)  # fmt: skip
         first = next((o for o in out.odds if o.best), None)
         if first is not None:
             out.pays_back = msg("montecarlo.pays_back", months=horizon,
                                 share=Percent(first.pays_back, 1), draws=out.draws)  # fmt: skip
-    out.chart = tornado_data(data, out)
+    out.chart = tornado_data(found.tornado, out)
     return out
 
 
+_PERCENTILES = ("p10", "p50", "p90")
+
+
 def _odds(
-    option: Mapping[str, Any], titles: Mapping[str, Message], best: str, horizon: int = 0
+    option: found_models.OddsOption, titles: Mapping[str, Message], best: str, horizon: int = 0
 ) -> OddsRow:
-    key = str(option["option"])
+    key = option.option
+    labels = option.payback_label
     return OddsRow(
         key=key,
         title=titles.get(key) or msg("common.text", text=key),
         best=key == best,
-        pays_back=dec(option.get("pays_back")),
-        saving={q: dec(v) for q, v in (option.get("saving") or {}).items()},
+        pays_back=dec(option.pays_back),
+        saving={q: dec(getattr(option.saving, q)) for q in _PERCENTILES},
         payback={
-            q: _labelled(v, (option.get("payback_label") or {}).get(q), horizon)
-            for q, v in (option.get("payback_month") or {}).items()
+            q: _labelled(
+                getattr(option.payback_month, q), getattr(labels, q) if labels else None, horizon
+            )
+            for q in _PERCENTILES
         },
     )
 
@@ -188,23 +192,21 @@ def _labelled(month: int | None, label: str | None, horizon: int) -> Message:
     return _month(month)
 
 
-def tornado_data(data: Mapping[str, Any], shown: Uncertainty) -> dict[str, Any] | None:
+def tornado_data(tornado: found_models.Tornado | None, shown: Uncertainty) -> dict[str, Any] | None:
     """The tornado chart's input: JSON-able, labels in the active language."""
-    tornado = data.get("tornado") or {}
-    bars = tornado.get("bars") or []
-    if not bars:
+    if tornado is None or not tornado.bars:
         return None
     rows = {r.key: r for r in shown.rows}
-    base = dec(tornado.get("base_npv"))
+    base = dec(tornado.base_npv)
     out_bars = []
-    for bar in bars[:TORNADO_BARS]:
-        if dec(bar["npv_low"]) == dec(bar["npv_high"]):
+    for bar in tornado.bars[:TORNADO_BARS]:
+        if dec(bar.npv_low) == dec(bar.npv_high):
             continue  # a bar whose low equals its high says nothing (issue 21): never drawn
-        row = rows.get(str(bar["input"]))
-        label = render(row.label) if row else str(bar.get("label") or bar["input"])
+        row = rows.get(bar.input)
+        label = render(row.label if row else bar.label)
         span = f"{row.low} {formatting.DASH} {row.high}" if row else ""
-        out_bars.append({"label": label, "range": span, "low": round(float(bar["npv_low"]), 2),
-                         "high": round(float(bar["npv_high"]), 2)})  # fmt: skip
+        out_bars.append({"label": label, "range": span, "low": round(float(bar.npv_low), 2),
+                         "high": round(float(bar.npv_high), 2)})  # fmt: skip
     if not out_bars:
         return None
     return {

@@ -40,6 +40,7 @@ from common.django import clock
 from common.django.message_render import render as render_message
 from planner.compute import montecarlo, schema
 from planner.compute.answer import Answer
+from planner.compute.uncertainty_answer import Uncertainty
 from planner.models import Plan, Share
 from planner.services import bills as bill_services
 from planner.services import evaluation, health, inputs, rate_limits
@@ -519,11 +520,11 @@ def _over_uncertainty_limit(request: HttpRequest) -> HttpResponse | None:
     return response
 
 
-def uncertainty_context(data: dict[str, Any] | None, figures: dashboard.Results) -> dict[str, Any]:
-    """The two sections' context from an uncertainty answer (or a share's frozen copy);
-    `figures`: the view of the answer it goes with."""
+def uncertainty_context(found: Uncertainty | None, figures: dashboard.Results) -> dict[str, Any]:
+    """The two sections' context from an uncertainty answer (or a share's frozen copy, read
+    back); `figures`: the view of the answer it goes with."""
     titles = {row.key: row.title for row in figures.rows}
-    shown = uncertainty_view.view(data or {}, titles, uncertainty_view.fixed_count_options(figures))
+    shown = uncertainty_view.view(found, titles, uncertainty_view.fixed_count_options(figures))
     if shown is None:
         return {"uncertainty": None}
     if not shown.chart:
@@ -791,7 +792,7 @@ def _frozen_uncertainty(frozen: dict[str, Any], view: dashboard.Results) -> dict
     share from before they were kept says so instead."""
     if "uncertainty" not in frozen:
         return {"uncertainty_missing": True}
-    return uncertainty_context(frozen["uncertainty"], view)
+    return uncertainty_context(Uncertainty.read(frozen["uncertainty"]), view)
 
 
 def _date(value: str | None) -> dt.date | None:
@@ -831,7 +832,7 @@ def shared_export(request: HttpRequest, token: str, what: str) -> HttpResponse:
         frozen = share.snapshot.get("uncertainty")
         if frozen is None:
             raise Http404  # shared before the sensitivity was kept with a share
-        return _export_uncertainty(frozen, view, what, stem)
+        return _export_uncertainty(Uncertainty.read(frozen), view, what, stem)
     return _export(view, what, stem)
 
 
@@ -844,7 +845,7 @@ def _export(view: dashboard.Results, what: str, stem: str) -> HttpResponse:
 
 
 def _export_uncertainty(
-    found: dict[str, Any], view: dashboard.Results, what: str, stem: str
+    found: Uncertainty, view: dashboard.Results, what: str, stem: str
 ) -> HttpResponse:
     titles = {row.key: row.label for row in view.rows}
     if what == "sensitivity":
