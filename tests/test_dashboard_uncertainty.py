@@ -185,6 +185,27 @@ def test_a_share_from_before_the_sensitivity_still_reads_and_says_so(owner):
     assert Client().get(f"/s/{share.token}/sensitivity.csv").status_code == 404
 
 
+@pytest.mark.parametrize("lost", ["swing_cents", "one_way"])
+def test_a_share_whose_sensitivity_this_version_cannot_read_says_so_not_an_error(owner, lost):
+    """A frozen sensitivity in a form this version cannot read (a field it lacks) is said
+    to be missing from the snapshot: the page answers 200, its CSV 404, never a 500."""
+    plan = field_notes(owner)
+    share = services.share_create(plan=plan, user=owner)
+    snapshot = dict(share.snapshot)
+    kept = dict(snapshot["uncertainty"])
+    if lost == "one_way":
+        del kept["one_way"]
+    else:
+        kept["one_way"] = [{k: v for k, v in row.items() if k != lost} for row in kept["one_way"]]
+    snapshot["uncertainty"] = kept
+    Share.objects.filter(pk=share.pk).update(snapshot=snapshot)
+    response = Client().get(f"/s/{share.token}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-testid="uncertainty-missing"' in html and 'data-testid="headline"' in html
+    assert Client().get(f"/s/{share.token}/sensitivity.csv").status_code == 404
+
+
 def rows_of(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
+from pydantic import ValidationError
 
 from catalog import pricing_models
 from changes.memo import kept
@@ -790,9 +791,23 @@ def _named_diff(diff: dict[str, Any], tier_name: Callable[[str], str]) -> dict[s
 def _frozen_uncertainty(frozen: dict[str, Any], view: dashboard.Results) -> dict[str, Any]:
     """The sensitivity and odds frozen with the share (`view`: its frozen answer's); a
     share from before they were kept says so instead."""
-    if "uncertainty" not in frozen:
+    kept = _kept_uncertainty(frozen.get("uncertainty"))
+    if kept is None:
         return {"uncertainty_missing": True}
-    return uncertainty_context(Uncertainty.read(frozen["uncertainty"]), view)
+    return uncertainty_context(kept, view)
+
+
+def _kept_uncertainty(data: Any) -> Uncertainty | None:
+    """A share's frozen sensitivity and odds, read back; None where the share has none, or
+    keeps them in a form this version cannot read (a field it lacks): the page then says
+    they are not part of the snapshot, never an error."""
+    if data is None:
+        return None
+    try:
+        return Uncertainty.read(data)
+    except ValidationError:
+        logger.warning("share: frozen uncertainty in an unreadable form", exc_info=True)
+        return None
 
 
 def _date(value: str | None) -> dt.date | None:
@@ -829,10 +844,10 @@ def shared_export(request: HttpRequest, token: str, what: str) -> HttpResponse:
     stem = f"shared-{share.created_at:%Y%m%d}"
     view = dashboard.results(Answer.read(share.snapshot["results"]))
     if what in exports.UNCERTAINTY_EXPORTS:
-        frozen = share.snapshot.get("uncertainty")
+        frozen = _kept_uncertainty(share.snapshot.get("uncertainty"))
         if frozen is None:
             raise Http404  # shared before the sensitivity was kept with a share
-        return _export_uncertainty(Uncertainty.read(frozen), view, what, stem)
+        return _export_uncertainty(frozen, view, what, stem)
     return _export(view, what, stem)
 
 
