@@ -119,7 +119,12 @@ def test_a_price_that_falls_the_next_day_adds_a_row_and_keeps_the_old(feed, toda
     ]
 
 
-def test_a_second_change_on_the_same_day_waits_and_is_reported(feed, today):
+def test_a_second_change_on_the_same_day_waits_and_is_reported(feed, today, monkeypatch):
+    # One snapshot's moment for both syncs: the nested feed carries none, so each sync's
+    # version would be its own second, and a later snapshot of the day supersedes (a
+    # machine slow enough to put the two syncs in different seconds made this a flake).
+    moment = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)
+    monkeypatch.setattr("catalog.feeds.hetzner._captured", lambda servers: moment)
     feed()
     sync_source("hetzner")
     feed(lambda d: d["server"][0]["Prices"]["monthly"].update(EUR=37.5))
