@@ -215,14 +215,6 @@ def plain(message: Message) -> str:
     return said
 
 
-def plain_and_json(message: Message) -> tuple[str, dict[str, Any]]:
-    """(`plain(message)`, `message.to_json()`) in one walk of its parameters: an answer at
-    20,000 tiers says some 120,000 messages both ways, most of them nested
-    (bench/api_scale.py). `said` gives the parameters alone."""
-    text, params = said(message)
-    return text, {"code": message.code, "params": params}
-
-
 def said(message: Message, memo: dict[int, Any] | None = None) -> tuple[str, dict[str, Any]]:
     """(`plain(message)`, the JSON form of its parameters) in one walk, the English kept on
     the message as `plain` keeps it. `memo`: what this walk said already, by the id of the

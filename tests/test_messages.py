@@ -20,7 +20,7 @@ from common.messages import (
     as_api,
     msg,
     plain,
-    plain_and_json,
+    said,
 )
 
 
@@ -132,9 +132,10 @@ def test_every_registered_text_has_german_with_the_same_placeholders():
     assert not wrong
 
 
-def test_plain_and_json_say_what_plain_and_to_json_say_for_every_parameter_type(codes):
-    """The answer's tiers with no figure are said in one walk (`plain_and_json`): the same
-    English and JSON as `plain` and `to_json`, each parameter type, nested, in a list."""
+def test_said_says_what_plain_and_to_json_say_for_every_parameter_type(codes):
+    """The answer's tiers with no figure are said in one walk (`said`): the same English
+    and JSON as `plain` and `to_json`, each parameter type, nested, in a list, with and
+    without a memo shared over messages."""
     nested = msg("test.servers", count=3, profile=ProfileRef("gbm-xgboost", "1.0", "XGBoost"))
     cases = [
         saving(),
@@ -146,5 +147,17 @@ def test_plain_and_json_say_what_plain_and_to_json_say_for_every_parameter_type(
     ]  # fmt: skip
     for message in cases:
         fresh = Message.from_json(message.to_json())  # its English not said yet
-        assert plain_and_json(fresh) == (plain(message), message.to_json())
-        assert plain_and_json(fresh) == (plain(fresh), fresh.to_json())  # and kept
+        assert said_as_json(fresh) == (plain(message), message.to_json())
+        assert said_as_json(fresh) == (plain(fresh), fresh.to_json())  # and kept
+        memo: dict = {}
+        assert said_as_json(Message.from_json(message.to_json()), memo) == (
+            plain(message),
+            message.to_json(),
+        )
+        assert said_as_json(fresh, memo) == (plain(message), message.to_json())
+
+
+def said_as_json(message: Message, memo: dict | None = None) -> tuple:
+    """`said` as (English, `to_json()`), to compare with `plain` and `to_json`."""
+    text, params = said(message, memo)
+    return text, {"code": message.code, "params": params}
