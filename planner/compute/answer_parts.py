@@ -104,6 +104,7 @@ Sentence = Annotated[
     PlainSerializer(english, return_type=str),
     WithJsonSchema({"type": "string", "description": "English; as data in `messages`"}),
 ]
+_EXACT = WithJsonSchema({"type": "string", "description": "an exact decimal number as a string"})
 MoneyOut = Annotated[
     Decimal,
     PlainSerializer(str, return_type=str),
@@ -111,11 +112,7 @@ MoneyOut = Annotated[
                     "description": "An amount in the plan's currency, rounded half-up to "
                                    "the cent."}),
 ]  # fmt: skip
-DecimalOut = Annotated[
-    Decimal,
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "description": "an exact decimal number as a string"}),
-]
+DecimalOut = Annotated[Decimal, PlainSerializer(str, return_type=str), _EXACT]
 # An amount the engine gives as its text already ("1234.50"), to the cent.
 MoneyText = Annotated[
     str,
@@ -123,9 +120,7 @@ MoneyText = Annotated[
                     "description": "An amount to the cent, as a string."}),
 ]  # fmt: skip
 # An exact decimal the engine gives as its text already.
-DecimalText = Annotated[
-    str, WithJsonSchema({"type": "string", "description": "an exact decimal number as a string"})
-]
+DecimalText = Annotated[str, _EXACT]
 Said = Sentence
 CommitmentGroup = Literal["reserved", "savings_plan", "committed_use", "spot"]
 # Data that may hold sentences (a measurement's basis, a match): each as its text.

@@ -111,15 +111,12 @@ def answer(
 ) -> Answer:
     """`evaluate(plan).answer()`, cached by generation, date, currency and plan content: the
     model itself (a page reads it as it is; nothing is decoded)."""
-    generation = engine_inputs.generation_or_current(generation)
-    as_of = as_of or clock.today()
-    key = cache_key("answer", plan, as_of, generation)
-    found = cache.get(key)
-    if found is None:
+
+    def compute(day: dt.date, gen: Generation) -> Answer:
         with paused():  # common/gcpause.py: the evidence read and the engine
-            found = evaluate(plan, as_of=as_of, generation=generation).answer()
-        cache.set(key, found, CACHE_SECONDS)
-    return found
+            return evaluate(plan, as_of=day, generation=gen).answer()
+
+    return cached("answer", plan, compute, as_of=as_of, generation=generation)
 
 
 def comparison_json(
