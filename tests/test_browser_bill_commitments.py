@@ -16,12 +16,11 @@ import pytest
 
 from bills.services.importing import import_bill
 from catalog.defaults import load_default_catalog
-from tests.support.browser import launched, shot
+from tests.support.browser import NO_SIDEWAYS, launched, shot
 from tests.test_api_bill_commitments import bill_plan, generated_bill
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 SAID = {
     "en": ("from your bill: beats what you pay now from month 1", "79.26",
            "already ran under a reservation or savings plan", "unused commitment spend"),

@@ -12,13 +12,12 @@ from pathlib import Path
 import pytest
 
 from catalog.defaults import load_default_catalog
-from tests.support.browser import launched, logged_in_page, shot
+from tests.support.browser import NO_SIDEWAYS, launched, logged_in_page, shot
 from tests.support.dashboard import saved_plan
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 EXTREME = "inmotion-hosting-extreme-dedicated-fixed-monthly"
-NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 SAID = {
     "en": ("cloud commitment", "beats on-demand from month 1", "62.94",
            "No 1-year savings plan price for c5.4xlarge"),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launched, logged_in_page, shot
+from tests.support.browser import FITS, NO_SIDEWAYS, launched, logged_in_page, shot
 from tests.support.dashboard import CLOUD, DEDICATED, saved_plan
 
 pytestmark = [
@@ -20,8 +20,6 @@ pytestmark = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SIZES = {"wide": (1366, 768), "phone": (390, 844)}
-NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
-FITS = "el => el.scrollWidth <= el.clientWidth + 1"
 # Today 200 a month; Extreme 349.99 (1.75 times), the cloud VM about 2.5 times.
 SAID = {"en": ("costs 2.5\u00d7 today's", "75.0% dearer"),
         "de": ("kostet das 2,5-Fache", "75,0\u00a0% teurer")}  # fmt: skip

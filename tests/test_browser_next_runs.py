@@ -12,13 +12,12 @@ from pathlib import Path
 import pytest
 
 from planner.services import plans as services
-from tests.support.browser import launched, logged_in_page, shot
+from tests.support.browser import NO_SIDEWAYS, launched, logged_in_page, shot
 from tests.support.next_runs import PLAN, fresh_install_with_estimates
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SIZES = {"wide": (1366, 768), "phone": (390, 844)}
-NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 HEADING = {"en": "The next run worth making", "de": "Der nächste lohnende Lauf"}
 SETTLES = {"en": "Decides between", "de": "Entscheidet in"}
 COST = {"en": "hours of the profile's time budget at $", "de": "Stunden Zeitbudget des Profils"}

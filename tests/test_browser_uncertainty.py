@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import launched, logged_in_page, shot
+from tests.support.browser import FITS, NO_SIDEWAYS, launched, logged_in_page, shot
 from tests.support.dashboard import saved_plan
 
 pytestmark = [
@@ -26,8 +26,6 @@ SIZES = {"wide": (1366, 768), "phone": (390, 844)}
 DEFERRED = "**/plans/uncertainty/**"
 # The field-notes bill break-even in each language's formats.
 BREAK_EVEN = {"en": "falls below $363.88 a month", "de": "unter 363,88\u00a0$ im Monat fällt"}
-NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
-FITS = "el => el.scrollWidth <= el.clientWidth + 1"
 TORNADO_DRAWN = "img => img.complete && img.naturalWidth > 0"
 
 

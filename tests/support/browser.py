@@ -17,6 +17,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update",
         "--disable-sync"]  # fmt: skip
 TIMEOUT_MS = 15_000
+# The page scrolls nowhere sideways; an element shows all it holds (a pixel of rounding).
+NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+FITS = "el => el.scrollWidth <= el.clientWidth + 1"
 
 
 def launched() -> Iterator:
