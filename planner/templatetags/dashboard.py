@@ -86,7 +86,7 @@ def times_baseline(saving_pct: Any) -> str:
 @register.filter
 def dearer_pct(saving_pct: Any, places: int = 1) -> str:
     """A negative saving as how much dearer the option is: -35.2 -> "35.2%" ("35,2 %")."""
-    return formatting.percent(-Decimal(str(saving_pct)) / 100, int(places), _language())
+    return pct(-Decimal(str(saving_pct)), places)
 
 
 @register.filter
