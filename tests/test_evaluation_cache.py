@@ -130,3 +130,17 @@ def test_a_page_reads_the_cached_model_and_no_json_of_it(owner):
     assert dashboard.results(kept).best.total == kept.options[0].money.total
     with pytest.raises(TypeError):
         dashboard.results(json.loads(evaluation.comparison_json(parsed)))
+
+
+def test_the_answers_sources_leave_the_engines_comparison_as_it_was():
+    """Provenance is set on the answer's copies: the capacities the engine's comparison
+    holds (the capacity table built them, the odds read them again) gain no sources."""
+    gbm = {"kind": "gbm", "rows": 1_000_000, "features": 50, "trees": 200,
+           "trainings_per_month": 10}  # fmt: skip
+    evaluated = evaluation.evaluate(plan(workloads=[gbm]))
+    answer = evaluated.answer()
+    sized = [p.capacity for o in answer.options for p in o.parts if p.capacity is not None]
+    assert sized and all(c.provenance is not None for c in sized)
+    held = [p.capacity for o in evaluated.comparison.options for p in o.parts]
+    assert any(c is not None for c in held)
+    assert all(c.provenance is None for c in held if c is not None)

@@ -130,19 +130,25 @@ def _owned_entered(option: Option, plan: dict[str, Any]) -> list[str]:
 
 def _option_provenance(option: Option, plan: dict[str, Any], baseline: Baseline) -> Option:
     """The option (its own, fresh from `Comparison.output`) with its sources and its
-    capacities'."""
+    capacities' (each capacity copied: the capacity table built it, and the engine's
+    comparison holds it too)."""
     runs: list[dict] = []
     estimates: list[dict] = []
+    parts = []
     for part in option.parts:
         cap = part.capacity
         part_runs, part_estimates = _bases(cap)
         if cap is not None:
-            cap.provenance = CapacityProvenance.model_construct(
+            sources = CapacityProvenance.model_construct(
                 tier=part.tier, runs=part_runs, estimates=part_estimates
             )
+            cap = cap.model_copy(update={"provenance": sources})
+            part = part.model_copy(update={"capacity": cap})
+        parts.append(part)
         if part.mode == "sized":
             runs += part_runs
             estimates += part_estimates
+    option.parts = parts
     entered = []
     for item, amount in option.one_time_items.items():
         if item in ONE_TIME_INPUTS and Decimal(amount):
