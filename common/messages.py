@@ -14,7 +14,7 @@ parameter's type kept.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -108,10 +108,6 @@ class Message:
 def msg(code: str, **params: Any) -> Message:
     """`msg("engine.price_stale", tier=TierRef(...), since=date)`: a Message, shorter."""
     return Message(code, params)
-
-
-def to_json_list(messages: Iterable[Message]) -> list[dict[str, Any]]:
-    return [m.to_json() for m in messages]
 
 
 def _encode(value: Any) -> Any:

@@ -225,8 +225,3 @@ def _rate_row(row: ExchangeRate) -> dict[str, Any]:
         "date": row.date.isoformat(),
         "source": row.source,
     }
-
-
-def exchange_rate_rows(date: str | None, currency: str) -> list[dict[str, Any]]:
-    """The exchange rates of `date` into or out of `currency`, as provenance rows."""
-    return _rate_rows({(date, currency)}).get((date, currency), []) if date else []
