@@ -340,8 +340,6 @@ def _title(part: model.Part) -> Message:
 def _row(option: model.Option) -> Row:
     money, parts = option.money, option.parts
     priced = [(p, price_source(p.tier, p.name, p.price)) for p in parts if p.price is not None]
-    fits = [p.capacity.fits_in_ram for p in parts if p.capacity is not None]
-    known = [f for f in fits if f is not None]
     costs, check = option.one_time_costs, option.capacity_check
     return Row(
         key=option.key,
@@ -364,7 +362,7 @@ def _row(option: model.Option) -> Row:
         payback_month=money.payback_month,
         payback_label=money.payback_label or "never",
         payback=option.payback,
-        fits_in_ram=all(known) if known else None,
+        fits_in_ram=option.fits_in_ram,
         prices=[price for _p, price in priced],
         evidence=[e for p in parts for e in _evidence(p)],
         notes=list(option.notes),
