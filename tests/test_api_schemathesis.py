@@ -4,8 +4,8 @@ the document (status, content type, headers, body).
 
 Seeded (hypothesis' derandomize), at most SCHEMATHESIS_EXAMPLES examples per operation,
 the rate limit raised for the run. It runs on whatever database the session has: PostgreSQL
-in CI's main stage, SQLite in CI's own short stage (`.ci/run`). The longer unseeded run is
-bench/schemathesis_long.py.
+in CI's schemathesis lane, and SQLite in the lane CI runs beside it (`.ci/run`). The longer
+unseeded run is bench/schemathesis_long.py.
 """
 
 from __future__ import annotations
