@@ -534,10 +534,18 @@ class Answer(BaseModel):
         what a serializer returns value by value, twice here (the entry's, then the
         answer's), a third of the encoding at 20,000 tiers (bench/api_scale.py). Any other
         way of serialising the answer gives the same data, through pydantic."""
-        if not kwargs:  # the options' messages placed by the option (`Option._said`)
-            kwargs = {"exclude": {"options": {"__all__": {MESSAGES}}}, "context": {PLACED: True}}
-        data = BaseModel.model_dump(self.model_copy(update={"no_number": []}), **kwargs)
+        if kwargs:
+            data = BaseModel.model_dump(self.model_copy(update={"no_number": []}), **kwargs)
+        else:
+            data = self.dumped_but_unpriced()
         if "no_number" in data:
             memo: dict[int, Any] = {}
             data["no_number"] = [entry.dumped(memo) for entry in self.no_number]
         return data
+
+    def dumped_but_unpriced(self) -> dict[str, Any]:
+        """`model_dump()` with `no_number` left empty (in its place): for `answer_json`,
+        which encodes those entries from the models."""
+        # the options' messages placed by the option (`Option._said`)
+        kwargs = {"exclude": {"options": {"__all__": {MESSAGES}}}, "context": {PLACED: True}}
+        return BaseModel.model_dump(self.model_copy(update={"no_number": []}), **kwargs)
