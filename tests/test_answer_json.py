@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
+from pydantic import TypeAdapter
 
 from benchmarks_app.evidence import NoMeasurement
 from common.messages import Message, Number, ProfileRef, TierRef, msg
@@ -164,3 +165,11 @@ def _golden() -> list[tuple[str, dict]]:
 @pytest.mark.parametrize(("name", "data"), _golden(), ids=[n for n, _ in _golden()])
 def test_every_golden_answer_read_back_encodes_to_its_bytes(name, data):
     assert encoded(Answer.read(data)) == encoded(data)
+
+
+@pytest.mark.parametrize(("name", "data"), _golden(), ids=[n for n, _ in _golden()])
+def test_every_golden_answers_dump_is_pydantics_own(name, data):
+    """`Answer.model_dump` places the tiers with no figure and the price/performance rows as
+    their own serializers give them: the same data as pydantic's serialiser."""
+    read = Answer.read(data)
+    assert read.model_dump() == TypeAdapter(Answer).dump_python(read)
