@@ -10,7 +10,7 @@ an object's members.
 Why (bench/api_scale.py, CPU, 20,000 tiers): some 15,500 tiers have no figure, each entry
 about 2 KB of JSON (its reasons' English, and their `messages` with nested parameters
 that name the tier several times), 31 MB of the 34 MB answer. Said and encoded entry by
-entry (`NoNumber.dumped`, then `json.dumps`) they cost some 440 ms; by shape, some 80 ms.
+entry (`NoNumber.dumped`, then `json.dumps`) they cost some 440 ms; by shape, some 90 ms.
 
 An entry's shape is its type and its fields with every tier it names left as a hole: its
 own `tier`, and each `TierRef` in its sentences (the slug a hole, and the name a second
