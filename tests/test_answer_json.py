@@ -80,8 +80,10 @@ def _awkward_entries() -> list:
         other = AWKWARD[(i + 1) % len(AWKWARD)]
         for name in ("", slug, other, f"Name of {slug}"):
             out += _entries(slug, name, other)
-        # a workload whose name holds a sentinel: its shape is encoded entry by entry
+        # a workload whose name holds a sentinel, or its escaped text: its shape is encoded
+        # entry by entry (or cut where the sentinels are only)
         out += _entries(slug, "", other, workload="gbm \udfff0\udfff")
+        out += _entries(slug, name, other, workload="gbm \\udfff0\\udfff \\udfff")
     return out
 
 
