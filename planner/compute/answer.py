@@ -532,8 +532,9 @@ class Answer(BaseModel):
         """The answer's data. The tiers with no figure (some 15,000 at 20,000 tiers) are each
         dumped by their own serializer (`_Listed`) and placed as they are: pydantic copies
         what a serializer returns value by value, twice here (the entry's, then the
-        answer's), a third of the encoding at 20,000 tiers (bench/api_scale.py). Any other
-        way of serialising the answer gives the same data, through pydantic."""
+        answer's), a third of the encoding at 20,000 tiers (bench/api_scale.py); so are the
+        price/performance rows (`dumped_but_unpriced`). Any other way of serialising the
+        answer gives the same data, through pydantic."""
         if kwargs:
             data = BaseModel.model_dump(self.model_copy(update={"no_number": []}), **kwargs)
         else:

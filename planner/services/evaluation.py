@@ -84,8 +84,8 @@ class Evaluation:
         return json.loads(self.to_json())
 
     def to_json(self) -> bytes:
-        """The answer's JSON bytes (what the API returns and the cache keeps): the model's
-        dump, encoded once."""
+        """The answer's JSON bytes (what the API returns and the cache keeps): the model
+        encoded once (`encoded`)."""
         return encoded(self.answer())
 
 
