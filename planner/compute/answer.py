@@ -532,12 +532,26 @@ class Answer(BaseModel):
         """The answer's data. The tiers with no figure (some 15,000 at 20,000 tiers) are each
         dumped by their own serializer (`_Listed`) and placed as they are: pydantic copies
         what a serializer returns value by value, twice here (the entry's, then the
-        answer's), a third of the encoding at 20,000 tiers (bench/api_scale.py). Any other
-        way of serialising the answer gives the same data, through pydantic."""
-        if not kwargs:  # the options' messages placed by the option (`Option._said`)
-            kwargs = {"exclude": {"options": {"__all__": {MESSAGES}}}, "context": {PLACED: True}}
-        data = BaseModel.model_dump(self.model_copy(update={"no_number": []}), **kwargs)
+        answer's), a third of the encoding at 20,000 tiers (bench/api_scale.py); so are the
+        price/performance rows (`dumped_but_unpriced`). Any other way of serialising the
+        answer gives the same data, through pydantic."""
+        if kwargs:
+            data = BaseModel.model_dump(self.model_copy(update={"no_number": []}), **kwargs)
+        else:
+            data = self.dumped_but_unpriced()
         if "no_number" in data:
             memo: dict[int, Any] = {}
             data["no_number"] = [entry.dumped(memo) for entry in self.no_number]
+        return data
+
+    def dumped_but_unpriced(self) -> dict[str, Any]:
+        """`model_dump()` with `no_number` left empty (in its place): for `answer_json`,
+        which encodes those entries from the models. The price/performance rows (2,244 at
+        20,000 tiers) placed as their serializer gives them, as the tiers with no figure:
+        pydantic's copies of them were 27 ms of 66 (bench/api_scale.py)."""
+        # the options' messages placed by the option (`Option._said`)
+        kwargs = {"exclude": {"options": {"__all__": {MESSAGES}}}, "context": {PLACED: True}}
+        empty = self.model_copy(update={"no_number": [], "price_performance": []})
+        data = BaseModel.model_dump(empty, **kwargs)
+        data["price_performance"] = [row.dumped() for row in self.price_performance]
         return data

@@ -412,6 +412,10 @@ class PricePerformance(Spoken):
     # its `messages`. No return annotation: the JSON schema stays the fields' and `messages`'.
     @model_serializer(mode="plain")
     def _shown(self):  # type: ignore[no-untyped-def]
+        return self.dumped()
+
+    def dumped(self) -> dict[str, Any]:
+        """The row's data (its serializer's), which `Answer` places as it is."""
         basis, found = split(self.basis, "basis")
         data = {
             "tier": self.tier, "profile_class": self.profile_class, "amount": self.amount,

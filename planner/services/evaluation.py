@@ -39,7 +39,7 @@ from changes.selectors import Generation
 from common.django import clock
 from common.gcpause import paused
 from common.messages import msg
-from planner.compute import bounds, breakeven, engine, montecarlo, schema, tco
+from planner.compute import answer_json, bounds, breakeven, engine, montecarlo, schema, tco
 from planner.compute import uncertainty as ranges
 from planner.compute.answer import Answer
 from planner.compute.answer_bill import BillCommitments
@@ -84,9 +84,9 @@ class Evaluation:
         return json.loads(self.to_json())
 
     def to_json(self) -> bytes:
-        """The answer's JSON bytes (what the API returns and the cache keeps): the model's
-        dump, encoded once."""
-        return encoded(self.answer().model_dump())
+        """The answer's JSON bytes (what the API returns and the cache keeps): the model
+        encoded once (`encoded`)."""
+        return encoded(self.answer())
 
 
 def evaluate(
@@ -137,16 +137,23 @@ def comparison_json(
             if model is None:  # not kept as a model: the API reads only the bytes
                 found = evaluate(plan, as_of=as_of, generation=generation).to_json()
             else:
-                found = encoded(model.model_dump())
+                found = encoded(model)
         cache.set(key, found, CACHE_SECONDS)
     return found
 
 
-def encoded(answer: dict[str, Any]) -> bytes:
-    """The answer's JSON exactly as `JsonResponse(answer)` encodes it. Without the check
+def encoded(answer: Answer | dict[str, Any]) -> bytes:
+    """The answer's JSON exactly as `JsonResponse(answer.model_dump())` encodes it: an
+    `Answer` through `answer_json.encoded` (its tiers with no figure by shape, the same
+    bytes: at 20,000 tiers 90 ms, not 440), data through `json.dumps`. Without the check
     for cycles (the same bytes; an answer is a tree): at 20,000 tiers the encoder's
     record of every list and dictionary it is inside was a fifth of `json.dumps`."""
+    if isinstance(answer, Answer):
+        return answer_json.encoded(answer, _DJANGO.default).encode()
     return json.dumps(answer, cls=DjangoJSONEncoder, check_circular=False).encode()
+
+
+_DJANGO = DjangoJSONEncoder()  # its `default`: Decimals, dates, lazy strings
 
 
 def snapshot(

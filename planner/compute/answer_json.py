@@ -1,0 +1,262 @@
+"""The answer's JSON text, its tiers with no figure encoded by shape.
+
+`encoded(answer, default)` is `json.dumps(answer.model_dump(), default=default)` (the API's
+encoding, `JsonResponse`'s: ASCII only, the default separators), byte for byte. It encodes
+the answer's data member by member, each member by `json.dumps` of pydantic's data, except
+`no_number`, which `unpriced` encodes from the same entries (`_Listed.dumped`'s data) by
+shape. No text is spliced into other text: the members are joined as `json.dumps` joins
+an object's members.
+
+Why (bench/api_scale.py, CPU, 20,000 tiers): some 15,500 tiers have no figure, each entry
+about 2 KB of JSON (its reasons' English, and their `messages` with nested parameters
+that name the tier several times), 31 MB of the 34 MB answer. Said and encoded entry by
+entry (`NoNumber.dumped`, then `json.dumps`) they cost some 440 ms; by shape, some 90 ms.
+
+An entry's shape is its type and its fields with every tier it names left as a hole: its
+own `tier`, and each `TierRef` in its sentences (the slug a hole, and the name a second
+one where it is not empty: an empty name is part of the shape, the English then says the
+slug). Everything else (codes, parameters, numbers, lists, other strings) is part of the
+shape as it is. An entry's fills are the strings in its holes, in order. Such entries come
+in a few shapes ("gbm #1: no succeeded standard or full run of gbm (gbm-xgboost 1.0) on
+tier X; no estimate either: the catalog names no CPU for X", X its slug). The first time
+a shape is seen again, its text is made once, by the generic encoding (`json.dumps` of
+`entry.dumped`), from a copy of the entry whose fills are sentinels; the sentinels cut
+that text into pieces, and every entry of the shape is then its pieces joined by its own
+fills, JSON-escaped.
+
+Why that is the generic encoding's text: JSON escapes a string character by character,
+and a sentence puts a tier's slug or name into its English as it is (every placeholder in
+`common.message_texts` is `%(name)s`; `messages.plain_value` says a TierRef as its name,
+or its slug where the name is empty, and a list as its items joined), so an entry's text
+is its shape's text with each sentinel's escaped characters replaced by its fill's. A
+shape's text is kept only where every marker in it belongs to a sentinel and it gives the
+first entry of the shape its own generic text back; else its entries are encoded one by
+one, as is an entry whose shape is seen once, or which holds a value whose kind is not
+listed in `_AS_REPR` (a subclass, an unknown object). Pure: no Django.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from json.encoder import encode_basestring_ascii as quoted
+from typing import TYPE_CHECKING, Any
+
+from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef
+
+if TYPE_CHECKING:
+    from planner.compute.answer import Answer, Unpriced
+
+
+def encoded(answer: Answer, default: Callable[[Any], Any] | None = None) -> str:
+    """`json.dumps(answer.model_dump(), default=default)`: the answer's JSON text, its
+    members joined as `json.dumps` joins them, in one join (the text is 34 MB at 20,000
+    tiers: each copy of it costs some 5 ms)."""
+    encode = json.JSONEncoder(default=default, check_circular=False).encode
+    parts = []
+    for key, value in answer.dumped_but_unpriced().items():
+        parts += (", ", quoted(key), ": ")
+        if key == "no_number" and answer.no_number:
+            texts = unpriced(answer.no_number, encode)
+            listed = [", "] * (2 * len(texts) - 1)
+            listed[0::2] = texts
+            parts += ("[", *listed, "]")
+        else:
+            parts.append(encode(value))
+    parts[0] = "{"
+    parts.append("}")
+    return "".join(parts)
+
+
+def unpriced(entries: Sequence[Unpriced], encode: Callable[[Any], str]) -> list[str]:
+    """`[encode(entry.dumped()) for entry in entries]`, each entry by its shape where it
+    shares one. `encode`: `json.JSONEncoder(...).encode`, ASCII only, default separators."""
+    shapes: dict[tuple[Any, ...], _Shape | _Seen | None] = {}
+    lists: dict[int, tuple[Any, ...]] = {}  # a list's token, by its id (`_said`)
+    memo: dict[int, Any] = {}  # `messages.said`'s, for the entries encoded one by one
+    out = []
+    for entry in entries:
+        try:
+            shape, fills = _shape_of(entry, lists)
+        except _NoShape:
+            out.append(encode(entry.dumped(memo)))
+            continue
+        found = shapes.get(shape, _NEW)
+        if type(found) is _Shape:
+            out.append(found.text(fills))
+            continue
+        text = encode(entry.dumped(memo))
+        if found is _NEW:  # seen once so far: its text made when it is seen again
+            shapes[shape] = _Seen(fills, text)
+        elif found is not None:  # seen again: its text made once, checked against the first
+            shapes[shape] = _Shape.made(entry, fills, encode, found)  # type: ignore[arg-type]
+        out.append(text)
+    return out
+
+
+class _NoShape(Exception):
+    """The entry holds a value no shape describes: it is encoded on its own."""
+
+
+_NEW = object()
+# Tokens of a shape: a nested message's start and end, a hole for a tier's slug, and for
+# a slug followed by a (non-empty) name.
+_OPEN, _CLOSE, _SLUG, _NAMED = object(), object(), object(), object()
+# Kinds whose value is part of a shape as its repr (equal reprs, equal JSON and English).
+_AS_REPR = frozenset({
+    int, float, bool, type(None), Decimal, dt.date, Money, Number, Percent, ProfileRef,
+})  # fmt: skip
+
+
+def _shape_of(entry: Unpriced, lists: dict[int, tuple[Any, ...]]) -> tuple[tuple, list[str]]:
+    """(the entry's shape, its fills): its fields in order, its own `tier` a hole."""
+    out: list[Any] = [type(entry)]
+    fills: list[str] = []
+    fields = entry.__dict__
+    for name in entry.fields_in_order:
+        value = fields[name]
+        kind = type(value)
+        if kind is str:
+            if name == "tier":
+                fills.append(value)
+                value = _SLUG
+            out.append(value)
+        elif kind is Message:
+            out.append(_OPEN)
+            _said(value, out, fills, lists)
+            out.append(_CLOSE)
+        elif kind is list:
+            out.append(len(value))
+            for item in value:
+                if type(item) is Message:
+                    out.append(_OPEN)
+                    _said(item, out, fills, lists)
+                    out.append(_CLOSE)
+                else:
+                    out.append(_value(item))
+        else:
+            out.append(_value(value))
+    return tuple(out), fills
+
+
+def _said(message: Message, out: list[Any], fills: list[str], lists: dict[int, Any]) -> None:
+    """A message's tokens (its code, then each parameter's name and value) and fills."""
+    out.append(message.code)
+    for key, value in message.params.items():
+        out.append(key)
+        kind = type(value)
+        if kind is str:
+            out.append(value)
+        elif kind is Message:
+            out.append(_OPEN)
+            _said(value, out, fills, lists)
+            out.append(_CLOSE)
+        elif kind is TierRef:
+            if type(value.slug) is not str or type(value.name) is not str:
+                raise _NoShape
+            fills.append(value.slug)
+            if value.name:
+                fills.append(value.name)
+                out.append(_NAMED)
+            else:
+                out.append(_SLUG)
+        elif kind is list or kind is tuple:  # one list shared by many messages (series)
+            if (token := lists.get(id(value))) is None:
+                token = lists[id(value)] = _value(value)
+            out.append(token)
+        else:
+            out.append(_value(value))
+
+
+def _value(value: Any) -> Any:
+    """A value as it is part of a shape, every tier in it as it is (no hole): a list's
+    token is kept by its id for the encoding (the entries hold it meanwhile)."""
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind in _AS_REPR:
+        return kind, repr(value)
+    if kind is TierRef:
+        return kind, value.slug, value.name
+    if kind is Message:
+        return kind, value.code, tuple((k, _value(v)) for k, v in value.params.items())
+    if kind is list or kind is tuple:
+        return kind, tuple(_value(v) for v in value)
+    raise _NoShape
+
+
+_MARK = "\udfff"  # a lone surrogate: JSON (ASCII only) writes it as `_ESCAPED`
+_ESCAPED = quoted(_MARK)[1:-1]
+_SENTINEL = re.compile(f"{re.escape(_ESCAPED)}(\\d+){re.escape(_ESCAPED)}")
+
+
+class _Seen:
+    """A shape seen once: its first entry's fills and text."""
+
+    def __init__(self, fills: list[str], text: str) -> None:
+        self.fills, self.text = fills, text
+
+
+class _Shape:
+    """A shape's text, cut where its holes are: `pieces` around `holes` (fill indexes)."""
+
+    def __init__(self, pieces: list[str], holes: list[int]) -> None:
+        self.pieces, self.holes = pieces, holes
+
+    @classmethod
+    def made(
+        cls, entry: Unpriced, fills: list[str], encode: Callable[[Any], str], first: _Seen
+    ) -> _Shape | None:
+        """The shape's text from `entry` with sentinels for fills; None where the check of
+        the module's docstring fails (or a fill holds the sentinels' mark)."""
+        if any(_MARK in fill for fill in (*fills, *first.fills)):
+            return None
+        marks = iter([f"{_MARK}{i}{_MARK}" for i in range(len(fills))])
+        text = encode(_with_marks(entry, marks).dumped({}))
+        parts = _SENTINEL.split(text)
+        shape = cls(parts[0::2], [int(i) for i in parts[1::2]])
+        if text.count(_ESCAPED) != 2 * len(shape.holes) or any(
+            i >= len(fills) for i in shape.holes
+        ):
+            return None
+        return shape if shape.text(first.fills) == first.text else None
+
+    def text(self, fills: list[str]) -> str:
+        """The shape's text with `fills` in its holes, each JSON-escaped."""
+        first = fills[0] if fills else ""
+        if fills.count(first) == len(fills):  # one tier named throughout (most): one join
+            return quoted(first)[1:-1].join(self.pieces)
+        escaped = [quoted(fill)[1:-1] for fill in fills]
+        out = [self.pieces[0]]
+        for hole, piece in zip(self.holes, self.pieces[1:], strict=True):
+            out += (escaped[hole], piece)
+        return "".join(out)
+
+
+def _with_marks(entry: Unpriced, marks: Any) -> Unpriced:
+    """A copy of `entry` with the sentinels `marks` in its holes, in `_shape_of`'s order."""
+    fields = dict(entry.__dict__)
+    for name in entry.fields_in_order:
+        value = fields[name]
+        if type(value) is str and name == "tier":
+            fields[name] = next(marks)
+        elif type(value) is Message:
+            fields[name] = _marked(value, marks)
+        elif type(value) is list:
+            fields[name] = [_marked(v, marks) if type(v) is Message else v for v in value]
+    return type(entry).model_construct(**fields)
+
+
+def _marked(message: Message, marks: Any) -> Message:
+    params = {}
+    for key, value in message.params.items():
+        kind = type(value)
+        if kind is Message:
+            value = _marked(value, marks)
+        elif kind is TierRef:
+            value = TierRef(next(marks), next(marks) if value.name else "")
+        params[key] = value
+    return Message(message.code, params)
