@@ -40,11 +40,15 @@ class Why:
     """A reason without its tier: a message code and parameters in which `TIER` stands for
     the tier and a nested `Why` for a message naming it ("on tier …")."""
 
-    __slots__ = ("code", "params")
+    __slots__ = ("code", "nested", "params", "tiers")
 
     def __init__(self, code: str, params: Mapping[str, Any]) -> None:
         Message(code, params)  # the registry's check, once for every tier it applies to
-        self.code, self.params = code, params
+        self.code, self.params = code, dict(params)
+        # Where the tier goes, said once (a plan over a large catalog makes 80,000 of these
+        # messages: the parameters copied, then the holes filled in, in their places).
+        self.tiers = tuple(key for key, value in params.items() if value is TIER)
+        self.nested = tuple((k, v) for k, v in params.items() if type(v) is Why)
 
     @staticmethod
     def of(code: str, params: Mapping[str, Any]) -> Message | Why:
@@ -52,19 +56,17 @@ class Why:
         named = any(v is TIER or type(v) is Why for v in params.values())
         return Why(code, params) if named else Message(code, params)
 
-    def said(self, tier: TierRef, memo: dict[int, Message]) -> Message:
-        """The message for `tier`. `memo` (by id, one per tier): the parts a tier's reasons
-        share ("on tier …" in each class's), made once, as they were shared before."""
-        made = memo.get(id(self))
+    def said(self, tier: TierRef, memo: dict[Why, Message]) -> Message:
+        """The message for `tier`. `memo` (one per tier): the parts a tier's reasons share
+        ("on tier …" in each class's), made once, as they were shared before."""
+        made = memo.get(self)
         if made is None:
-            params = {}
-            for key, value in self.params.items():
-                if value is TIER:
-                    value = tier
-                elif type(value) is Why:
-                    value = value.said(tier, memo)
-                params[key] = value
-            made = memo[id(self)] = Message(self.code, params)
+            params = self.params.copy()
+            for key in self.tiers:
+                params[key] = tier
+            for key, why in self.nested:
+                params[key] = why.said(tier, memo)
+            made = memo[self] = Message(self.code, params)
         return made
 
     def __repr__(self) -> str:
@@ -170,7 +172,7 @@ class Findings(Mapping[tuple[str, str], BestMeasurement | NoMeasurement]):
         held = [self._held.get(cls) for cls in classes]
         out: list[list[BestMeasurement | Message | None]] = [[None] * n for _ in classes]
         pairs = [(h, o) for h, o in zip(held, out, strict=True) if h is not None]
-        memo: dict[int, Message] = {}
+        memo: dict[Why, Message] = {}
         for i, slug in enumerate(slugs):
             j = at.get(slug)
             if j is None:
