@@ -252,9 +252,11 @@ def best_measurements(
         return found
 
     key = (tuple(slugs), tuple(classes), min_r2, scope)
-    # Kept: bench/memo_pays.py: a workload-sized plan's evidence is 38 ms to read at 2,018
-    # tiers, 0.5 s at 20,000; 0.001 ms kept. Kept as it is (`Findings` is only read), and
-    # compact: a reason per cause and class, not per tier (benchmarks_app/findings.py).
+    # Kept: bench/memo_pays.py: a workload-sized plan's evidence was 38 ms to read at 2,018
+    # tiers, 0.5 s at 20,000 (now ~20 / ~60 ms CPU, bench/api_scale.py's evidence phase);
+    # ~1 ms kept at 20,000 (the key). Handed out as it is (a `Findings` is only read, no
+    # copy), and compact: a reason per cause and class, not per tier
+    # (benchmarks_app/findings.py).
     return kept(generation, "inputs.best_measurements", key, read, most=32)
 
 
