@@ -137,6 +137,19 @@ class Findings(Mapping[tuple[str, str], BestMeasurement | NoMeasurement]):
             if isinstance(held, BestMeasurement):
                 yield slug, cls, held
 
+    def with_figures(self, figures: Mapping[tuple[str, str], BestMeasurement]) -> Findings:
+        """A copy with these pairs' figures (the pairs must be asked of this map): the rest
+        shared, only the changed classes' lists copied (the sensitivity's throughput
+        moves; a copy as a dictionary made a reason object for every pair)."""
+        copy = Findings.__new__(Findings)
+        copy.slugs, copy.classes, copy.at = self.slugs, self.classes, self.at
+        copy._held = dict(self._held)
+        for (slug, cls), figure in figures.items():
+            if copy._held[cls] is self._held[cls]:
+                copy._held[cls] = list(self._held[cls])
+            copy._held[cls][self.at[slug]] = figure
+        return copy
+
     # --- reading --------------------------------------------------------------------------
 
     def __getitem__(self, key: tuple[str, str]) -> BestMeasurement | NoMeasurement:

@@ -5,18 +5,26 @@ alone; a tier's classes share its "on tier …" as they did."""
 
 import json
 import pickle
+from dataclasses import replace
+from decimal import Decimal
 
+import pandas as pd
 import pytest
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.findings import TIER, Findings, Why
 from benchmarks_app.selectors import best_measurement, best_measurements
 from common.messages import Message, ProfileRef, TierRef
+from planner.compute import uncertainty
+from planner.compute.schema import parse_plan
 from tests.support.bench import content, finished_run, target, version
 from tests.support.catalog import make_tier
 
 pytestmark = pytest.mark.django_db
 SERIES = [ProfileRef("toy-gbm", "1.0")]
+PLAN = parse_plan(
+    {"currency": "USD", "baseline": {"monthly": "480"}, "candidates": [{"tier": "x", "count": 1}]}
+)
 
 
 def said(message: Message) -> str:
@@ -109,3 +117,28 @@ def test_a_shape_is_checked_once_and_names_no_tier_it_does_not_need():
     made = shaped.said(TierRef("t"), memo)
     assert made == Message("benchmarks.on_tier", {"tier": TierRef("t")})
     assert shaped.said(TierRef("t"), memo) is made
+
+
+def test_a_copy_with_other_figures_shares_the_rest_and_leaves_the_kept_one_as_it_was():
+    pv = version()
+    version(content(name="toy-sk", workload_class="sklearn", runner="sklearn"))
+    tier = make_tier("test-run", provider="Test", vcpus=2)
+    host = target("epyc")
+    host.tier = tier
+    host.save()
+    finished_run(pv, host, {1: 10.0, 2: 20.0})
+    make_tier("test-none", provider="Test", vcpus=2)
+    found = best_measurements(["test-run", "test-none"], ["gbm", "sklearn"])
+    figure = found["test-run", "gbm"]
+    faster = replace(figure, value=figure.value * 2)
+    copy = found.with_figures({("test-run", "gbm"): faster})
+    assert copy["test-run", "gbm"] is faster and found["test-run", "gbm"].value == 20.0
+    assert copy.column("sklearn") is found.column("sklearn")  # unchanged: shared
+    assert said(copy["test-none", "gbm"].message) == said(found["test-none", "gbm"].message)
+    # The sensitivity's throughput move: the figures scaled, the reasons as they are.
+    _plan, _frame, moved = uncertainty.apply(
+        PLAN, pd.DataFrame(), found, {"throughput:gbm": Decimal("0.5")}
+    )
+    assert isinstance(moved, Findings) and moved["test-run", "gbm"].value == 10.0
+    assert found["test-run", "gbm"].value == 20.0
+    assert uncertainty.apply(PLAN, pd.DataFrame(), found, {})[2] is found
