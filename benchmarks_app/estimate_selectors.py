@@ -5,11 +5,12 @@
 2. measured on the same CPU model: a host whose CPU model key is the tier's;
 3. estimated from published scores (`estimates.model`): the nearest measured host's run ×
    the ratio of single-thread scores × the library's thread-scaling curve, with its band;
-4. none, with the reason (kept as a `NoMeasurement`, its message saying why no estimate).
+4. none, with the reason (a `NoMeasurement`, its message saying why no estimate).
 
 Reads: every host's winning run per class with its summaries (one query) and, unless the
-caller has them, the asked tiers' provider, name and CPU (one query); the rest is
-`estimates`, pure.
+caller has them, the asked tiers' provider, name and CPU (one query); the rest is pure.
+`estimates` answers pairs one by one; `estimate_into` fills a whole plan's `Findings`,
+its reasons kept as shapes shared by every tier of one cause (`benchmarks_app.findings`).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@
 - measurements: `benchmarks_app.selectors.best_measurements` for every (tier, workload
   class) the plan needs, at the tier's thread count, in one batch (at most six queries);
   where none, an estimate from published scores (`benchmarks_app.estimate_selectors`,
-  four more queries), else a `NoMeasurement` kept as the reason the tier gets no number.
+  four more queries), else the reason the tier gets no number: a `Findings` that keeps
+  a reason per cause and class and says each tier's when read (`benchmarks_app.findings`).
 
 Each read is kept in this process for the data generation it was made at (and the
 date, for prices): the generation changes with every write that can change a figure,
