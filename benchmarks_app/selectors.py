@@ -86,16 +86,16 @@ def best_measurements(
         counts = {**counts, **dict.fromkeys(missing, _NOT_FOUND)}
         counts.update(Tier.objects.filter(slug__in=missing).values_list("slug", "vcpus"))
     uncounted: dict[str, list[int]] = {}  # reason code → the positions of its tiers
-    counted_ = set()
+    with_threads = set()
     for i, slug in enumerate(slugs):
         count = counts.get(slug, _NOT_FOUND)
         if count is _NOT_FOUND or not count:
             code = "tier_not_in_catalog" if count is _NOT_FOUND else "tier_without_vcpus"
             uncounted.setdefault(code, []).append(i)
         else:
-            counted_.add(slug)
+            with_threads.add(slug)
     linked = Q(target__tier__isnull=False) & counted(viewer())
-    selection = _Selection(classes, linked, counted_, by_tier=True)
+    selection = _Selection(classes, linked, with_threads, by_tier=True)
     where = Why("benchmarks.on_tier", {"tier": TIER})
     # One reason for all the classes of a tier not in the catalog or without vCPUs.
     said = [(Why(f"benchmarks.{code}", {"tier": TIER}), at) for code, at in uncounted.items()]
