@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from common.messages import Message, TierRef
+from common.messages import Message, TierRef, check
 
 from .evidence import BestMeasurement, NoMeasurement
 
@@ -43,8 +43,8 @@ class Why:
     __slots__ = ("code", "nested", "params", "tiers")
 
     def __init__(self, code: str, params: Mapping[str, Any]) -> None:
-        Message(code, params)  # the registry's check, once for every tier it applies to
         self.code, self.params = code, dict(params)
+        check(self)  # the registry's (a Message's), once for every tier it applies to
         # Where the tier goes, said once (a plan over a large catalog makes 80,000 of these
         # messages: the parameters copied, then the holes filled in, in their places).
         self.tiers = tuple(key for key, value in params.items() if value is TIER)
