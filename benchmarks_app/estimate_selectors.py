@@ -5,17 +5,18 @@
 2. measured on the same CPU model: a host whose CPU model key is the tier's;
 3. estimated from published scores (`estimates.model`): the nearest measured host's run ×
    the ratio of single-thread scores × the library's thread-scaling curve, with its band;
-4. none, with the reason (kept as a `NoMeasurement`, its message saying why no estimate).
+4. none, with the reason (a `NoMeasurement`, its message saying why no estimate).
 
 Reads: every host's winning run per class with its summaries (one query) and, unless the
-caller has them, the asked tiers' provider, name and CPU (one query); the rest is
-`estimates`, pure.
+caller has them, the asked tiers' provider, name and CPU (one query); the rest is pure.
+`estimates` answers pairs one by one; `estimate_into` fills a whole plan's `Findings`,
+its reasons kept as shapes shared by every tier of one cause (`benchmarks_app.findings`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -28,6 +29,7 @@ from common.messages import Message, TierRef
 from estimates import model
 
 from .evidence import BestMeasurement, NoMeasurement
+from .findings import TIER, Findings, Held, Why
 from .models import ProfileVersion, Run, Summary
 from .selectors import _NEVER, SIZING_SCALES, _Loaded
 from .visibility import viewer
@@ -165,6 +167,84 @@ def estimates(
     return out
 
 
+def estimate_into(
+    found: Findings,
+    skip: Container[str] = (),
+    cpus: Mapping[str, tuple[str, str, str]] | None = None,
+    vcpus: Mapping[str, int | None] | None = None,
+) -> None:
+    """`estimates` over every pair of `found` without a figure whose tier is not in `skip`
+    (the tiers with a declared speed factor), in place: an estimate, or the reason there is
+    none kept as its shape (`findings.Why`: "… CPU … on tier TIER", wrapping the reason
+    for no measurement). `cpus` (provider, name, CPU model) and `vcpus`: the tiers the
+    caller has at hand (the tier index); the others are read in one query.
+
+    Everything here is shared, tier by tier only positions are written: a tier's CPU side
+    per (provider, name, CPU model), an estimate or its reason per (side, class, thread
+    count), a reason's shape per (reason for no measurement, side or outcome). At 20,000
+    tiers the pair-by-pair `estimates` made some 40,000 reasons (and their messages)."""
+    slugs, columns = found.slugs, [(cls, found.column(cls)) for cls in found.classes]
+    wanted = [
+        cls for cls, column in columns
+        if any(not isinstance(v, BestMeasurement) and s not in skip
+               for s, v in zip(slugs, column, strict=True))
+    ]  # fmt: skip
+    if not wanted:
+        return
+    references = reference_runs(wanted)
+    cpus, vcpus = cpus or {}, vcpus or {}
+    if lacking := [s for s in slugs if s not in cpus or s not in vcpus]:
+        read = tier_cpus(lacking)
+        cpus = {**cpus, **{s: (t.provider, t.name, t.cpu_model) for s, t in read.items()}}
+        vcpus = {**vcpus, **{s: t.vcpus for s, t in read.items()}}
+    columns = [(cls, column) for cls, column in columns if cls in wanted]
+    sides: dict[tuple, model.Side | model.Unknown] = {}  # by `model.side_key`
+    of_cpu: dict[tuple[str, str, str], tuple] = {}  # (side, its key) by (provider, name, CPU)
+    outcomes: dict[tuple, BestMeasurement | tuple[str, dict]] = {}  # by (key, class, count)
+    shapes: dict[tuple[int, int], Held] = {}  # by (id of the reason for none, of the cause)
+    shared: dict[tuple[int, int], tuple] = {}
+    for i, slug in enumerate(slugs):
+        count = vcpus.get(slug)
+        if not count or slug in skip or slug not in cpus:
+            continue  # nothing to scale to: the reason for no measurement stays
+        cpu = cpus[slug]
+        known = of_cpu.get(cpu)
+        if known is None:
+            key = model.side_key(cpu[2], vendor=cpu[0], server=cpu[1])
+            side = sides.get(key) or sides.setdefault(key, tier_side(TierCpu("", *cpu, count)))
+            known = of_cpu[cpu] = (side, key)
+        side, key = known
+        for cls, column in columns:
+            reason = column[i]
+            if isinstance(reason, BestMeasurement):
+                continue
+            if isinstance(side, model.Unknown):  # most tiers of a large catalog
+                cause: object = side
+            else:
+                cause = outcomes.get((key, cls, count))
+                if cause is None:
+                    refs = references.get(cls, [])
+                    cause = outcomes[key, cls, count] = _outcome(
+                        int(count), side, refs, cls, shared
+                    )
+                if isinstance(cause, BestMeasurement):
+                    column[i] = cause
+                    continue
+            shape = shapes.get((id(reason), id(cause)))
+            if shape is None:
+                shape = shapes[id(reason), id(cause)] = _shape(reason, cause)
+            column[i] = shape
+
+
+def _shape(reason: Held | None, cause: model.Unknown | tuple[str, dict]) -> Held:
+    """Why a tier gets no estimate, around why it has no measurement (`reason`)."""
+    if isinstance(cause, model.Unknown):  # the same parameters, in `estimates`' order
+        params = {"reason": reason, "cpu": cause.cpu, "tier": TIER}
+        return Why.of(f"estimates.{cause.code}", params)
+    code, params = cause
+    return Why.of(f"estimates.{code}", {"reason": reason, **params})
+
+
 class _Known(NamedTuple):
     """A tier with vCPUs as the estimates read it: its CPU side (shared by `key`, the side's
     `model.side_key`), its reference (one for all its classes' reasons) and, where the side
@@ -205,11 +285,24 @@ def _estimate(
     share a handful of references)."""
     if isinstance(side, model.Unknown):
         return _why(reason, side.code, cpu=side.cpu, tier=TierRef(tier.slug))
+    found = _outcome(int(tier.vcpus), side, references, cls, {} if shared is None else shared)
+    if isinstance(found, BestMeasurement):
+        return found
+    code, params = found
+    return _why(reason, code, **params)
+
+
+def _outcome(
+    n: int, side: model.Side, references: list[Reference], cls: str, shared: dict
+) -> BestMeasurement | tuple[str, dict]:
+    """The estimate at `n` threads on a known side, or why there is none (the reason's code
+    and parameters, the reason for no measurement apart): a function of the side, `n`
+    and the class alone."""
     usable = [r for r in references if isinstance(r.side, model.Side)]
     if not references:
-        return _why(reason, "no_reference_run", **{"class": cls})
+        return "no_reference_run", {"class": cls}
     if not usable:
-        return _why(reason, "reference_cpu_unknown", host=references[0].loaded.run.target.name)
+        return "reference_cpu_unknown", {"host": references[0].loaded.run.target.name}
     same = [r for r in usable if r.side.cpu_key == side.cpu_key and side.how != "family"]
     candidates = []
     for ref in same or usable:
@@ -218,12 +311,11 @@ def _estimate(
             distance = abs(math.log(side.values[metric] / ref.side.values[metric]))
             candidates.append((distance, -max(ref.loaded.sweep.medians), ref))
     if not candidates:
-        return _why(reason, "no_score_in_common", cpu=side.cpu)
+        return "no_score_in_common", {"cpu": side.cpu}
     ref = min(candidates, key=lambda c: c[:2])[2]
-    loaded, n = ref.loaded, int(tier.vcpus)
+    loaded = ref.loaded
     below = [k for k in loaded.sweep.medians if k <= n]
     k = max(below) if below else min(loaded.sweep.medians)
-    shared = {} if shared is None else shared
     if (id(ref), k) not in shared:
         fit = loaded.sweep.fit
         name = loaded.run.profile_version.profile.name
@@ -235,7 +327,7 @@ def _estimate(
     curve, base, times = shared[id(ref), k]
     found = model.estimate(loaded.sweep.medians[k], k, ref.side, side, n, curve)
     if isinstance(found, model.Unknown):
-        return _why(reason, found.code, cpu=side.cpu)
+        return found.code, {"cpu": side.cpu}
     said = found.to_dict()
     said["rung"] = "same_cpu_model" if same else "published_scores"
     said["reference"] = {"run_id": base.run_id, "host": base.host, "threads": k,

@@ -31,6 +31,7 @@ from common.messages import Message, ProfileRef, TierRef, msg
 
 from . import scaling
 from .evidence import METRICS, BestMeasurement, NoMeasurement, Sweep
+from .findings import TIER, Findings, Held, Why
 from .models import (
     Measurement,
     Profile,
@@ -46,6 +47,7 @@ from .visibility import viewer
 SIZING_SCALES = (Scale.STANDARD, Scale.FULL)
 Found = BestMeasurement | NoMeasurement
 _NEVER = dt.datetime.min.replace(tzinfo=dt.UTC)
+_NOT_FOUND = object()  # a tier the catalog does not have
 
 
 def best_measurement(profile_class: str, target_or_tier, threads: int) -> BestMeasurement:
@@ -56,39 +58,55 @@ def best_measurement(profile_class: str, target_or_tier, threads: int) -> BestMe
         raise NoMeasurement(msg("benchmarks.threads_below_one"))
     runs, where = _targets(target_or_tier)
     found = _Selection([profile_class], runs, {""}).answer("", profile_class, threads, where)
-    if isinstance(found, NoMeasurement):
-        raise found
+    if not isinstance(found, BestMeasurement):
+        raise NoMeasurement(found)
     return found
 
 
 def best_measurements(
     tiers: Iterable[str], classes: Iterable[str], *, vcpus: Mapping[str, int | None] | None = None
-) -> dict[tuple[str, str], Found]:
+) -> Findings:
     """The best measurement of each (tier, class) at the tier's thread count, or the reason
     there is none, in at most six queries whatever the number of tiers.
 
     `vcpus`: the thread count of tiers the caller has at hand (its catalog rows); the
     others are looked up in one query, and a tier not found is "not in the catalog".
+
+    Most tiers of a large catalog have no linked run: each class's reason for them is one
+    shape (`findings.Why`, "… on tier TIER"), filled in with the tier when read; only the
+    tiers with a run of their own (or only smoke runs, or only older versions) are
+    answered one by one.
     """
     slugs, classes = list(dict.fromkeys(tiers)), list(dict.fromkeys(classes))
-    found: dict[tuple[str, str], Found] = {}
+    found = Findings(slugs, classes)
     if not slugs or not classes:
         return found
-    counts = dict(vcpus or {})
+    counts = vcpus or {}
     if missing := [slug for slug in slugs if slug not in counts]:
+        counts = {**counts, **dict.fromkeys(missing, _NOT_FOUND)}
         counts.update(Tier.objects.filter(slug__in=missing).values_list("slug", "vcpus"))
+    uncounted: dict[str, list[int]] = {}  # reason code → the positions of its tiers
+    with_threads = set()
+    for i, slug in enumerate(slugs):
+        count = counts.get(slug, _NOT_FOUND)
+        if count is _NOT_FOUND or not count:
+            code = "tier_not_in_catalog" if count is _NOT_FOUND else "tier_without_vcpus"
+            uncounted.setdefault(code, []).append(i)
+        else:
+            with_threads.add(slug)
     linked = Q(target__tier__isnull=False) & counted(viewer())
-    selection = _Selection(classes, linked, {s for s in slugs if counts.get(s)}, by_tier=True)
-    for slug in slugs:
-        tier = TierRef(slug)
-        if slug not in counts or not counts[slug]:
-            code = "tier_not_in_catalog" if slug not in counts else "tier_without_vcpus"
-            reason = NoMeasurement(Message(f"benchmarks.{code}", {"tier": tier}))
-            found.update(((slug, cls), reason) for cls in classes)
-            continue
-        where = Message("benchmarks.on_tier", {"tier": tier})
-        for cls in classes:
-            found[slug, cls] = selection.answer(slug, cls, int(counts[slug]), where)
+    selection = _Selection(classes, linked, with_threads, by_tier=True)
+    where = Why("benchmarks.on_tier", {"tier": TIER})
+    # One reason for all the classes of a tier not in the catalog or without vCPUs.
+    said = [(Why(f"benchmarks.{code}", {"tier": TIER}), at) for code, at in uncounted.items()]
+    for cls in classes:
+        column = found.column(cls)
+        column[:] = [selection.why_none(None, cls, where)] * len(slugs)
+        for why, at in said:
+            for i in at:
+                column[i] = why
+        for slug in selection.groups(cls):
+            column[found.at[slug]] = selection.answer(slug, cls, int(counts[slug]), where)
     return found
 
 
@@ -221,17 +239,28 @@ class _Selection:
         run_id = self.winners.get((group, profile_class))
         return None if run_id is None else self.loaded[run_id]
 
-    def answer(self, group: str, profile_class: str, threads: int, where: Message) -> Found:
+    def groups(self, profile_class: str) -> set[str]:
+        """The groups whose answer for the class is not the class's plain "no sizing run"
+        (a winner, only smoke runs, only older versions)."""
+        keys = (*self.winners, *self.smoke, *self.older)
+        return {group for group, cls in keys if cls == profile_class}
+
+    def answer(self, group: str, profile_class: str, threads: int, where: Message | Why) -> Held:
+        """The figure, or the reason there is none (a `Why` where `where` is one)."""
         run_id = self.winners.get((group, profile_class))
         if run_id is None:
-            return NoMeasurement(self._why_none(group, profile_class, where))
+            return self.why_none(group, profile_class, where)
         loaded = self.loaded[run_id]
         summary = loaded.by_threads.get(threads)
         if summary is not None:
             return loaded.evidence(summary, threads, summary.median)
         return _predicted(loaded, threads)
 
-    def _why_none(self, group: str, profile_class: str, where: Message) -> Message:
+    def why_none(
+        self, group: str | None, profile_class: str, where: Message | Why
+    ) -> Message | Why:
+        """Why the group has no winning run of the class (group None: none of its runs
+        counts at all): a message, or its shape where `where` names no tier yet."""
         versions = self.series[profile_class]
         if not versions:
             return msg("benchmarks.no_profile", **{"class": repr(profile_class)})
@@ -242,11 +271,11 @@ class _Selection:
             ]
         key = (group, profile_class)
         if key in self.smoke:
-            return Message("benchmarks.only_smoke_runs", {"series": series, "where": where})
+            return Why.of("benchmarks.only_smoke_runs", {"series": series, "where": where})
         if key in self.older:
-            return Message("benchmarks.only_older_versions", {"series": series, "where": where})
+            return Why.of("benchmarks.only_older_versions", {"series": series, "where": where})
         params = {"class": profile_class, "series": series, "where": where}
-        return Message("benchmarks.no_sizing_run", params)
+        return Why.of("benchmarks.no_sizing_run", params)
 
 
 def _current_series(classes: list[str]) -> dict[str, list[ProfileVersion]]:
@@ -319,7 +348,7 @@ def _load(run_ids: set) -> dict[object, _Loaded]:
     }
 
 
-def _predicted(loaded: _Loaded, threads: int) -> Found:
+def _predicted(loaded: _Loaded, threads: int) -> BestMeasurement | Message:
     """The same host's fit at an unmeasured thread count, or why there is none."""
     fit = loaded.sweep.fit
     host = loaded.run.target.name
@@ -331,7 +360,7 @@ def _predicted(loaded: _Loaded, threads: int) -> Found:
                 "benchmarks.not_measured_no_fit", threads=threads, host=host, measured=measured,
                 reason=_as_message(fit.reason),
             )  # fmt: skip
-        return NoMeasurement(said)
+        return said
     prediction = scaling.predict(fit, threads, host=host)
     nearest = min(loaded.summaries, key=lambda s: abs(s.threads - threads))
     return loaded.evidence(

@@ -4,6 +4,10 @@ whose CPU the score data covers, each labelled as an estimate with its band, sca
 the shipped reference runs (gbm-xgboost and inference-tabular, measured on a named,
 busy 2-CPU VM); the tiers it cannot estimate say why. Bootstrap only: no run of ours."""
 
+import json
+from dataclasses import replace
+
+import numpy as np
 import pytest
 from django.core.management import call_command
 
@@ -228,3 +232,33 @@ def test_tiers_of_one_cpu_side_and_thread_count_share_one_estimate_the_one_each_
     if len(counts) > 1:
         a, b = list(counts.values())[:2]
         assert gathered.measurements[a[0], "gbm"] is not gathered.measurements[b[0], "gbm"]
+
+
+def test_the_estimates_kept_compact_are_those_each_pair_gets_alone(fresh_install):
+    """`estimate_into` (shared per CPU side, outcome and reason shape) says for every pair
+    what `estimates` says pair by pair: the same figure, or the same reason (its code,
+    parameters and their order, as the API writes them)."""
+    from benchmarks_app.estimate_selectors import estimates
+    from benchmarks_app.selectors import best_measurements as select_measurements
+
+    gathered = inputs.gather(parse_plan(PLAN))
+    slugs = list(Tier.objects.filter(retired=False).values_list("slug", flat=True))
+    cpus = tier_cpus(slugs)
+    selected = select_measurements(slugs, ["gbm", "inference"])
+    missing = {k: v for k, v in selected.items() if isinstance(v, NoMeasurement)}
+    alone = estimates(missing, cpus)
+    assert len(alone) == len(missing)
+    figures = {isinstance(found, BestMeasurement) for found in alone.values()}
+    assert figures == {True, False}  # figures and reasons both compared
+    said = lambda m: json.dumps(m.to_json())  # noqa: E731
+    for key, found in alone.items():
+        kept = gathered.measurements[key]
+        if isinstance(found, BestMeasurement):  # inference's samples: arrays, compared apart
+            times = [m.extra.get("service_times_s") for m in (kept, found)]
+            assert (times[0] is None) == (times[1] is None), key
+            assert times[0] is None or np.array_equal(times[0], times[1]), key
+            bare = [replace(m, extra={**m.extra, "service_times_s": None}) for m in (kept, found)]
+            assert bare[0] == bare[1], key
+        else:
+            assert isinstance(kept, NoMeasurement), key
+            assert said(kept.message) == said(found.message), key

@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
+from benchmarks_app.findings import Findings
 from common.message_texts import TEXTS
 from common.messages import Message, TierRef, msg
 from common.units import HOURS_PER_MONTH
@@ -218,7 +219,10 @@ def gather_evidence(
     cls: str,
     get: Callable[[str, str], Measurement],
     speed_factors: Mapping[str, SpeedFactor],
+    column: Sequence[BestMeasurement | Message | None] | None = None,
 ) -> ClassEvidence:
+    """`column`: what the lookup holds for each of `slugs` where it says them all at once
+    (`Findings.columns`); else each is asked of `get`."""
     n = len(slugs)
     value, threads, scale = np.full(n, np.nan), np.full(n, np.nan), np.ones(n)
     estimate = np.zeros(n, dtype=bool)
@@ -226,18 +230,21 @@ def gather_evidence(
     factors: list[SpeedFactor | None] = [None] * n
     reasons: list[Message | None] = [None] * n
     for i, slug in enumerate(slugs):
-        found = get(slug, cls)
+        found = get(slug, cls) if column is None else column[i]
         if isinstance(found, BestMeasurement):
             records[i], value[i], threads[i] = found, found.value, found.threads
             estimate[i] = bool(found.extra.get("estimate"))  # from published scores
             continue
-        reasons[i] = _no_measurement_reason(found, cls)
-        factor = speed_factors.get(slug)
-        ref = get(factor.relative_to, cls) if factor else None
-        if factor and isinstance(ref, BestMeasurement) and factor.unit in SPEED_UNITS:
+        # A message as it is (most tiers of a large catalog), else said as one.
+        reasons[i] = found if type(found) is Message else _no_measurement_reason(found, cls)
+        factor = speed_factors.get(slug) if speed_factors else None
+        if factor is None:
+            continue
+        ref = get(factor.relative_to, cls)
+        if isinstance(ref, BestMeasurement) and factor.unit in SPEED_UNITS:
             records[i], factors[i], estimate[i] = ref, factor, True
             value[i], threads[i], scale[i] = _scaled(ref, factor, float(vcpus[i]))
-        elif factor:
+        else:
             reasons[i] = msg(
                 "capacity.reference_has_none", reason=reasons[i], tier=TierRef(factor.relative_to)
             )
@@ -751,6 +758,12 @@ def size_tiers(
     slugs, vcpus, ram, spot = list(slugs), vcpus.copy(), ram.copy(), spot.copy()
     growth = (1 + monthly_growth) ** np.arange(horizon_months, dtype=float)
     get = _getter(measurements)
+    # A `Findings` says each class's reasons for all the tiers at once (each tier's shared
+    # parts made once for all its classes), made here: it keeps none per tier.
+    kinds = list(
+        dict.fromkeys(w.kind for w in workloads if not isinstance(w, DeepLearningWorkload))
+    )
+    said = measurements.columns(slugs, kinds) if isinstance(measurements, Findings) else {}
     evidence: dict[str, ClassEvidence] = {}
     columns: list[WorkloadColumns] = []
     stays: list[dict[str, Any]] = []
@@ -759,7 +772,9 @@ def size_tiers(
             stays.append(stays_on_gpu(index, w))
             continue
         if w.kind not in evidence:
-            evidence[w.kind] = gather_evidence(slugs, vcpus, w.kind, get, speed_factors or {})
+            evidence[w.kind] = gather_evidence(
+                slugs, vcpus, w.kind, get, speed_factors or {}, said.get(w.kind)
+            )
         ev = evidence[w.kind]
         if isinstance(w, InferenceWorkload):
             columns.append(_inference_columns(index, w, ev, growth))

@@ -7,7 +7,8 @@
 - measurements: `benchmarks_app.selectors.best_measurements` for every (tier, workload
   class) the plan needs, at the tier's thread count, in one batch (at most six queries);
   where none, an estimate from published scores (`benchmarks_app.estimate_selectors`,
-  four more queries), else a `NoMeasurement` kept as the reason the tier gets no number.
+  four more queries), else the reason the tier gets no number: a `Findings` that keeps
+  a reason per cause and class and says each tier's when read (`benchmarks_app.findings`).
 
 Each read is kept in this process for the data generation it was made at (and the
 date, for prices): the generation changes with every write that can change a figure,
@@ -19,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,8 +28,9 @@ import pandas as pd
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
-from benchmarks_app.estimate_selectors import TierCpu, estimates
+from benchmarks_app.estimate_selectors import estimate_into
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
+from benchmarks_app.findings import Findings
 from benchmarks_app.selectors import best_measurements as select_measurements
 from benchmarks_app.selectors import pending_importers
 from benchmarks_app.visibility import evidence_of, viewer
@@ -88,7 +90,10 @@ class TierIndex:
     # Their keys, for plan validation: one set for the generation, not a copy per request
     # (20,000 tiers are a millisecond to copy).
     offered: frozenset[str] = frozenset()
-    cpus: dict[str, TierCpu] = field(default_factory=dict)  # provider, name, CPU: estimates
+    # (provider, name, CPU model) by tier, for the estimates: plain tuples, one per distinct
+    # CPU (a named tuple per tier was 20,000 objects the collector walked after each read;
+    # a plain tuple of strings it stops tracking).
+    cpus: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
 
 # A SpeedFactor row as the index keeps it (its tier's slug apart).
@@ -119,9 +124,11 @@ def _read_index() -> TierIndex:
         "slug", "vcpus", "speed_factor", "provider__name", "name", "cpu_model"
     )
     vcpus, with_factor, cpus = {}, [], {}
+    distinct: dict[tuple[str, str, str], tuple[str, str, str]] = {}
     for slug, count, factor_id, provider, name, cpu in rows:
         vcpus[slug] = count
-        cpus[slug] = TierCpu(slug, provider, name, cpu, count)
+        said = (provider, name, cpu)
+        cpus[slug] = distinct.setdefault(said, said)
         if factor_id is not None:
             with_factor.append(factor_id)
     factors = {}
@@ -221,7 +228,7 @@ def workload_classes(plan: schema.Plan) -> list[str]:
 
 def best_measurements(
     slugs: Iterable[str], classes: Iterable[str], *, generation: Generation | None = None
-) -> dict[tuple[str, str], Found]:
+) -> Findings:
     """The best measurement of each (tier, class) at the tier's thread count, or the
     reason there is none; kept per data generation (the engine only reads them)."""
     generation = generation_or_current(generation)
@@ -231,28 +238,27 @@ def best_measurements(
     min_r2 = fit_min_r2()
     scope = evidence_scope(generation)
 
-    def read() -> dict[tuple[str, str], Found]:
+    def read() -> Findings:
         with evidence_of(scope):
             return _read()
 
-    def _read() -> dict[tuple[str, str], Found]:
+    def _read() -> Findings:
         found = select_measurements(slugs, classes, vcpus=index.vcpus)
-        gated = {key: fitgate.gate(value, min_r2) for key, value in found.items()}
+        for slug, cls, figure in list(found.figures()):
+            if (gated := fitgate.gate(figure, min_r2)) is not figure:
+                found.put(slug, cls, gated)
         # The ladder's lower rungs where no run measures the tier: an estimate from
         # published scores (never over a staff member's declared speed factor).
-        missing = {
-            key: value
-            for key, value in gated.items()
-            if isinstance(value, NoMeasurement) and key[0] not in index.factors
-        }
-        return gated | estimates(
-            missing, index.cpus if all(k[0] in index.cpus for k in missing) else None
-        )
+        estimate_into(found, index.factors, index.cpus, index.vcpus)
+        return found
 
     key = (tuple(slugs), tuple(classes), min_r2, scope)
-    # Kept: bench/memo_pays.py: a workload-sized plan's evidence is 38 ms to read at 2,018
-    # tiers, 0.5 s at 20,000; 0.2-1.7 ms kept (the copy).
-    return dict(kept(generation, "inputs.best_measurements", key, read, most=32))
+    # Kept: bench/memo_pays.py: a workload-sized plan's evidence was 38 ms to read at 2,018
+    # tiers, 0.5 s at 20,000 (now ~20 / ~60 ms CPU, bench/api_scale.py's evidence phase);
+    # ~1 ms kept at 20,000 (the key). Handed out as it is (a `Findings` is only read, no
+    # copy), and compact: a reason per cause and class, not per tier
+    # (benchmarks_app/findings.py).
+    return kept(generation, "inputs.best_measurements", key, read, most=32)
 
 
 def evidence_scope(generation: Generation | None = None) -> int | None:
@@ -280,7 +286,7 @@ class EngineInputs:
     plan: schema.Plan
     as_of: dt.date
     frame: pd.DataFrame
-    measurements: dict[tuple[str, str], Found]
+    measurements: Mapping[tuple[str, str], Found]  # a `Findings` (only read)
     speed_factors: dict[str, capacity.SpeedFactor]
     speed_factor_rows: list[dict[str, Any]] = field(default_factory=list)
     prices: engine.Prices | None = None
