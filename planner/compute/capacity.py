@@ -491,6 +491,10 @@ class CapacityTable:
     memory_need: np.ndarray = field(init=False)
     row_of: dict[str, int] = field(init=False)  # slug → row
     _flags: tuple[list[bool], list[tuple]] | None = field(default=None, init=False, repr=False)
+    # the M/G/c runs made to check the inference pools, kept by their inputs
+    _simulations: queueing.Simulations = field(
+        default_factory=queueing.Simulations, init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.row_of = {slug: i for i, slug in enumerate(self.slugs)}
@@ -583,9 +587,11 @@ class CapacityTable:
         bound, lam = w.p99_ms / 1000, w.peak_rps * self.growth
         before = c.workers[i].copy()
         mmc_feasible = bool(queueing.feasible_p99(c.mu[i], bound))
+        simulate = self._simulations
         peak = queueing.min_workers_by_simulation(
-            lam[-1], samples, bound, start=int(before[-1]), seed=seed, customers=customers
-        )
+            lam[-1], samples, bound, start=int(before[-1]), seed=seed, customers=customers,
+            simulate=simulate,
+        )  # fmt: skip
         if peak is None:
             c.ruled_out[i] = msg("capacity.no_workers_meet_bound", bound=figure(w.p99_ms))
             self.recompute()
@@ -594,16 +600,15 @@ class CapacityTable:
             c.workers[i] = before + (peak[0] - before[-1])
         else:
             first = queueing.min_workers_by_simulation(
-                lam[0], samples, bound, start=int(before[0]), seed=seed, customers=customers
-            )
+                lam[0], samples, bound, start=int(before[0]), seed=seed, customers=customers,
+                simulate=simulate,
+            )  # fmt: skip
             start = first[0] if first else peak[0]
             scaled = bounds.servers(np.ceil(start * self.growth - EPS))
             c.workers[i] = np.minimum(np.maximum(scaled, start), peak[0])
             c.workers[i, -1] = peak[0]
         first_c = int(c.workers[i, 0])
-        c.p99_sim_s[i] = queueing.simulate_mgc(
-            lam[0], samples, first_c, seed=seed, customers=customers
-        )
+        c.p99_sim_s[i] = simulate(lam[0], samples, first_c, seed=seed, customers=customers)
         if mmc_feasible:
             c.p99_mmc_s[i] = float(queueing.sojourn_quantile(first_c, lam[0], c.mu[i]))
         return bool((c.workers[i] > before).any())
