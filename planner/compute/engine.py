@@ -147,7 +147,9 @@ class Prices:
         if found is None:  # a list per column: .at costs microseconds a call
             values = self.frame[column]
             found = values.tolist()  # Python values, but for an object column's own
-            if values.dtype == object:
+            if values.dtype == object and any(
+                issubclass(t, np.generic) for t in set(map(type, found))
+            ):
                 found = [_plain(v) for v in found]
             for i in np.flatnonzero(values.isna().to_numpy()).tolist():
                 found[i] = None
@@ -677,6 +679,11 @@ class Pricer:
         self.table_row = table.row_of if table else {}
         self.baseline_counts: np.ndarray | None = None  # a tier baseline's servers by month
         self.matched_servers: np.ndarray | None = None  # sized rows' servers, matched sizing
+        # What every option asks again (a large catalog prices thousands, twice where the
+        # inference pools are checked): each tier's host, and the entered one-time amounts
+        # by the costs carried, as Decimals and in cents.
+        self._hosts: dict[str, onetime.Host | None] = {}
+        self._entered: dict[tuple[str, ...], tuple[dict[str, Decimal], int]] = {}
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
@@ -734,9 +741,13 @@ class Pricer:
         return self.host(slug) if slug else None
 
     def host(self, slug: str) -> onetime.Host | None:
-        if slug not in self.prices:
-            return None
-        return onetime.Host.of(self.prices.get(slug, "provider"), self.prices.get(slug, "name"))
+        if slug not in self._hosts:
+            found = None
+            if slug in self.prices:
+                found = onetime.Host.of(self.prices.get(slug, "provider"),
+                                        self.prices.get(slug, "name"))  # fmt: skip
+            self._hosts[slug] = found
+        return self._hosts[slug]
 
     def one_time_costs(self, option: OptionSpec) -> onetime.OneTimeCosts:
         """Which of the switch's one-time costs the option carries (`onetime`)."""
@@ -746,13 +757,24 @@ class Pricer:
     def entered_one_time(self, costs: onetime.OneTimeCosts) -> dict[str, Decimal]:
         """The entered one-time amounts an option carries: migration and retraining where
         it carries them (0.00 where not), other costs always."""
-        ot = self.plan.one_time
-        items = {
-            "migration": (ot.migration or Decimal(0)) if costs.carries("migration") else 0,
-            "retraining": (ot.retraining or Decimal(0)) if costs.carries("retraining") else 0,
-            "other": ot.other,
-        }
-        return {k: tco.money(tco.to_cents(v)) for k, v in items.items()}
+        return dict(self._entered_of(costs)[0])
+
+    def entered_cents(self, costs: onetime.OneTimeCosts) -> int:
+        """`entered_one_time(costs)`'s sum in cents."""
+        return self._entered_of(costs)[1]
+
+    def _entered_of(self, costs: onetime.OneTimeCosts) -> tuple[dict[str, Decimal], int]:
+        key = tuple(costs.charged)
+        if key not in self._entered:
+            ot = self.plan.one_time
+            items = {
+                "migration": (ot.migration or Decimal(0)) if costs.carries("migration") else 0,
+                "retraining": (ot.retraining or Decimal(0)) if costs.carries("retraining") else 0,
+                "other": ot.other,
+            }
+            said = {k: tco.money(tco.to_cents(v)) for k, v in items.items()}
+            self._entered[key] = (said, sum(tco.to_cents(v) for v in said.values()))
+        return self._entered[key]
 
     def ops_unit(self, slug: str) -> Fraction:
         if not self.prices.self_managed(slug):
@@ -842,9 +864,8 @@ class Pricer:
             [with_both if c.carries("running_both") else without for c in costs], dtype=np.int64
         ).reshape(n, self.h)
         entered = [self.entered_one_time(c) for c in costs]
-        one_time = setup_by_option + np.array(
-            [sum(tco.to_cents(v) for v in e.values()) for e in entered], dtype=np.int64
-        )
+        one_time = setup_by_option + np.array([self.entered_cents(c) for c in costs],
+                                              dtype=np.int64)  # fmt: skip
         result = tco.compute(
             names=[str(o.label) for o in options],
             baseline_cents=baseline,
