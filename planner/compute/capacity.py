@@ -347,15 +347,19 @@ def _working_set(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, list[Messa
         return np.zeros(n), labels
     input_gb = float(w.rows) * w.features * FLOAT32_BYTES / 1e9
     ratio = rss.copy()
-    for i in np.flatnonzero(~np.isfinite(rss)):
+    said: dict[MemoryFactor, Message] = {}  # one label per factor (messages are immutable)
+    for i in np.flatnonzero(~np.isfinite(rss)).tolist():
         if ev.records[i] is None:
             continue  # no measurement: the tier has no figure anyway
         factor = _memory_factor(ev.records[i], w.kind)
         ratio[i] = factor.ratio
-        labels[i] = msg(
-            "capacity.label_memory_estimate", ratio=figure(factor.ratio), library=factor.library,
-            rows=figure(factor.rows, "d"), features=figure(factor.features, "d"),
-        )  # fmt: skip
+        if factor not in said:
+            said[factor] = msg(
+                "capacity.label_memory_estimate", ratio=figure(factor.ratio),
+                library=factor.library, rows=figure(factor.rows, "d"),
+                features=figure(factor.features, "d"),
+            )  # fmt: skip
+        labels[i] = said[factor]
     return np.nan_to_num(input_gb * ratio), labels
 
 
@@ -397,9 +401,11 @@ def _batch_columns(index: int, w: Workload, ev: ClassEvidence) -> WorkloadColumn
     seconds, threads, needs = _batch_seconds(w, ev)
     n = len(seconds)
     problems: list[Message | None] = [None] * n
-    for i in np.flatnonzero(~np.isfinite(seconds) | ~(threads > 0)):
-        lacks = Message("capacity.measurement_lacks", {"class": ev.profile_class, "what": needs})
-        problems[i] = ev.reasons[i] or lacks
+    for i in np.flatnonzero(~np.isfinite(seconds) | ~(threads > 0)).tolist():
+        # made only where the tier has no reason of its own (most have one: 15,000 unused)
+        problems[i] = ev.reasons[i] or Message(
+            "capacity.measurement_lacks", {"class": ev.profile_class, "what": needs}
+        )
     memory, memory_labels = _working_set(w, ev)
     out_of_range, label = _trusted_range(w, ev)
     cols = WorkloadColumns(index, w, ev, seconds, threads, memory, problems, out_of_range, label)
@@ -430,8 +436,8 @@ def _inference_columns(
     mu = _ratio(np.ones_like(mean), mean)
     n = len(mu)
     problems: list[Message | None] = [
-        ev.reasons[i] or msg("capacity.no_service_times") if not mu[i] > 0 else None
-        for i in range(n)
+        ev.reasons[i] or msg("capacity.no_service_times") if bad else None
+        for i, bad in enumerate((~(mu > 0)).tolist())
     ]
     lam = w.peak_rps * growth[None, :]
     good = mu > 0

@@ -191,6 +191,11 @@ class Simulations:
     def __init__(self) -> None:
         self._seen: dict[tuple, float] = {}
 
+    @property
+    def runs(self) -> int:
+        """The simulations run (each distinct input once)."""
+        return len(self._seen)
+
     def __call__(
         self,
         lam: float,
