@@ -742,7 +742,7 @@ def tier_specs(tiers: pd.DataFrame) -> TierSpecs:
 
 
 def size_tiers(
-    tiers: pd.DataFrame,
+    tiers: pd.DataFrame | None,
     workloads: Sequence[Workload],
     measurements: Lookup,
     *,
@@ -756,9 +756,13 @@ def size_tiers(
     """Size every tier in `tiers` (catalog-frame rows: slug, vcpus, ram_gib, pricing_model).
 
     `specs`: `tier_specs(tiers)` computed once by a caller that sizes the same rows
-    again and again (the arrays are copied, so a kept one never changes).
+    again and again (the arrays are copied, so a kept one never changes); with it, `tiers`
+    may be None (nothing else of them is read).
     """
-    slugs, vcpus, ram, spot = specs if specs is not None else tier_specs(tiers)
+    if specs is None:
+        assert tiers is not None, "size_tiers needs the tiers or their specs"
+        specs = tier_specs(tiers)
+    slugs, vcpus, ram, spot = specs
     slugs, vcpus, ram, spot = list(slugs), vcpus.copy(), ram.copy(), spot.copy()
     growth = (1 + monthly_growth) ** np.arange(horizon_months, dtype=float)
     get = _getter(measurements)
