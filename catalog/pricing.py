@@ -247,16 +247,21 @@ def _derive(frame: pd.DataFrame, as_of: dt.date) -> pd.DataFrame:
     )
 
 
-def _floats(values: pd.Series, of: Callable[[Decimal], float]) -> np.ndarray:
-    """`of(v)` for each exact amount, said once per distinct amount (prices repeat)."""
+def _floats(values: pd.Series, *said: Callable[[Decimal], float]) -> list[np.ndarray]:
+    """`[of(v) for v in values]` as an array for each `of` in `said`, each said once per
+    distinct amount (prices repeat), the distinct amounts found once for them all."""
     values = values.tolist()
-    said = {value: of(value) for value in set(values)}
-    return np.array([said[value] for value in values], dtype=float)
+    distinct = list(set(values))
+    at = {value: n for n, value in enumerate(distinct)}
+    rows = np.array([at[value] for value in values], dtype=np.intp)
+    return [np.array([of(v) for v in distinct], dtype=float)[rows] for of in said]
 
 
 def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
     """Rounded float columns and normalised rates, from the exact Decimal columns."""
-    hourly = _floats(frame["monthly_exact"], lambda v: float(v / HOURS_PER_MONTH))
+    hourly, monthly = _floats(
+        frame["monthly_exact"], lambda v: float(v / HOURS_PER_MONTH), lambda v: float(cents(v))
+    )
 
     def per(column: str) -> np.ndarray:
         spec = pd.to_numeric(frame[column], errors="coerce").astype(float).to_numpy()
@@ -269,13 +274,13 @@ def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
     reserved = (
         frame["pricing_model"].astype(str).str.startswith(COMMITMENT_PREFIXES).to_numpy(dtype=bool)
     )
-    fees = _floats(frame["setup_fee_exact"], float)
+    fees, setup_fee = _floats(frame["setup_fee_exact"], float, lambda v: float(cents(v)))
     with np.errstate(divide="ignore", invalid="ignore"):
         spread = np.where(reserved & (months > 0), fees / (months / 12 * 8760), 0.0)
     return frame.assign(
         effective_hourly=hourly + np.nan_to_num(spread),
-        monthly=_floats(frame["monthly_exact"], lambda v: float(cents(v))),
-        setup_fee=_floats(frame["setup_fee_exact"], lambda v: float(cents(v))),
+        monthly=monthly,
+        setup_fee=setup_fee,
         per_vcpu_hour=per("vcpus"),
         per_gib_hour=per("ram_gib"),
         per_gpu_hour=per("gpus"),

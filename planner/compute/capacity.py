@@ -426,7 +426,7 @@ def _inference_columns(
     mean = ev.extra("mean_s")
     own_p99 = ev.extra("p99_s")
     # Fall back to the samples only where the runner's summary lacks a figure.
-    for i in np.flatnonzero(~np.isfinite(mean) | ~np.isfinite(own_p99)):
+    for i in np.flatnonzero(~np.isfinite(mean) | ~np.isfinite(own_p99)).tolist():
         samples = ev.records[i].extra.get("service_times_s") if ev.records[i] else None
         if samples is not None and len(samples):  # a list, or an estimate's array
             mean[i] = mean[i] if np.isfinite(mean[i]) else np.mean(samples)
@@ -549,11 +549,11 @@ class CapacityTable:
         if any(c.workload.n_plus_one for c in self.inference):  # type: ignore[attr-defined]
             servers += 1
         self.threads_needed = threads
-        self.status = self._status(must_fit)
-        self.servers = np.where(np.isin(self.status, ["sized", "estimate"])[:, None], servers, 0)
-        self.servers = bounds.servers(self.servers)
+        self.status, sized = self._status(must_fit)
+        self.servers = bounds.servers(np.where(sized[:, None], servers, 0))
 
-    def _status(self, too_big: np.ndarray) -> np.ndarray:
+    def _status(self, too_big: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each tier's status, and where it is "sized" or "estimate" (a figure)."""
         no_number = self.spec_missing.copy()
         ruled_out = too_big.copy()
         estimate = np.zeros(len(self.slugs), dtype=bool)
@@ -566,7 +566,7 @@ class CapacityTable:
         status = np.where(estimate, "estimate", "sized").astype(object)
         status[ruled_out] = "ruled_out"
         status[no_number] = "no_number"
-        return status
+        return status, ~(ruled_out | no_number)
 
     # --- checking inference by simulation ---
 
