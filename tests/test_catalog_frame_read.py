@@ -78,7 +78,9 @@ def test_the_frame_is_the_one_djangos_rows_give(currency, retired, monkeypatch):
     a_mixed_catalog()
     read = catalog_frame(AS_OF, currency, include_retired=retired)
     # The same frame from Django's own iteration of the same queryset.
-    monkeypatch.setattr(pricing, "values_rows", list)
+    monkeypatch.setattr(
+        pricing, "values_columns", lambda qs: [list(c) for c in zip(*qs, strict=True)]
+    )
     django = catalog_frame(AS_OF, currency, include_retired=retired)
     pd.testing.assert_frame_equal(read, django, check_exact=True)
     assert list(read.dtypes) == list(django.dtypes)
