@@ -700,6 +700,7 @@ class Pricer:
         self._hosts: dict[str, onetime.Host | None] = {}
         self._entered: dict[tuple[str, ...], tuple[dict[str, Decimal], int]] = {}
         self._costs: dict[tuple, onetime.OneTimeCosts] = {}
+        self._names: dict[str, str] = {}
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
@@ -889,7 +890,7 @@ class Pricer:
         one_time = setup_by_option + np.array([self.entered_cents(c) for c in costs],
                                               dtype=np.int64)  # fmt: skip
         result = tco.compute(
-            names=[str(o.label) for o in options],
+            names=[self.name(o) for o in options],
             baseline_cents=baseline,
             one_time_cents=one_time,
             monthly_cents=monthly,
@@ -900,6 +901,12 @@ class Pricer:
             per_option_counts[i].append(counts[j])
         return PricedOptions(result, setup_by_option, entered, per_option_counts, notes,
                              costs=costs)  # fmt: skip
+
+    def name(self, option: OptionSpec) -> str:
+        """The option's label in English (its tie-breaking name), said once per option."""
+        if option.key not in self._names:
+            self._names[option.key] = str(option.label)
+        return self._names[option.key]
 
     def _term(self, part: Part) -> int:
         term = part.min_term_months
