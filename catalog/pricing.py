@@ -226,7 +226,8 @@ def values_columns(queryset: QuerySet) -> list[list]:
             for convert in functions:
                 value = convert(value, expression, connection)
             said[raw] = value
-        columns[index] = [said[raw] for raw in columns[index]]
+        if any(value is not raw for raw, value in said.items()):  # dates and flags: as read
+            columns[index] = [said[raw] for raw in columns[index]]
     return columns
 
 
