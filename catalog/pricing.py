@@ -127,16 +127,20 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
     fields = {**_PRICE_FIELDS, "retired": "tier__retired"}
     prices = current_prices(as_of, include_retired)
     unreadable: list[Any] = []
-    # Columns, in `fields`' order (no dictionary or tuple per row: 20,000 of them), the
-    # rows in no order: the frame is sorted by slug below, and the database's sort of the
-    # whole rows (`Price.Meta.ordering`) was a fifth of the read at 20,000 tiers (~25 ms,
-    # SQLite).
+    # Columns, in `fields`' order (no dictionary or tuple per row: 20,000 of them). On
+    # SQLite the rows in no order: the frame is sorted by slug below, and the database's
+    # sort of the whole rows (`Price.Meta.ordering`) was a fifth of the read at 20,000
+    # tiers (~25 ms); the tiers dropped for want of a rate, listed in that order, are
+    # sorted as it would (`_in_sqlite_order`). Another database's collation may order text
+    # unlike Python: there the database sorts.
+    sqlite = connections[prices.db].vendor == "sqlite"
     try:
-        columns = values_columns(prices.order_by().values_list(*fields.values()))
+        read = prices.order_by() if sqlite else prices
+        columns = values_columns(read.values_list(*fields.values()))
     except InvalidOperation:  # SQLite's decimal converter: a value beyond the column
         unreadable, ids = out_of_range(prices)
-        prices = prices.exclude(id__in=ids)
-        columns = values_columns(prices.order_by().values_list(*fields.values()))
+        read = read.exclude(id__in=ids)
+        columns = values_columns(read.values_list(*fields.values()))
     if columns:  # each column's type as `from_records` of the rows finds it, ~15 ms less
         frame = pd.DataFrame(dict(zip(fields, columns, strict=True)))
     else:  # no rows: object columns (a frame of empty lists would be float)
@@ -144,8 +148,11 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
     frame = _derive(frame, as_of)
     dropped: list[dict[str, Any]] = []
     if currency:  # the float columns from the converted amounts (once: 20,000 rows)
+        read_frame = frame
         frame, dropped = _convert(frame, currency, as_of)
-        dropped = _in_database_order(dropped, prices)
+        if sqlite:
+            dropped = _in_sqlite_order(dropped, read_frame)
+        dropped = [{"slug": d["slug"], "message": d["message"]} for d in dropped]
     else:
         frame = _money_floats(frame)
     # Sorted in pandas, not SQL: database collations order "." and "-" differently.
@@ -360,17 +367,24 @@ def currencies_with_rates(as_of: dt.date) -> list[str]:
     return sorted({code for pair in pairs for code in pair})
 
 
-def _in_database_order(dropped: list[dict[str, Any]], prices: QuerySet) -> list[dict[str, Any]]:
-    """The tiers dropped for want of a rate (each entry with its `price_id`, taken out), in
-    the order the database lists their prices (`Price.Meta.ordering`, as the frame's read
-    was once ordered): one narrow query of those prices' ids, only where two or more are
-    dropped."""
-    if len(dropped) > 1:
-        missing = {d["source"] for d in dropped}
-        ids = prices.filter(currency__in=sorted(missing)).values_list("id", flat=True)
-        place = {pk: n for n, pk in enumerate(ids)}
-        dropped = sorted(dropped, key=lambda d: place[d["price_id"]])
-    return [{"slug": d["slug"], "message": d["message"]} for d in dropped]
+# `Price.Meta.ordering` ("tier", then "-effective_from"), "tier" as `Tier.Meta.ordering`.
+_TIER_ORDER = ("provider", "name", "region", "pricing_model")
+
+
+def _in_sqlite_order(dropped: list[dict[str, Any]], frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The dropped tiers (`row`: theirs in `frame`, as read in no order) in the order SQLite
+    lists their prices by `Price.Meta.ordering`: the tier's provider, name, region and
+    pricing model, then the newest price first. SQLite compares text by its UTF-8 bytes
+    (the BINARY collation), as Python compares strings by code point; a NULL first."""
+    if len(dropped) < 2:
+        return dropped
+    said = {column: frame[column].tolist() for column in (*_TIER_ORDER, "effective_from")}
+
+    def text(value: Any) -> tuple[bool, str]:  # a missing text (NULL) before any other
+        return (True, value) if isinstance(value, str) else (False, "")
+
+    newest = sorted(dropped, key=lambda d: said["effective_from"][d["row"]], reverse=True)
+    return sorted(newest, key=lambda d: tuple(text(said[c][d["row"]]) for c in _TIER_ORDER))
 
 
 def _convert(
@@ -381,13 +395,13 @@ def _convert(
     conversions: list[Conversion | None] = []
     dropped: list[dict[str, Any]] = []
     # Columns as lists: a string column iterated value by value costs ~1.5 us a value.
-    columns = (frame["slug"].tolist(), frame["currency"].tolist(), frame["price_id"].tolist())
-    for slug, source, price in zip(*columns, strict=True):
+    columns = (frame["slug"].tolist(), frame["currency"].tolist())
+    for row, (slug, source) in enumerate(zip(*columns, strict=True)):
         conversion = same if source == currency else rates.get(source)
         conversions.append(conversion)
         if conversion is None:
             why = msg("catalog.no_rate", source=source, target=currency, date=as_of)
-            dropped.append({"slug": slug, "message": why, "source": source, "price_id": price})
+            dropped.append({"slug": slug, "message": why, "row": row})
     kept = [c for c in conversions if c is not None]
     if dropped:
         frame = frame.loc[[c is not None for c in conversions]]
