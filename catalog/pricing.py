@@ -259,7 +259,7 @@ def _derive(frame: pd.DataFrame, as_of: dt.date) -> pd.DataFrame:
     return frame.assign(
         stale=[stale[pair] for pair in pairs],
         monthly_exact=pd.Series(monthly_exact, index=frame.index, dtype=object),
-        setup_fee_exact=pd.Series(list(frame["setup_fee_exact"]), index=frame.index, dtype=object),
+        setup_fee_exact=frame["setup_fee_exact"].astype(object),  # the Decimals as read
     )
 
 
