@@ -172,3 +172,12 @@ def test_simulations_run_each_pool_once_with_the_same_figures():
     found = queueing.min_workers_by_simulation(500.0, samples, 0.05, customers=5_000,
                                                simulate=simulate)  # fmt: skip
     assert found == queueing.min_workers_by_simulation(500.0, samples, 0.05, customers=5_000)
+
+
+def test_simulations_keep_a_pools_mm_c_quantile_as_computed():
+    simulate = queueing.Simulations()
+    expected = float(queueing.sojourn_quantile(4, 500.0, 200.0))
+    assert simulate.quantile(4, 500.0, 200.0) == expected
+    assert simulate.quantile(np.int64(4), np.float64(500.0), np.float64(200.0)) == expected
+    assert simulate.quantile(5, 500.0, 200.0) == float(queueing.sojourn_quantile(5, 500.0, 200.0))
+    assert simulate.runs == 0  # no M/G/c run among them

@@ -616,7 +616,7 @@ class CapacityTable:
         first_c = int(c.workers[i, 0])
         c.p99_sim_s[i] = simulate(lam[0], samples, first_c, seed=seed, customers=customers)
         if mmc_feasible:
-            c.p99_mmc_s[i] = float(queueing.sojourn_quantile(first_c, lam[0], c.mu[i]))
+            c.p99_mmc_s[i] = simulate.quantile(first_c, lam[0], c.mu[i])
         return bool((c.workers[i] > before).any())
 
     # --- one tier as plain data ---

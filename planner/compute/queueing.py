@@ -194,7 +194,15 @@ class Simulations:
     @property
     def runs(self) -> int:
         """The simulations run (each distinct input once)."""
-        return len(self._seen)
+        return sum(1 for key in self._seen if key[0] != "mmc")
+
+    def quantile(self, c: int, lam: float, mu: float, q: float = 0.99) -> float:
+        """`sojourn_quantile(c, lam, mu, q)` of one pool, kept the same way (80 bisection
+        steps on scalars, ~2 ms, asked again for each checked pool of the same tier kind)."""
+        key = ("mmc", int(c), float(lam), float(mu), q)
+        if key not in self._seen:
+            self._seen[key] = float(sojourn_quantile(c, lam, mu, q))
+        return self._seen[key]
 
     def __call__(
         self,
@@ -208,7 +216,8 @@ class Simulations:
         q: float = 0.99,
     ) -> float:
         samples = np.asarray(service_samples, dtype=float)
-        key = (float(lam), int(c), customers, warmup, seed, q, samples.shape, samples.tobytes())
+        key = ("mgc", float(lam), int(c), customers, warmup, seed, q, samples.shape,
+               samples.tobytes())  # fmt: skip
         if key not in self._seen:
             self._seen[key] = simulate_mgc(
                 lam, samples, c, customers=customers, warmup=warmup, seed=seed, q=q
