@@ -776,10 +776,12 @@ class Pricer:
         for the options that carry the same (it is never changed once made; an answer at
         20,000 tiers has 1,122 options, most of them alike)."""
         hosts = [self.host(p.tier) for p in option.parts] if option.owned is None else [None]
-        key = (tuple(hosts), tuple(option.one_time.items()))
+        base = self.baseline_host()
+        # the rule reads the hosts only against the baseline's (a dedicated server's host is
+        # its own name: keyed by the hosts themselves, no two options of a catalog shared one)
+        key = (base is None, tuple(h == base for h in hosts), tuple(option.one_time.items()))
         if key not in self._costs:
-            found = onetime.one_time_costs_for(hosts, self.baseline_host(), option.one_time)
-            self._costs[key] = found
+            self._costs[key] = onetime.one_time_costs_for(hosts, base, option.one_time)
         return self._costs[key]
 
     def entered_one_time(self, costs: onetime.OneTimeCosts) -> dict[str, Decimal]:
