@@ -706,6 +706,7 @@ class Pricer:
         self._entered: dict[tuple[str, ...], tuple[dict[str, Decimal], int]] = {}
         self._costs: dict[tuple, onetime.OneTimeCosts] = {}
         self._names: dict[str, str] = {}
+        self._part_units: dict[tuple, tuple[Decimal, Decimal, Fraction, int, int]] = {}
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
@@ -853,16 +854,16 @@ class Pricer:
     def price(self, options: Sequence[OptionSpec], baseline: np.ndarray) -> PricedOptions:
         flat = [(i, part) for i, o in enumerate(options) for part in o.parts]
         owner = np.array([i for i, _ in flat], dtype=np.int64)
-        slugs = [part.tier for _, part in flat]
         counts = self.counts([part for _, part in flat])
         exempt = [o.commitment is not None for o in options]  # staying: the baseline count
         for j, (i, part) in enumerate(flat):  # staying: as many servers as the baseline
             if exempt[i] and part.mode == "fixed" and self.baseline_counts is not None:
                 counts[j] = self.baseline_counts
-        monthly_units = [self.prices.monthly(s) for s in slugs]
-        setup_units = [self.prices.setup(s) for s in slugs]
+        units = [self._units(part) for _, part in flat]
+        monthly_units = [u[0] for u in units]
+        setup_units = [u[1] for u in units]
         part_monthly = tco.line_cents(monthly_units, counts)
-        part_monthly += tco.line_cents([self.ops_unit(s) for s in slugs], counts)
+        part_monthly += tco.line_cents([u[2] for u in units], counts)
         added = np.maximum(np.diff(counts, axis=1, prepend=counts[:, :1]), 0)
         part_monthly += tco.line_cents(setup_units, added)
         setup = tco.line_cents(setup_units, counts[:, 0]) if flat else np.zeros(0, np.int64)
@@ -870,10 +871,10 @@ class Pricer:
         for j, (i, part) in enumerate(flat):
             if part.mode == "usage":
                 part_monthly[j] += self.usage_cents(part)
-            if term := self.renew_term(part):
+            if term := units[j][3]:
                 renewed = tco.renewals(counts[j], term)
                 part_monthly[j] += tco.line_cents([setup_units[j]], renewed[None, :])[0]
-            owed = self._owed_months(part)
+            owed = units[j][4]
             if owed:
                 part_monthly[j, -1] += tco.line_cents([monthly_units[j]], counts[j, -1:])[0] * owed
                 notes[i].append(
@@ -908,6 +909,19 @@ class Pricer:
             per_option_counts[i].append(counts[j])
         return PricedOptions(result, setup_by_option, entered, per_option_counts, notes,
                              costs=costs)  # fmt: skip
+
+    def _units(self, part: Part) -> tuple[Decimal, Decimal, Fraction, int, int]:
+        """A part's monthly and set-up prices, operations a server, renewal term and months
+        owed: what only its tier, mode and minimum term decide, said once (a large catalog's
+        options are priced twice, around the inference pools' check)."""
+        key = (part.tier, part.mode, part.min_term_months)
+        if key not in self._part_units:
+            slug = part.tier
+            self._part_units[key] = (
+                self.prices.monthly(slug), self.prices.setup(slug), self.ops_unit(slug),
+                self.renew_term(part), self._owed_months(part),
+            )  # fmt: skip
+        return self._part_units[key]
 
     def name(self, option: OptionSpec) -> str:
         """The option's label in English (its tie-breaking name), said once per option."""
