@@ -375,7 +375,8 @@ def _in_sqlite_order(dropped: list[dict[str, Any]], frame: pd.DataFrame) -> list
     """The dropped tiers (`row`: theirs in `frame`, as read in no order) in the order SQLite
     lists their prices by `Price.Meta.ordering`: the tier's provider, name, region and
     pricing model, then the newest price first. SQLite compares text by its UTF-8 bytes
-    (the BINARY collation), as Python compares strings by code point; a NULL first."""
+    (the BINARY collation), as Python compares strings by code point; a NULL first. Tiers
+    alike in all of these (an order SQL leaves open) keep the order they were read in."""
     if len(dropped) < 2:
         return dropped
     said = {column: frame[column].tolist() for column in (*_TIER_ORDER, "effective_from")}
