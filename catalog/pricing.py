@@ -127,17 +127,32 @@ def _catalog_frame(as_of: dt.date, currency: str | None, include_retired: bool) 
     fields = {**_PRICE_FIELDS, "retired": "tier__retired"}
     prices = current_prices(as_of, include_retired)
     unreadable: list[Any] = []
-    # Rows as tuples, in `fields`' order (no dictionary per row: 20,000 of them).
+    # Columns, in `fields`' order (no dictionary or tuple per row: 20,000 of them). On
+    # SQLite the rows in no order: the frame is sorted by slug below, and the database's
+    # sort of the whole rows (`Price.Meta.ordering`) was a fifth of the read at 20,000
+    # tiers (~25 ms); the tiers dropped for want of a rate, listed in that order, are
+    # sorted as it would (`_in_sqlite_order`). Another database's collation may order text
+    # unlike Python: there the database sorts.
+    sqlite = connections[prices.db].vendor == "sqlite"
     try:
-        rows = values_rows(prices.values_list(*fields.values()))
+        read = prices.order_by() if sqlite else prices
+        columns = values_columns(read.values_list(*fields.values()))
     except InvalidOperation:  # SQLite's decimal converter: a value beyond the column
         unreadable, ids = out_of_range(prices)
-        rows = values_rows(prices.exclude(id__in=ids).values_list(*fields.values()))
-    frame = pd.DataFrame.from_records(rows, columns=list(fields))
+        read = read.exclude(id__in=ids)
+        columns = values_columns(read.values_list(*fields.values()))
+    if columns:  # each column's type as `from_records` of the rows finds it, ~15 ms less
+        frame = pd.DataFrame(dict(zip(fields, columns, strict=True)))
+    else:  # no rows: object columns (a frame of empty lists would be float)
+        frame = pd.DataFrame.from_records([], columns=list(fields))
     frame = _derive(frame, as_of)
     dropped: list[dict[str, Any]] = []
     if currency:  # the float columns from the converted amounts (once: 20,000 rows)
+        read_frame = frame
         frame, dropped = _convert(frame, currency, as_of)
+        if sqlite:
+            dropped = _in_sqlite_order(dropped, read_frame)
+        dropped = [{"slug": d["slug"], "message": d["message"]} for d in dropped]
     else:
         frame = _money_floats(frame)
     # Sorted in pandas, not SQL: database collations order "." and "-" differently.
@@ -187,12 +202,18 @@ def _beyond(text: str | None, limit: float) -> bool:
 
 
 def values_rows(queryset: QuerySet) -> list[tuple]:
-    """A `values_list` queryset's rows, the same values as iterating it gives, with the
-    database's converters (SQLite's decimals, dates and booleans; PostgreSQL has none for
-    these columns) applied once per distinct value of a column rather than once per row:
-    Django's per-row `apply_converters` was a third of the frame at 20,000 tiers, and a
-    catalog's prices, dates and flags repeat (the converters are pure functions of the
-    value)."""
+    """A `values_list` queryset's rows, the same values as iterating it gives (read as
+    `values_columns`)."""
+    return list(zip(*values_columns(queryset), strict=True))
+
+
+def values_columns(queryset: QuerySet) -> list[list]:
+    """A `values_list` queryset's columns (none where it has no rows): the same values as
+    iterating it gives, with the database's converters (SQLite's decimals, dates and
+    booleans; PostgreSQL has none for these columns) applied once per distinct value of a
+    column rather than once per row: Django's per-row `apply_converters` was a third of
+    the frame at 20,000 tiers, and a catalog's prices, dates and flags repeat (the
+    converters are pure functions of the value)."""
     compiler = queryset.query.get_compiler(using=queryset.db)
     connection = connections[queryset.db]
     try:
@@ -202,11 +223,9 @@ def values_rows(queryset: QuerySet) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
+    columns: list = [list(column) for column in zip(*rows, strict=True)]
     selected = [column for column, _sql, _alias in compiler.select[: compiler.col_count]]
-    converters = compiler.get_converters(selected)
-    if not rows or not converters:
-        return [tuple(row) for row in rows]
-    columns: list = list(zip(*rows, strict=True))
+    converters = compiler.get_converters(selected) if rows else {}
     for index, (functions, expression) in converters.items():
         said = {}
         for raw in set(columns[index]):
@@ -214,8 +233,9 @@ def values_rows(queryset: QuerySet) -> list[tuple]:
             for convert in functions:
                 value = convert(value, expression, connection)
             said[raw] = value
-        columns[index] = [said[raw] for raw in columns[index]]
-    return list(zip(*columns, strict=True))
+        if any(value is not raw for raw, value in said.items()):  # dates and flags: as read
+            columns[index] = [said[raw] for raw in columns[index]]
+    return columns
 
 
 class Unchanging(list):
@@ -239,20 +259,25 @@ def _derive(frame: pd.DataFrame, as_of: dt.date) -> pd.DataFrame:
     return frame.assign(
         stale=[stale[pair] for pair in pairs],
         monthly_exact=pd.Series(monthly_exact, index=frame.index, dtype=object),
-        setup_fee_exact=pd.Series(list(frame["setup_fee_exact"]), index=frame.index, dtype=object),
+        setup_fee_exact=frame["setup_fee_exact"].astype(object),  # the Decimals as read
     )
 
 
-def _floats(values: pd.Series, of: Callable[[Decimal], float]) -> np.ndarray:
-    """`of(v)` for each exact amount, said once per distinct amount (prices repeat)."""
+def _floats(values: pd.Series, *said: Callable[[Decimal], float]) -> list[np.ndarray]:
+    """`[of(v) for v in values]` as an array for each `of` in `said`, each said once per
+    distinct amount (prices repeat), the distinct amounts found once for them all."""
     values = values.tolist()
-    said = {value: of(value) for value in set(values)}
-    return np.array([said[value] for value in values], dtype=float)
+    distinct = list(set(values))
+    at = {value: n for n, value in enumerate(distinct)}
+    rows = np.array([at[value] for value in values], dtype=np.intp)
+    return [np.array([of(v) for v in distinct], dtype=float)[rows] for of in said]
 
 
 def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
     """Rounded float columns and normalised rates, from the exact Decimal columns."""
-    hourly = _floats(frame["monthly_exact"], lambda v: float(v / HOURS_PER_MONTH))
+    hourly, monthly = _floats(
+        frame["monthly_exact"], lambda v: float(v / HOURS_PER_MONTH), lambda v: float(cents(v))
+    )
 
     def per(column: str) -> np.ndarray:
         spec = pd.to_numeric(frame[column], errors="coerce").astype(float).to_numpy()
@@ -265,13 +290,13 @@ def _money_floats(frame: pd.DataFrame) -> pd.DataFrame:
     reserved = (
         frame["pricing_model"].astype(str).str.startswith(COMMITMENT_PREFIXES).to_numpy(dtype=bool)
     )
-    fees = _floats(frame["setup_fee_exact"], float)
+    fees, setup_fee = _floats(frame["setup_fee_exact"], float, lambda v: float(cents(v)))
     with np.errstate(divide="ignore", invalid="ignore"):
         spread = np.where(reserved & (months > 0), fees / (months / 12 * 8760), 0.0)
     return frame.assign(
         effective_hourly=hourly + np.nan_to_num(spread),
-        monthly=_floats(frame["monthly_exact"], lambda v: float(cents(v))),
-        setup_fee=_floats(frame["setup_fee_exact"], lambda v: float(cents(v))),
+        monthly=monthly,
+        setup_fee=setup_fee,
         per_vcpu_hour=per("vcpus"),
         per_gib_hour=per("ram_gib"),
         per_gpu_hour=per("gpus"),
@@ -342,6 +367,27 @@ def currencies_with_rates(as_of: dt.date) -> list[str]:
     return sorted({code for pair in pairs for code in pair})
 
 
+# `Price.Meta.ordering` ("tier", then "-effective_from"), "tier" as `Tier.Meta.ordering`.
+_TIER_ORDER = ("provider", "name", "region", "pricing_model")
+
+
+def _in_sqlite_order(dropped: list[dict[str, Any]], frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The dropped tiers (`row`: theirs in `frame`, as read in no order) in the order SQLite
+    lists their prices by `Price.Meta.ordering`: the tier's provider, name, region and
+    pricing model, then the newest price first. SQLite compares text by its UTF-8 bytes
+    (the BINARY collation), as Python compares strings by code point; a NULL first. Tiers
+    alike in all of these (an order SQL leaves open) keep the order they were read in."""
+    if len(dropped) < 2:
+        return dropped
+    said = {column: frame[column].tolist() for column in (*_TIER_ORDER, "effective_from")}
+
+    def text(value: Any) -> tuple[bool, str]:  # a missing text (NULL) before any other
+        return (True, value) if isinstance(value, str) else (False, "")
+
+    newest = sorted(dropped, key=lambda d: said["effective_from"][d["row"]], reverse=True)
+    return sorted(newest, key=lambda d: tuple(text(said[c][d["row"]]) for c in _TIER_ORDER))
+
+
 def _convert(
     frame: pd.DataFrame, currency: str, as_of: dt.date
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
@@ -350,18 +396,25 @@ def _convert(
     conversions: list[Conversion | None] = []
     dropped: list[dict[str, Any]] = []
     # Columns as lists: a string column iterated value by value costs ~1.5 us a value.
-    for slug, source in zip(frame["slug"].tolist(), frame["currency"].tolist(), strict=True):
+    columns = (frame["slug"].tolist(), frame["currency"].tolist())
+    for row, (slug, source) in enumerate(zip(*columns, strict=True)):
         conversion = same if source == currency else rates.get(source)
         conversions.append(conversion)
         if conversion is None:
             why = msg("catalog.no_rate", source=source, target=currency, date=as_of)
-            dropped.append({"slug": slug, "message": why})
-    keep = [c is not None for c in conversions]
+            dropped.append({"slug": slug, "message": why, "row": row})
     kept = [c for c in conversions if c is not None]
-    frame = frame.loc[keep]
+    if dropped:
+        frame = frame.loc[[c is not None for c in conversions]]
+
+    # Once per conversion (a catalog has a few), not per row; a price in the frame's own
+    # currency is itself (x 1 would give the same digits): 20,000 rows' products and
+    # floats were a third of the conversion (~15 ms, CPU).
+    factors = {id(c): float(c.factor) for c in kept}
 
     def scaled(column: str) -> pd.Series:
-        values = [v * c.factor for v, c in zip(frame[column], kept, strict=True)]
+        values = [v if c is same else v * c.factor
+                  for v, c in zip(frame[column].tolist(), kept, strict=True)]  # fmt: skip
         return pd.Series(values, index=frame.index, dtype=object)
 
     converted = frame.assign(
@@ -369,7 +422,7 @@ def _convert(
         monthly_exact=scaled("monthly_exact"),
         setup_fee_exact=scaled("setup_fee_exact"),
         currency=currency,
-        fx_rate=[float(c.factor) for c in kept],
+        fx_rate=[factors[id(c)] for c in kept],
         fx_date=[c.date for c in kept],
         fx_via=pd.Series([c.via for c in kept], index=frame.index, dtype=object),
         fx_rate_ids=pd.Series([list(c.ids) for c in kept], index=frame.index, dtype=object),

@@ -78,7 +78,9 @@ def test_the_frame_is_the_one_djangos_rows_give(currency, retired, monkeypatch):
     a_mixed_catalog()
     read = catalog_frame(AS_OF, currency, include_retired=retired)
     # The same frame from Django's own iteration of the same queryset.
-    monkeypatch.setattr(pricing, "values_rows", list)
+    monkeypatch.setattr(
+        pricing, "values_columns", lambda qs: [list(c) for c in zip(*qs, strict=True)]
+    )
     django = catalog_frame(AS_OF, currency, include_retired=retired)
     pd.testing.assert_frame_equal(read, django, check_exact=True)
     assert list(read.dtypes) == list(django.dtypes)
@@ -94,3 +96,25 @@ def test_the_frame_is_the_one_djangos_rows_give(currency, retired, monkeypatch):
         assert {d["slug"] for d in read.attrs["dropped"]} == {
             f"tier-{i:02d}" for i in range(21) if i % 4 == 3 and (retired or i % 7 != 6)
         }
+
+
+@pytest.mark.parametrize("retired", [False, True])
+def test_the_dropped_tiers_are_listed_in_the_databases_order(retired):
+    """The frame's rows are read in no order (sorted by slug after); the tiers dropped for
+    want of a rate are still listed as the database orders their prices (provider, name,
+    region, pricing model): neither the order they were written in nor their slugs'."""
+    add_rate("2026-02-01", "EUR", "USD", "1.0825")
+    written = [  # slug, provider, name, region
+        ("t-1", "Zeta", "a", ""), ("t-2", "Alpha", "z", ""), ("t-3", "Alpha", "b", "eu"),
+        ("t-0", "Mid", "m", ""), ("t-4", "Alpha", "b", "ap"), ("t-5", "Alpha", "b", ""),
+    ]  # fmt: skip
+    for slug, provider, name, region in written:
+        tier = make_tier(slug, provider=provider, name=name, region=region)
+        add_price(tier, "1.00", "2026-02-01", currency="CHF")  # no rate into USD
+    kept = make_tier("t-kept", provider="Alpha", name="c")
+    add_price(kept, "2.00", "2026-02-01", currency="EUR")
+    frame = catalog_frame(AS_OF, "USD", include_retired=retired)
+    assert frame["slug"].tolist() == ["t-kept"]
+    dropped = [d["slug"] for d in frame.attrs["dropped"]]
+    assert dropped == ["t-5", "t-4", "t-3", "t-2", "t-0", "t-1"]
+    assert [d["slug"] for d in frame.attrs["dropped_messages"]] == dropped

@@ -172,3 +172,23 @@ def test_every_option_shown_gets_its_own_bar_and_the_rest_are_counted():
         said = dashboard.results(comparison).charts["monthly"]["more"]
     assert said == "3 weitere Optionen in der Tabelle"
     cache.clear()
+
+
+def test_a_tier_with_no_name_reads_as_its_slug_and_alike_by_it_alone():
+    """Tiers of an empty name read as their slugs (never alike each other), while two named
+    alike beside them still say their regions."""
+    rows = []
+    for slug, name, region in (("aws-x-east", "", "us-east-1"), ("aws-x-west", "", "eu-west-1"),
+                               ("aws-m5-east", "m5", "us-east-1"),
+                               ("aws-m5-west", "m5", "eu-west-1")):  # fmt: skip
+        row = tier(slug, "100", name=name, model="on_demand", kind="cloud_vm", vcpus=16)
+        rows.append({**row, "region": region})
+    data = {"currency": "USD", "baseline": {"monthly": 480},
+            "candidates": [{"tier": r["slug"], "count": 1} for r in rows]}  # fmt: skip
+    found = compare(parse_plan(data), frame(*rows), {}, as_of=AS_OF).output().model_dump()
+    assert {o["title"] for o in found["options"]} == {
+        "1 × aws-x-east · on-demand",
+        "1 × aws-x-west · on-demand",
+        "1 × aws m5 · on-demand · us-east-1",
+        "1 × aws m5 · on-demand · eu-west-1",
+    }

@@ -1,6 +1,7 @@
 # ruff: noqa: RUF002, RUF003  (formulas written with ×, −)
 """Erlang C and the M/M/c response-time distribution against independently computed values."""
 
+import heapq
 import math
 
 import numpy as np
@@ -132,3 +133,51 @@ def test_simulation_sizes_what_mm_c_cannot_when_service_is_steady():
 
 def test_simulation_gives_up_when_the_samples_themselves_exceed_the_bound():
     assert queueing.min_workers_by_simulation(10.0, [0.05, 0.06], 0.04) is None
+
+
+def _heap_loop(lam, samples, c, customers, seed, warmup=0.1, q=0.99):
+    """M/G/c FCFS as a plain loop over a heap of the workers' free times (the textbook
+    form `simulate_mgc` writes out): the same draws, so the same figure to the bit."""
+    rng = np.random.default_rng(seed)
+    arrivals = np.cumsum(rng.exponential(1.0 / lam, customers)).tolist()
+    services = rng.choice(np.asarray(samples, dtype=float), customers).tolist()
+    free, sojourn = [0.0] * c, []
+    for arrive, service in zip(arrivals, services, strict=True):
+        end = max(free[0], arrive) + service
+        heapq.heapreplace(free, end)
+        sojourn.append(end - arrive)
+    return float(np.quantile(sojourn[int(customers * warmup) :], q))
+
+
+@pytest.mark.parametrize("c", [1, 2, 7])
+def test_the_simulation_is_the_heap_loop_to_the_bit(c):
+    rng = np.random.default_rng(c)
+    samples = rng.lognormal(-5, 0.8, 500)
+    lam = 0.8 * c / samples.mean()
+    for seed in range(3):
+        found = queueing.simulate_mgc(lam, samples, c, customers=4_000, seed=seed)
+        assert repr(found) == repr(_heap_loop(lam, samples, c, 4_000, seed))
+
+
+def test_simulations_run_each_pool_once_with_the_same_figures():
+    simulate = queueing.Simulations()
+    samples = np.array([0.004, 0.005, 0.006, 0.02])
+    first = simulate(500.0, samples, 4, customers=5_000, seed=11)
+    again = simulate(500.0, samples.copy(), 4, customers=5_000, seed=11)  # equal bytes
+    assert first == again == queueing.simulate_mgc(500.0, samples, 4, customers=5_000, seed=11)
+    assert simulate.runs == 1
+    other = simulate(500.0, samples * 2, 4, customers=5_000, seed=11)
+    assert other == queueing.simulate_mgc(500.0, samples * 2, 4, customers=5_000, seed=11)
+    assert simulate.runs == 2
+    found = queueing.min_workers_by_simulation(500.0, samples, 0.05, customers=5_000,
+                                               simulate=simulate)  # fmt: skip
+    assert found == queueing.min_workers_by_simulation(500.0, samples, 0.05, customers=5_000)
+
+
+def test_simulations_keep_a_pools_mm_c_quantile_as_computed():
+    simulate = queueing.Simulations()
+    expected = float(queueing.sojourn_quantile(4, 500.0, 200.0))
+    assert simulate.quantile(4, 500.0, 200.0) == expected
+    assert simulate.quantile(np.int64(4), np.float64(500.0), np.float64(200.0)) == expected
+    assert simulate.quantile(5, 500.0, 200.0) == float(queueing.sojourn_quantile(5, 500.0, 200.0))
+    assert simulate.runs == 0  # no M/G/c run among them

@@ -354,15 +354,19 @@ def _working_set(w: Workload, ev: ClassEvidence) -> tuple[np.ndarray, list[Messa
         return np.zeros(n), labels
     input_gb = float(w.rows) * w.features * FLOAT32_BYTES / 1e9
     ratio = rss.copy()
-    for i in np.flatnonzero(~np.isfinite(rss)):
+    said: dict[MemoryFactor, Message] = {}  # one label per factor (messages are immutable)
+    for i in np.flatnonzero(~np.isfinite(rss)).tolist():
         if ev.records[i] is None:
             continue  # no measurement: the tier has no figure anyway
         factor = _memory_factor(ev.records[i], w.kind)
         ratio[i] = factor.ratio
-        labels[i] = msg(
-            "capacity.label_memory_estimate", ratio=figure(factor.ratio), library=factor.library,
-            rows=figure(factor.rows, "d"), features=figure(factor.features, "d"),
-        )  # fmt: skip
+        if factor not in said:
+            said[factor] = msg(
+                "capacity.label_memory_estimate", ratio=figure(factor.ratio),
+                library=factor.library, rows=figure(factor.rows, "d"),
+                features=figure(factor.features, "d"),
+            )  # fmt: skip
+        labels[i] = said[factor]
     return np.nan_to_num(input_gb * ratio), labels
 
 
@@ -404,9 +408,11 @@ def _batch_columns(index: int, w: Workload, ev: ClassEvidence) -> WorkloadColumn
     seconds, threads, needs = _batch_seconds(w, ev)
     n = len(seconds)
     problems: list[Message | None] = [None] * n
-    for i in np.flatnonzero(~np.isfinite(seconds) | ~(threads > 0)):
-        lacks = Message("capacity.measurement_lacks", {"class": ev.profile_class, "what": needs})
-        problems[i] = ev.reasons[i] or lacks
+    for i in np.flatnonzero(~np.isfinite(seconds) | ~(threads > 0)).tolist():
+        # made only where the tier has no reason of its own (most have one: 15,000 unused)
+        problems[i] = ev.reasons[i] or Message(
+            "capacity.measurement_lacks", {"class": ev.profile_class, "what": needs}
+        )
     memory, memory_labels = _working_set(w, ev)
     out_of_range, label = _trusted_range(w, ev)
     cols = WorkloadColumns(index, w, ev, seconds, threads, memory, problems, out_of_range, label)
@@ -427,7 +433,7 @@ def _inference_columns(
     mean = ev.extra("mean_s")
     own_p99 = ev.extra("p99_s")
     # Fall back to the samples only where the runner's summary lacks a figure.
-    for i in np.flatnonzero(~np.isfinite(mean) | ~np.isfinite(own_p99)):
+    for i in np.flatnonzero(~np.isfinite(mean) | ~np.isfinite(own_p99)).tolist():
         samples = ev.records[i].extra.get("service_times_s") if ev.records[i] else None
         if samples is not None and len(samples):  # a list, or an estimate's array
             mean[i] = mean[i] if np.isfinite(mean[i]) else np.mean(samples)
@@ -437,8 +443,8 @@ def _inference_columns(
     mu = _ratio(np.ones_like(mean), mean)
     n = len(mu)
     problems: list[Message | None] = [
-        ev.reasons[i] or msg("capacity.no_service_times") if not mu[i] > 0 else None
-        for i in range(n)
+        ev.reasons[i] or msg("capacity.no_service_times") if bad else None
+        for i, bad in enumerate((~(mu > 0)).tolist())
     ]
     lam = w.peak_rps * growth[None, :]
     good = mu > 0
@@ -498,6 +504,10 @@ class CapacityTable:
     memory_need: np.ndarray = field(init=False)
     row_of: dict[str, int] = field(init=False)  # slug → row
     _flags: tuple[list[bool], list[tuple]] | None = field(default=None, init=False, repr=False)
+    # the M/G/c runs made to check the inference pools, kept by their inputs
+    _simulations: queueing.Simulations = field(
+        default_factory=queueing.Simulations, init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.row_of = {slug: i for i, slug in enumerate(self.slugs)}
@@ -546,11 +556,11 @@ class CapacityTable:
         if any(c.workload.n_plus_one for c in self.inference):  # type: ignore[attr-defined]
             servers += 1
         self.threads_needed = threads
-        self.status = self._status(must_fit)
-        self.servers = np.where(np.isin(self.status, ["sized", "estimate"])[:, None], servers, 0)
-        self.servers = bounds.servers(self.servers)
+        self.status, sized = self._status(must_fit)
+        self.servers = bounds.servers(np.where(sized[:, None], servers, 0))
 
-    def _status(self, too_big: np.ndarray) -> np.ndarray:
+    def _status(self, too_big: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each tier's status, and where it is "sized" or "estimate" (a figure)."""
         no_number = self.spec_missing.copy()
         ruled_out = too_big.copy()
         estimate = np.zeros(len(self.slugs), dtype=bool)
@@ -563,7 +573,7 @@ class CapacityTable:
         status = np.where(estimate, "estimate", "sized").astype(object)
         status[ruled_out] = "ruled_out"
         status[no_number] = "no_number"
-        return status
+        return status, ~(ruled_out | no_number)
 
     # --- checking inference by simulation ---
 
@@ -590,9 +600,11 @@ class CapacityTable:
         bound, lam = w.p99_ms / 1000, w.peak_rps * self.growth
         before = c.workers[i].copy()
         mmc_feasible = bool(queueing.feasible_p99(c.mu[i], bound))
+        simulate = self._simulations
         peak = queueing.min_workers_by_simulation(
-            lam[-1], samples, bound, start=int(before[-1]), seed=seed, customers=customers
-        )
+            lam[-1], samples, bound, start=int(before[-1]), seed=seed, customers=customers,
+            simulate=simulate,
+        )  # fmt: skip
         if peak is None:
             c.ruled_out[i] = msg("capacity.no_workers_meet_bound", bound=figure(w.p99_ms))
             self.recompute()
@@ -601,18 +613,17 @@ class CapacityTable:
             c.workers[i] = before + (peak[0] - before[-1])
         else:
             first = queueing.min_workers_by_simulation(
-                lam[0], samples, bound, start=int(before[0]), seed=seed, customers=customers
-            )
+                lam[0], samples, bound, start=int(before[0]), seed=seed, customers=customers,
+                simulate=simulate,
+            )  # fmt: skip
             start = first[0] if first else peak[0]
             scaled = bounds.servers(np.ceil(start * self.growth - EPS))
             c.workers[i] = np.minimum(np.maximum(scaled, start), peak[0])
             c.workers[i, -1] = peak[0]
         first_c = int(c.workers[i, 0])
-        c.p99_sim_s[i] = queueing.simulate_mgc(
-            lam[0], samples, first_c, seed=seed, customers=customers
-        )
+        c.p99_sim_s[i] = simulate(lam[0], samples, first_c, seed=seed, customers=customers)
         if mmc_feasible:
-            c.p99_mmc_s[i] = float(queueing.sojourn_quantile(first_c, lam[0], c.mu[i]))
+            c.p99_mmc_s[i] = simulate.quantile(first_c, lam[0], c.mu[i])
         return bool((c.workers[i] > before).any())
 
     # --- one tier as plain data ---
@@ -738,7 +749,7 @@ def tier_specs(tiers: pd.DataFrame) -> TierSpecs:
 
 
 def size_tiers(
-    tiers: pd.DataFrame,
+    tiers: pd.DataFrame | None,
     workloads: Sequence[Workload],
     measurements: Lookup,
     *,
@@ -752,9 +763,13 @@ def size_tiers(
     """Size every tier in `tiers` (catalog-frame rows: slug, vcpus, ram_gib, pricing_model).
 
     `specs`: `tier_specs(tiers)` computed once by a caller that sizes the same rows
-    again and again (the arrays are copied, so a kept one never changes).
+    again and again (the arrays are copied, so a kept one never changes); with it, `tiers`
+    may be None (nothing else of them is read).
     """
-    slugs, vcpus, ram, spot = specs if specs is not None else tier_specs(tiers)
+    if specs is None:
+        assert tiers is not None, "size_tiers needs the tiers or their specs"
+        specs = tier_specs(tiers)
+    slugs, vcpus, ram, spot = specs
     slugs, vcpus, ram, spot = list(slugs), vcpus.copy(), ram.copy(), spot.copy()
     growth = (1 + monthly_growth) ** np.arange(horizon_months, dtype=float)
     get = _getter(measurements)

@@ -29,10 +29,11 @@ from __future__ import annotations
 import collections
 import contextlib
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -124,26 +125,37 @@ class Prices:
         self._provenance: dict[str, dict[str, Any]] = {}
         self._rows: dict[tuple[str, ...], pd.DataFrame] = {}
         self._specs: dict[tuple[str, ...], capacity.TierSpecs] = {}
+        self._all_specs: capacity.TierSpecs | None = None
         self._fx: list[dict[str, Any]] | None = None
         self._cpu: list[str] | None = None
         self._titles: dict[str, Message] = {}
-        self._alike: dict[tuple[str, str, str], int] | None = None
+        self._alike_rows: list[bool] | None = None
 
     def __contains__(self, slug: str) -> bool:
         return slug in self.row
 
     def get(self, slug: str, column: str) -> Any:
-        return self._column(column)[self.row[slug]]
+        # Asked some 90,000 times at 20,000 tiers: one try, no method call, when the
+        # column is read already.
+        try:
+            return self._columns[column][self.row[slug]]
+        except KeyError:
+            return self._column(column)[self.row[slug]]
 
     def _column(self, column: str) -> list[Any]:
         """A column as plain values, None where missing, in the frame's order."""
-        if column not in self._columns:  # a list per column: .at costs microseconds a call
+        found = self._columns.get(column)
+        if found is None:  # a list per column: .at costs microseconds a call
             values = self.frame[column]
-            self._columns[column] = [
-                _plain(v) if present else None
-                for v, present in zip(values.tolist(), values.notna().tolist(), strict=True)
-            ]
-        return self._columns[column]
+            found = values.tolist()  # Python values, but for an object column's own
+            if values.dtype == object and any(
+                issubclass(t, np.generic) for t in set(map(type, found))
+            ):
+                found = [_plain(v) for v in found]
+            for i in np.flatnonzero(values.isna().to_numpy()).tolist():
+                found[i] = None
+            self._columns[column] = found
+        return found
 
     def missing_reason(self, slug: str) -> Message:
         if slug in self.dropped:
@@ -163,10 +175,15 @@ class Prices:
         return self._rows[key]
 
     def specs(self, slugs: Sequence[str]) -> capacity.TierSpecs:
-        """`capacity.tier_specs` of `rows(slugs)` (size_tiers copies what it keeps)."""
+        """`capacity.tier_specs` of `rows(slugs)` (size_tiers copies what it keeps): taken
+        from the whole frame's, not from a copy of its rows (16,667 of them, ~7 ms)."""
         key = tuple(slugs)
         if key not in self._specs:
-            self._specs[key] = capacity.tier_specs(self.rows(key))
+            if self._all_specs is None:
+                self._all_specs = capacity.tier_specs(self.frame)
+            _slugs, vcpus, ram, spot = self._all_specs
+            at = np.array([self.row[s] for s in key], dtype=np.intp)
+            self._specs[key] = (list(key), vcpus[at], ram[at], spot[at])
         return self._specs[key]
 
     def cpu_slugs(self) -> list[str]:
@@ -224,7 +241,7 @@ class Prices:
             tier = msg("engine.tier_of_provider", provider=provider, tier=tier)
         said = msg(f"engine.pricing_{model}") if model in PRICING_MODELS else model
         region = str(self.get(slug, "region") or "")
-        if region and self._alike_count(name, provider, model) > 1:
+        if region and self._alike(slug):
             return msg("engine.tier_title_region", tier=tier, model=said, region=region)
         return msg("engine.tier_title", tier=tier, model=said)
 
@@ -233,17 +250,31 @@ class Prices:
         model = str(self.get(slug, "pricing_model") or "") if "pricing_model" in self.frame else ""
         return self.name(slug), provider, model
 
-    def _alike_count(self, name: str, provider: str, model: str) -> int:
-        if self._alike is None:  # `_naming` of every tier, column by column
-            slugs = list(self.row)
-            names = [str(v or s) for v, s in zip(self._column("name"), slugs, strict=True)]
-            blank = [""] * len(slugs)
-            providers, models = (
-                [str(v or "") for v in self._column(c)] if c in self.frame else blank
-                for c in ("provider", "pricing_model")
-            )
-            self._alike = dict(collections.Counter(zip(names, providers, models, strict=True)))
-        return self._alike.get((name, provider, model), 0)
+    def _alike(self, slug: str) -> bool:
+        """Whether another tier reads as this one: the same name, provider and pricing model
+        (as `_naming` says them)."""
+        if self._alike_rows is None:
+            self._alike_rows = self._alike_of_rows()
+        return self._alike_rows[self.row[slug]]
+
+    def _alike_of_rows(self) -> list[bool]:
+        columns = [c for c in ("name", "provider", "pricing_model") if c in self.frame]
+        keys = self.frame[columns]
+        if all(isinstance(keys[c].dtype, pd.StringDtype) for c in columns) and not (
+            keys.isna().to_numpy().any() or (keys == "").to_numpy().any()
+        ):  # the values as `_naming` says them: pandas finds the repeated rows (~3 ms at
+            # 20,000 tiers, where a Counter of their (name, provider, model) was ~11 ms)
+            return keys.duplicated(keep=False).tolist()
+        slugs = list(self.row)
+        names = [str(v or s) for v, s in zip(self._column("name"), slugs, strict=True)]
+        blank = [""] * len(slugs)
+        providers, models = (
+            [str(v or "") for v in self._column(c)] if c in self.frame else blank
+            for c in ("provider", "pricing_model")
+        )
+        said = list(zip(names, providers, models, strict=True))
+        counts = collections.Counter(said)
+        return [counts[key] > 1 for key in said]
 
     def monthly(self, slug: str) -> Decimal:
         return Decimal(self.get(slug, "monthly_exact"))
@@ -422,12 +453,55 @@ class OptionSpec:
             return prices.title(self.title_of)
         return self.title
 
+    def tiers(self, modes: Collection[str] = ("sized",)) -> list[str]:
+        """The tiers of its parts of these modes (sized: those the model sizes)."""
+        return [p.tier for p in self.parts if p.mode in modes]
+
     # {cost: "charged" | "not_charged" | None}: the plan's per-option overrides of the
     # one-time costs' rule (`onetime.one_time_costs_for`)
     one_time: Mapping[str, str | None] = field(default_factory=dict)
     # a cloud commitment on the baseline's own instance (`commitment_options`): its terms;
     # it carries no switch costs by `onetime.one_time_costs_for` (same provider and family)
     commitment: CommitmentTerms | None = None
+
+
+_NO_OVERRIDES: Mapping[str, str | None] = MappingProxyType({})
+_SIZED = Part.model_construct(tier="", mode="sized").__dict__  # a sized part's fields
+
+
+class TierOption(OptionSpec):
+    """A tier's own option, sized (a plan with no candidates: one for every CPU tier), its
+    label and part made when first read: at 20,000 tiers 16,667 of them, of which ~1,100 get
+    a figure; made whole they were ~35 ms of `engine.compare` (CPU), and more to free.
+    Read only: nothing is set on an option after `plan_options`."""
+
+    def __init__(self, slug: str, prices: Prices) -> None:  # the dataclass's fields, lazily
+        self.key, self.title_of, self._prices = f"tier:{slug}", slug, prices
+        self.one_time = _NO_OVERRIDES
+        self._label: Message | None = None
+        self._parts: list[Part] | None = None
+
+    @property  # type: ignore[override]
+    def label(self) -> Message:
+        if self._label is None:
+            self._label = _text(self._prices.ref(self.title_of))  # type: ignore[arg-type]
+        return self._label
+
+    @property  # type: ignore[override]
+    def parts(self) -> list[Part]:
+        # A part of a slug from the frame, sized: nothing to validate, made as
+        # `answer.constructed` makes `Part.model_construct(tier=s, mode="sized")`.
+        if self._parts is None:
+            fields = {**_SIZED, "tier": self.title_of}
+            self._parts = [constructed(Part, fields, ("tier", "mode"))]
+        return self._parts
+
+    @property  # type: ignore[override]
+    def notes(self) -> list[Message]:
+        return []
+
+    def tiers(self, modes: Collection[str] = ("sized",)) -> list[str]:
+        return [self.title_of] if "sized" in modes else []  # type: ignore[list-item]
 
 
 def owned_options(plan: Plan) -> list[OptionSpec]:
@@ -534,17 +608,7 @@ def plan_options(plan: Plan, prices: Prices) -> tuple[list[OptionSpec], list[Dro
     if not plan.candidates and plan.owned:
         return [], []  # the owned servers are the options; no catalog tier is sized
     if not plan.candidates:
-        cpu = prices.cpu_slugs()
-        # A part of a slug from the frame, sized: nothing to validate (and 20,000 of them),
-        # `Part.model_construct(tier=s, mode="sized")` made as `answer.constructed` does.
-        given = ("tier", "mode")
-        empty = Part.model_construct(tier="", mode="sized").__dict__
-        options = [
-            OptionSpec(f"tier:{s}", _text(prices.ref(s)),
-                       [constructed(Part, {**empty, "tier": s}, given)], title_of=s)
-            for s in cpu
-        ]  # fmt: skip
-        return options, []
+        return [TierOption(s, prices) for s in prices.cpu_slugs()], []
     options, missing = [], []
     for index, candidate in enumerate(plan.candidates):
         problems = [(p.tier, _unpriceable(p, prices)) for p in candidate.parts]
@@ -635,6 +699,14 @@ class Pricer:
         self.table_row = table.row_of if table else {}
         self.baseline_counts: np.ndarray | None = None  # a tier baseline's servers by month
         self.matched_servers: np.ndarray | None = None  # sized rows' servers, matched sizing
+        # What every option asks again (a large catalog prices thousands, twice where the
+        # inference pools are checked): each tier's host, and the entered one-time amounts
+        # by the costs carried, as Decimals and in cents.
+        self._hosts: dict[str, onetime.Host | None] = {}
+        self._entered: dict[tuple[str, ...], tuple[dict[str, Decimal], int]] = {}
+        self._costs: dict[tuple, onetime.OneTimeCosts] = {}
+        self._names: dict[str, str] = {}
+        self._part_units: dict[tuple, tuple[Decimal, Decimal, Fraction, int, int]] = {}
 
     def baseline(self) -> tuple[np.ndarray, dict[str, Any]]:
         b, g = self.plan.baseline, self.plan.monthly_growth
@@ -692,25 +764,48 @@ class Pricer:
         return self.host(slug) if slug else None
 
     def host(self, slug: str) -> onetime.Host | None:
-        if slug not in self.prices:
-            return None
-        return onetime.Host.of(self.prices.get(slug, "provider"), self.prices.get(slug, "name"))
+        if slug not in self._hosts:
+            found = None
+            if slug in self.prices:
+                found = onetime.Host.of(self.prices.get(slug, "provider"),
+                                        self.prices.get(slug, "name"))  # fmt: skip
+            self._hosts[slug] = found
+        return self._hosts[slug]
 
     def one_time_costs(self, option: OptionSpec) -> onetime.OneTimeCosts:
-        """Which of the switch's one-time costs the option carries (`onetime`)."""
+        """Which of the switch's one-time costs the option carries (`onetime`): one object
+        for the options that carry the same (it is never changed once made; an answer at
+        20,000 tiers has 1,122 options, most of them alike)."""
         hosts = [self.host(p.tier) for p in option.parts] if option.owned is None else [None]
-        return onetime.one_time_costs_for(hosts, self.baseline_host(), option.one_time)
+        base = self.baseline_host()
+        # the rule reads the hosts only against the baseline's (a dedicated server's host is
+        # its own name: keyed by the hosts themselves, no two options of a catalog shared one)
+        key = (base is None, tuple(h == base for h in hosts), tuple(option.one_time.items()))
+        if key not in self._costs:
+            self._costs[key] = onetime.one_time_costs_for(hosts, base, option.one_time)
+        return self._costs[key]
 
     def entered_one_time(self, costs: onetime.OneTimeCosts) -> dict[str, Decimal]:
         """The entered one-time amounts an option carries: migration and retraining where
         it carries them (0.00 where not), other costs always."""
-        ot = self.plan.one_time
-        items = {
-            "migration": (ot.migration or Decimal(0)) if costs.carries("migration") else 0,
-            "retraining": (ot.retraining or Decimal(0)) if costs.carries("retraining") else 0,
-            "other": ot.other,
-        }
-        return {k: tco.money(tco.to_cents(v)) for k, v in items.items()}
+        return dict(self._entered_of(costs)[0])
+
+    def entered_cents(self, costs: onetime.OneTimeCosts) -> int:
+        """`entered_one_time(costs)`'s sum in cents."""
+        return self._entered_of(costs)[1]
+
+    def _entered_of(self, costs: onetime.OneTimeCosts) -> tuple[dict[str, Decimal], int]:
+        key = tuple(costs.charged)
+        if key not in self._entered:
+            ot = self.plan.one_time
+            items = {
+                "migration": (ot.migration or Decimal(0)) if costs.carries("migration") else 0,
+                "retraining": (ot.retraining or Decimal(0)) if costs.carries("retraining") else 0,
+                "other": ot.other,
+            }
+            said = {k: tco.money(tco.to_cents(v)) for k, v in items.items()}
+            self._entered[key] = (said, sum(tco.to_cents(v) for v in said.values()))
+        return self._entered[key]
 
     def ops_unit(self, slug: str) -> Fraction:
         if not self.prices.self_managed(slug):
@@ -759,16 +854,16 @@ class Pricer:
     def price(self, options: Sequence[OptionSpec], baseline: np.ndarray) -> PricedOptions:
         flat = [(i, part) for i, o in enumerate(options) for part in o.parts]
         owner = np.array([i for i, _ in flat], dtype=np.int64)
-        slugs = [part.tier for _, part in flat]
         counts = self.counts([part for _, part in flat])
         exempt = [o.commitment is not None for o in options]  # staying: the baseline count
         for j, (i, part) in enumerate(flat):  # staying: as many servers as the baseline
             if exempt[i] and part.mode == "fixed" and self.baseline_counts is not None:
                 counts[j] = self.baseline_counts
-        monthly_units = [self.prices.monthly(s) for s in slugs]
-        setup_units = [self.prices.setup(s) for s in slugs]
+        units = [self._units(part) for _, part in flat]
+        monthly_units = [u[0] for u in units]
+        setup_units = [u[1] for u in units]
         part_monthly = tco.line_cents(monthly_units, counts)
-        part_monthly += tco.line_cents([self.ops_unit(s) for s in slugs], counts)
+        part_monthly += tco.line_cents([u[2] for u in units], counts)
         added = np.maximum(np.diff(counts, axis=1, prepend=counts[:, :1]), 0)
         part_monthly += tco.line_cents(setup_units, added)
         setup = tco.line_cents(setup_units, counts[:, 0]) if flat else np.zeros(0, np.int64)
@@ -776,10 +871,10 @@ class Pricer:
         for j, (i, part) in enumerate(flat):
             if part.mode == "usage":
                 part_monthly[j] += self.usage_cents(part)
-            if term := self.renew_term(part):
+            if term := units[j][3]:
                 renewed = tco.renewals(counts[j], term)
                 part_monthly[j] += tco.line_cents([setup_units[j]], renewed[None, :])[0]
-            owed = self._owed_months(part)
+            owed = units[j][4]
             if owed:
                 part_monthly[j, -1] += tco.line_cents([monthly_units[j]], counts[j, -1:])[0] * owed
                 notes[i].append(
@@ -800,11 +895,10 @@ class Pricer:
             [with_both if c.carries("running_both") else without for c in costs], dtype=np.int64
         ).reshape(n, self.h)
         entered = [self.entered_one_time(c) for c in costs]
-        one_time = setup_by_option + np.array(
-            [sum(tco.to_cents(v) for v in e.values()) for e in entered], dtype=np.int64
-        )
+        one_time = setup_by_option + np.array([self.entered_cents(c) for c in costs],
+                                              dtype=np.int64)  # fmt: skip
         result = tco.compute(
-            names=[str(o.label) for o in options],
+            names=[self.name(o) for o in options],
             baseline_cents=baseline,
             one_time_cents=one_time,
             monthly_cents=monthly,
@@ -815,6 +909,25 @@ class Pricer:
             per_option_counts[i].append(counts[j])
         return PricedOptions(result, setup_by_option, entered, per_option_counts, notes,
                              costs=costs)  # fmt: skip
+
+    def _units(self, part: Part) -> tuple[Decimal, Decimal, Fraction, int, int]:
+        """A part's monthly and set-up prices, operations a server, renewal term and months
+        owed: what only its tier, mode and minimum term decide, said once (a large catalog's
+        options are priced twice, around the inference pools' check)."""
+        key = (part.tier, part.mode, part.min_term_months)
+        if key not in self._part_units:
+            slug = part.tier
+            self._part_units[key] = (
+                self.prices.monthly(slug), self.prices.setup(slug), self.ops_unit(slug),
+                self.renew_term(part), self._owed_months(part),
+            )  # fmt: skip
+        return self._part_units[key]
+
+    def name(self, option: OptionSpec) -> str:
+        """The option's label in English (its tie-breaking name), said once per option."""
+        if option.key not in self._names:
+            self._names[option.key] = str(option.label)
+        return self._names[option.key]
 
     def _term(self, part: Part) -> int:
         term = part.min_term_months
@@ -844,6 +957,8 @@ COMMITMENT_GROUPS = ("reserved", "savings_plan", "committed_use")
 def commitment_group(model: str) -> str | None:
     """`savings_plan_compute_1y_all_upfront` → `savings_plan`; None for on-demand, spot or
     a monthly price (as `catalog.pricing_models.group_of` groups them)."""
+    if not model.startswith(COMMITMENT_GROUPS):  # most: on-demand, spot, monthly
+        return None
     for group in COMMITMENT_GROUPS:
         if model == group or model.startswith(group + "_"):
             return group
@@ -936,10 +1051,10 @@ def _compare(
         prices = Prices(frame, plan.currency)
     specs, missing = plan_options(plan, prices)
     staying, not_sold = commitment_options(plan, prices, commitments)
-    sized = sorted({p.tier for o in specs for p in o.parts if p.mode in ("sized", "fixed")})
+    sized = sorted(set(sized_tiers(specs, ("sized", "fixed"))))
     with _named(plan, "workloads"):
         table = size_plan(plan, prices, sized, measurements, speed_factors or {}) if sized else None
-    priced = [o for o in specs if _has_number(o, table)] + staying
+    priced = _with_number(specs, table) + staying
     pricer = Pricer(plan, prices, table)
     fitted = matched.matched(plan, table, lambda slugs: size_plan(
         plan, prices, slugs, measurements, speed_factors or {}), prices.__contains__)  # fmt: skip
@@ -1056,7 +1171,7 @@ def _sensitivity(
     entered = sum(tco.to_cents(items.get(k, 0)) for k in ("migration", "retraining", "other"))
     case = sensitivity.Case(
         baseline=np.asarray(baseline, dtype=np.int64),
-        monthly=np.array([tco.to_cents(m) for m in best.monthly], dtype=np.int64),
+        monthly=np.array(best.monthly_cents, dtype=np.int64),  # `best.monthly` in cents
         one_time=tco.to_cents(best.one_time),
         rate=plan.annual_discount_rate,
         fixed_one_time=tco.to_cents(best.one_time) - entered,  # set-up fees, a purchase
@@ -1082,9 +1197,8 @@ def size_plan(
     measurements: Lookup,
     speed_factors: Mapping[str, SpeedFactor],
 ) -> CapacityTable:
-    rows = prices.rows(slugs)
     return capacity.size_tiers(
-        rows,
+        None,  # the rows' specs are all it reads: `Prices.specs`
         plan.workloads,
         measurements,
         speed_factors=speed_factors,
@@ -1096,13 +1210,34 @@ def size_plan(
     )
 
 
-def _has_number(option: OptionSpec, table: CapacityTable | None) -> bool:
-    for part in option.parts:
-        if part.mode == "sized":
-            row = table.row_of.get(part.tier) if table else None
-            if row is None or table.status[row] not in ("sized", "estimate"):
-                return False
-    return True
+def _with_number(options: Sequence[OptionSpec], table: CapacityTable | None) -> list[OptionSpec]:
+    """The options whose sized parts all have a figure (the table's tiers with one, as a
+    set read once: 16,667 options at 20,000 tiers; a tier's own option asked for its tier
+    without a call)."""
+    numbered: set[str] = set()
+    if table is not None:
+        status = table.status.tolist()
+        numbered = {s for s, said in zip(table.slugs, status, strict=True)
+                    if said in ("sized", "estimate")}  # fmt: skip
+    return [
+        o for o in options
+        if (o.title_of in numbered if o.__class__ is TierOption
+            else all(tier in numbered for tier in o.tiers()))
+    ]  # fmt: skip
+
+
+def sized_tiers(options: Sequence[OptionSpec], modes: Collection[str] = ("sized",)) -> list[str]:
+    """`option.tiers(modes)` of every option, in turn: a tier's own option says its tier
+    without a call (16,667 of them at 20,000 tiers)."""
+    sized = "sized" in modes
+    out: list[str] = []
+    for option in options:
+        if option.__class__ is TierOption:
+            if sized:
+                out.append(option.title_of)  # type: ignore[arg-type]
+        else:
+            out += option.tiers(modes)
+    return out
 
 
 def _verify_inference(
@@ -1131,7 +1266,7 @@ def _verify_inference(
             return money
         for r in dict.fromkeys(pending):
             table.verify_inference(r, seed=seed)
-        options[:] = [o for o in options if _has_number(o, table)]
+        options[:] = _with_number(options, table)
         money = pricer.price(options, baseline)
 
 
@@ -1191,19 +1326,28 @@ def _transition(
     """Each option's steady monthly cost and its transition cost (issue 21): in the months
     of running both, every option also pays the baseline (less the commitments it pays
     anyway: `extra`); that is a one-off cost of the switch, not a monthly one."""
-    h = result.horizon
-    for option, i in zip(options, result.order(), strict=True):  # `_results`' order
+    h, months = result.horizon, both_months(plan)
+    # A month's cost of every option as Python ints, read once per month asked (an option
+    # runs both for `months` months or none): 1,122 options' NumPy scalars were ~10 ms.
+    monthly, columns = result.monthly_cents, {}
+
+    def month(k: int) -> list[int]:
+        if k not in columns:
+            columns[k] = monthly[:, k].tolist()
+        return columns[k]
+
+    last = (monthly[:, -1] - extra[-1]).tolist() if h else []
+    transitions = {0: tco.money(0), months: tco.money(int(extra[:months].sum()))}
+    for option, i in zip(options, result.order().tolist(), strict=True):  # `_results`' order
         carries = option.one_time_costs is None or option.one_time_costs.carries("running_both")
-        both = both_months(plan) if carries else 0
-        transition = int(extra[:both].sum())
-        monthly = result.monthly_cents[i]
+        both = months if carries else 0
         if option.commitment is not None:  # staying: no months of running both
-            option.money.steady_monthly = tco.money(int(monthly[min(both, h - 1)]))
-            option.money.transition_cost = tco.money(0)
+            option.money.steady_monthly = tco.money(month(min(both, h - 1))[i])
+            option.money.transition_cost = transitions[0]
             continue
-        steady = monthly[both] if both < h else monthly[-1] - extra[-1]
-        option.money.steady_monthly = tco.money(int(steady))
-        option.money.transition_cost = tco.money(transition)
+        steady = month(both)[i] if both < h else last[i]
+        option.money.steady_monthly = tco.money(steady)
+        option.money.transition_cost = transitions[both]
 
 
 def _break_even_of(
@@ -1284,7 +1428,7 @@ def _no_number(
     out: list[Unpriced] = [dropped(tier=s, reason=as_message(r)) for s, r in prices.dropped.items()]
     if table is None:
         return out
-    asked = {p.tier for o in specs for p in o.parts if p.mode == "sized"}
+    asked = set(sized_tiers(specs))  # no part made per tier (`TierOption`)
     given = ("tier", "status", "reasons")  # every field of a NoNumber
     status = table.status.tolist()
     for i, slug in enumerate(table.slugs):
@@ -1411,25 +1555,30 @@ def _price_performance(table: CapacityTable | None, prices: Prices) -> list[Pric
         return []
     out = []
     seen: set[str] = set()
+    exact, row = prices._column("monthly_exact"), prices.row
+    monthly = [exact[row[s]] for s in table.slugs]  # `Prices.monthly` of each, read once
     for c in table.columns:
         ev = c.evidence
         if ev.profile_class in seen:
             continue
         seen.add(ev.profile_class)
-        monthly = [prices.monthly(s) for s in table.slugs]
         values = tco.price_performance(monthly, ev.value, ev.profile_class)
         _, _, unit = tco.PRICE_PERFORMANCE_UNITS[ev.profile_class]
+        estimate = ev.estimate.tolist()
         for i, value in enumerate(values):
-            if value is not None:
-                out.append(
-                    PricePerformance.model_construct(
-                        tier=table.slugs[i], profile_class=ev.profile_class,
-                        amount=str(value), per=unit, currency=prices.currency,
-                        figure="estimate" if ev.estimate[i] else "measured",
-                        basis=ev.basis(i),
-                    )
-                )  # fmt: skip
+            if value is not None:  # made as `PricePerformance.model_construct` (thousands)
+                fields = {
+                    "tier": table.slugs[i], "profile_class": ev.profile_class,
+                    "amount": str(value), "per": unit, "currency": prices.currency,
+                    "figure": "estimate" if estimate[i] else "measured", "basis": ev.basis(i),
+                    "price": None,
+                }  # fmt: skip
+                out.append(constructed(PricePerformance, fields, _PRICE_PERFORMANCE_GIVEN))
     return out
+
+
+_PRICE_PERFORMANCE_GIVEN = ("tier", "profile_class", "amount", "per", "currency", "figure",
+                            "basis")  # fmt: skip
 
 
 def _assumptions(plan: Plan) -> list[Assumption]:
@@ -1455,9 +1604,9 @@ def _fx(prices: Prices) -> list[Fx]:
 def _fx_rates(prices: Prices) -> list[dict[str, Any]]:
     if "fx_rate" not in prices.frame.columns:
         return []
-    rates = prices.frame.dropna(subset=["fx_rate"])
-    rates = rates.loc[rates["fx_date"].notna()]
+    rates, dates = prices._column("fx_rate"), prices._column("fx_date")  # None where missing
     pairs = sorted(
-        {(float(r), _iso(d)) for r, d in zip(rates["fx_rate"], rates["fx_date"], strict=True)}
-    )
+        {(float(r), _iso(d)) for r, d in zip(rates, dates, strict=True) if r is not None
+         and d is not None}
+    )  # fmt: skip
     return [{"rate": r, "date": d, "into": prices.currency} for r, d in pairs]

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
@@ -182,6 +182,9 @@ class TcoResult:
     payback_month: np.ndarray  # N: 1…H, 0 = never
     payback_fraction: np.ndarray  # N: months, NaN = never
     labels: np.ndarray  # N
+    # the per-option arrays as Python lists, made when `option` is first asked (the arrays
+    # are never changed once computed)
+    _listed: dict[str, list] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def horizon(self) -> int:
@@ -195,30 +198,43 @@ class TcoResult:
         """Option indices by total cost, cheapest first (ties by name)."""
         return np.lexsort((np.array(self.names, dtype=object), self.total_cents))
 
+    def _lists(self) -> dict[str, list]:
+        # Python ints and floats for `option`: NumPy scalars, each converted and computed
+        # with one by one, were half its cost for 1,122 options at 20,000 tiers.
+        if self._listed is None:
+            self._listed = {
+                name: getattr(self, name).tolist()
+                for name in ("one_time_cents", "total_cents", "present_cost_cents",
+                             "npv_cents", "saving_cents", "payback_month",
+                             "payback_fraction", "labels")
+            }  # fmt: skip
+        return self._listed
+
     def option(self, i: int) -> OptionMoney:
+        said = self._lists()
         base = self.baseline_total_cents
         pct = None
+        saving = said["saving_cents"][i]
         if base:
-            pct = (Decimal(int(self.saving_cents[i])) * 100 / Decimal(base)).quantize(
-                CENT, ROUND_HALF_UP
-            )
-        frac = self.payback_fraction[i]
-        running = int(self.baseline_cumulative[-1] - (self.total_cents[i] - self.one_time_cents[i]))
+            pct = (Decimal(saving) * 100 / Decimal(base)).quantize(CENT, ROUND_HALF_UP)
+        frac = said["payback_fraction"][i]
+        one_time, total = said["one_time_cents"][i], said["total_cents"][i]
+        running = base - (total - one_time)
         return OptionMoney(
-            one_time=money(self.one_time_cents[i]),
-            monthly=_amounts(self.monthly_cents[i]),
-            cumulative=_amounts(self.cumulative_cents[i]),
-            total=money(self.total_cents[i]),
-            present_cost=money(self.present_cost_cents[i]),
-            npv=money(self.npv_cents[i]),
-            saving=money(self.saving_cents[i]),
+            one_time=money(one_time),
+            monthly_cents=self.monthly_cents[i],
+            cumulative_cents=self.cumulative_cents[i],
+            total=money(total),
+            present_cost=money(said["present_cost_cents"][i]),
+            npv=money(said["npv_cents"][i]),
+            saving=money(saving),
             saving_pct=pct,
             saving_per_month=money(_round_half_up(running, self.horizon)),
-            payback_month=int(self.payback_month[i]) or None,
+            payback_month=said["payback_month"][i] or None,
             payback_fraction=(
-                None if np.isnan(frac) else Decimal(repr(float(frac))).quantize(CENT, ROUND_HALF_UP)
-            ),
-            payback_label=str(self.labels[i]),
+                None if frac != frac else Decimal(repr(frac)).quantize(CENT, ROUND_HALF_UP)
+            ),  # NaN: never
+            payback_label=str(said["labels"][i]),
         )
 
     def frame(self) -> pd.DataFrame:
@@ -241,8 +257,10 @@ class TcoResult:
 @dataclass
 class OptionMoney:
     one_time: Decimal
-    monthly: list[Decimal]  # months 1…H
-    cumulative: list[Decimal]  # months 0…H
+    # months 1…H and 0…H in int64 cents (rows of the `TcoResult`'s arrays); `monthly` and
+    # `cumulative` say them as Decimals when first read
+    monthly_cents: np.ndarray = field(repr=False)
+    cumulative_cents: np.ndarray = field(repr=False)
     total: Decimal
     present_cost: Decimal
     npv: Decimal
@@ -258,6 +276,19 @@ class OptionMoney:
     steady_monthly: Decimal | None = None
     transition_cost: Decimal = Decimal("0.00")
 
+    # Said when read: an answer shows 50 of a large catalog's thousands of options, and
+    # their months as Decimals were 2 x 37 of them an option (at 20,000 tiers, 1,122
+    # options: ~25 ms of `engine.compare`, CPU).
+    @functools.cached_property
+    def monthly(self) -> list[Decimal]:
+        """Months 1…H."""
+        return _amounts(self.monthly_cents)
+
+    @functools.cached_property
+    def cumulative(self) -> list[Decimal]:
+        """Months 0…H."""
+        return _amounts(self.cumulative_cents)
+
     @property
     def saving_per_year(self) -> Decimal:
         return self.saving_per_month * 12
@@ -266,7 +297,7 @@ class OptionMoney:
     def payback(self) -> Message:
         """`payback_label` as a message: the same words, said in the reader's language."""
         return payback_message(
-            self.payback_month, self.one_time, self.payback_label, len(self.monthly)
+            self.payback_month, self.one_time, self.payback_label, len(self.monthly_cents)
         )
 
 
@@ -436,13 +467,24 @@ def price_performance(monthly: Sequence[Decimal], throughput: np.ndarray, cls: s
     """
     per_hour, per_unit, _ = PRICE_PERFORMANCE_UNITS[cls]
     out: list[Decimal | None] = []
-    for amount, x in zip(monthly, np.asarray(throughput, dtype=float), strict=True):
+    # Python floats (`tolist`): 20,000 tiers' NumPy scalars were a third of the loop. Each
+    # (price, throughput) said once: tiers of one CPU share an estimate, and prices repeat
+    # (at 20,000 tiers 2,244 figures, ~10 ms). Equal prices give the same four digits
+    # whatever their exponent; a zero keeps its own, so it is not shared.
+    said: dict[tuple[Decimal, float], Decimal] = {}
+    for amount, x in zip(monthly, np.asarray(throughput, dtype=float).tolist(), strict=True):
         if not (x > 0) or amount is None:
             out.append(None)
             continue
-        work_per_month = Decimal(repr(float(x))) * per_hour * HOURS_PER_MONTH
-        value = Decimal(amount) / work_per_month * Decimal(repr(per_unit))
-        out.append(_significant(value, 4))
+        key = (amount, x)
+        found = said.get(key) if amount else None
+        if found is None:
+            work_per_month = Decimal(repr(float(x))) * per_hour * HOURS_PER_MONTH
+            value = Decimal(amount) / work_per_month * Decimal(repr(per_unit))
+            found = _significant(value, 4)
+            if amount:
+                said[key] = found
+        out.append(found)
     return out
 
 
