@@ -11,7 +11,14 @@ from typing import Any, Literal
 
 from common.messages import msg
 from planner.compute.answer import Answer, Capacity, Option
-from planner.compute.answer_parts import MoneyOut, Plain, PriceRow, Sentence, holds_no_message
+from planner.compute.answer_parts import (
+    MoneyOut,
+    Plain,
+    PricePerformance,
+    PriceRow,
+    Sentence,
+    holds_no_message,
+)
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "evaluate-sized_workloads.json"
 
@@ -59,3 +66,27 @@ def test_the_options_of_an_answer_list_their_messages_as_each_option_does():
     assert [option["messages"] for option in dumped] == [o.messages for o in answer.options]
     assert all(isinstance(option, Option) for option in answer.options)
     assert list(dumped[0])[-4:] == ["messages", "servers", "fits_in_ram", "provenance"]
+
+
+def test_rows_sharing_part_of_their_basis_each_say_it_as_a_row_alone_does():
+    """`Answer.model_dump` splits the rows' bases with one memo (`message_fields.split`):
+    a part they share is said once, each row still gets its data and its messages."""
+    shared = {"cpu": "AMD EPYC", "why": msg("common.text", text="shared sentence")}
+    rows = [
+        PricePerformance.model_construct(
+            tier=f"t{i}", profile_class="gbm", amount="0.1", per="hour", currency="USD",
+            figure="estimate", basis={"run": i, "published": shared, "band": [1.0, 2.0]},
+        )
+        for i in range(3)
+    ]  # fmt: skip
+    alone = [row.dumped() for row in rows]
+    kept: dict[int, Any] = {}
+    together = [row.dumped(kept) for row in rows]
+    assert together == alone
+    assert together[2]["messages"] == [
+        {"field": "basis.published.why", "code": "common.text",
+         "params": {"text": "shared sentence"}, "text": "shared sentence"},
+    ]  # fmt: skip
+    assert together[0]["messages"][0] is not together[1]["messages"][0]
+    answer = _sized().model_copy(update={"price_performance": rows})
+    assert answer.model_dump()["price_performance"] == alone

@@ -576,5 +576,6 @@ class Answer(BaseModel):
         data = BaseModel.model_dump(empty)
         memo: dict[int, Any] = {}
         data["options"] = [option.dumped(memo) for option in self.options]
-        data["price_performance"] = [row.dumped() for row in self.price_performance]
+        kept: dict[int, Any] = {}
+        data["price_performance"] = [row.dumped(kept) for row in self.price_performance]
         return data

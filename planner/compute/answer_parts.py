@@ -448,9 +448,10 @@ class PricePerformance(Spoken):
     def _shown(self):  # type: ignore[no-untyped-def]
         return self.dumped()
 
-    def dumped(self) -> dict[str, Any]:
-        """The row's data (its serializer's), which `Answer` places as it is."""
-        basis, found = split(self.basis, "basis")
+    def dumped(self, memo: dict[int, Any] | None = None) -> dict[str, Any]:
+        """The row's data (its serializer's), which `Answer` places as it is; `memo`:
+        `split`'s, shared by the rows of one answer."""
+        basis, found = split(self.basis, "basis", memo)
         data = {
             "tier": self.tier, "profile_class": self.profile_class, "amount": self.amount,
             "per": self.per, "currency": self.currency, "figure": self.figure, "basis": basis,
