@@ -21,8 +21,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
-from django.db.models import Exists, OuterRef, Q, TextField
-from django.db.models.functions import Cast
+from django.db.models import Exists, OuterRef, Q
 
 from catalog.models import Tier
 from common.messages import Message, TierRef
@@ -31,7 +30,7 @@ from estimates import model
 from .evidence import BestMeasurement, NoMeasurement
 from .findings import TIER, Findings, Held, Why
 from .models import ProfileVersion, Run, Summary
-from .selectors import _NEVER, SIZING_SCALES, _Loaded
+from .selectors import _NEVER, SIZING_SCALES, _Loaded, _Run, _Summary, _summary_rows
 from .visibility import viewer
 
 Found = BestMeasurement | NoMeasurement
@@ -71,30 +70,20 @@ def reference_runs(classes: Iterable[str]) -> dict[str, list[Reference]]:
             else Q(run__confirmed=True)
         )
         .exclude(Exists(newer))
-        .select_related("run__profile_version__profile", "run__target")
-        .defer("extra", "runtime", "outliers", "run__threads", "run__target__fingerprint")
-        .annotate(extra_text=Cast("extra", output_field=TextField()))
-        .order_by("threads")
     )
-    runs: dict[object, list[Summary]] = {}
-    for summary in summaries:
-        runs.setdefault(summary.run_id, []).append(summary)
     newest = sorted(
-        runs.values(),
-        key=lambda group: (group[0].run.finished_at or _NEVER, group[0].run.created_at),
+        _summary_rows(summaries).values(),
+        key=lambda found: (found[0].finished_at or _NEVER, found[0].created_at),
         reverse=True,
     )
-    winners: dict[tuple[str, str], list[Summary]] = {}
-    for group in newest:
-        run = group[0].run
-        for summary in group:
-            summary.run = run
-        version = run.profile_version.profile
-        for cls in {version.workload_class, version.name} & set(classes):
-            winners.setdefault((run.target.name, cls), group)
+    asked = set(classes)
+    winners: dict[tuple[str, str], tuple[_Run, list[_Summary]]] = {}
+    for found in newest:
+        run = found[0]
+        for cls in {run.workload_class, run.profile_name} & asked:
+            winners.setdefault((run.host, cls), found)
     out: dict[str, list[Reference]] = {}
-    for (host, cls), group in sorted(winners.items()):
-        run = group[0].run
+    for (host, cls), (run, group) in sorted(winners.items(), key=lambda item: item[0]):
         own = run.fingerprint.get("speed_scores") or None
         side = model.host_side(str(run.fingerprint.get("cpu_model") or ""), host, own)
         out.setdefault(cls, []).append(Reference(_Loaded(run, group, {}), side))
@@ -302,7 +291,7 @@ def _outcome(
     if not references:
         return "no_reference_run", {"class": cls}
     if not usable:
-        return "reference_cpu_unknown", {"host": references[0].loaded.run.target.name}
+        return "reference_cpu_unknown", {"host": references[0].loaded.run.host}
     same = [r for r in usable if r.side.cpu_key == side.cpu_key and side.how != "family"]
     candidates = []
     for ref in same or usable:
@@ -318,7 +307,7 @@ def _outcome(
     k = max(below) if below else min(loaded.sweep.medians)
     if (id(ref), k) not in shared:
         fit = loaded.sweep.fit
-        name = loaded.run.profile_version.profile.name
+        name = loaded.run.profile_name
         summary = loaded.by_threads[k]
         base = loaded.evidence(summary, k, summary.median)
         times = base.extra.get("service_times_s")

@@ -21,7 +21,7 @@ import datetime as dt
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
@@ -168,31 +168,98 @@ class _RunRow:
     has_summaries: bool
 
 
+class _Run(NamedTuple):
+    """A winning run as a figure reads it: plain values from one row of its summaries'
+    query (not a `Run` with its profile version, profile and target: building those model
+    instances for every summary row, and decoding their JSON each time, was half of the
+    evidence read's queries at 2,018 tiers)."""
+
+    pk: object
+    scale: str
+    finished_at: dt.datetime | None
+    created_at: dt.datetime
+    host: str  # its target's name
+    profile_name: str
+    workload_class: str
+    version: str  # X.Y.Z
+    content: dict  # the profile version's
+    fingerprint: dict
+
+
+class _Summary:
+    """One thread count of a winning run: its median, and its `extra` as text, decoded when
+    a figure first needs it (`_Loaded.extra`)."""
+
+    __slots__ = ("decoded", "extra_text", "median", "threads")
+
+    def __init__(self, threads: int, median: float, extra_text: str | None) -> None:
+        self.threads, self.median, self.extra_text = threads, median, extra_text
+        self.decoded: dict | None = None
+
+
+# The columns `_summary_rows` reads: a summary's, then its run's (the JSON ones as text,
+# decoded once per run).
+_SUMMARY_COLUMNS = (
+    "run_id", "threads", "median", "extra_text", "run__scale", "run__finished_at",
+    "run__created_at", "run__target__name", "run__profile_version__profile__name",
+    "run__profile_version__profile__workload_class", "run__profile_version__version",
+    "content_text", "fingerprint_text",
+)  # fmt: skip
+
+
+def _summary_rows(summaries: QuerySet[Summary]) -> dict[object, tuple[_Run, list[_Summary]]]:
+    """{run id: (the run, its summaries by thread count)} of the runs these summaries
+    belong to, in the order the runs first appear: one query, plain rows."""
+    rows = (
+        summaries.annotate(
+            extra_text=Cast("extra", output_field=TextField()),
+            content_text=Cast("run__profile_version__content", output_field=TextField()),
+            fingerprint_text=Cast("run__fingerprint", output_field=TextField()),
+        )
+        .order_by("threads")
+        .values_list(*_SUMMARY_COLUMNS)
+    )
+    out: dict[object, tuple[_Run, list[_Summary]]] = {}
+    for run_id, threads, median, extra, *run in rows:
+        found = out.get(run_id)
+        if found is None:
+            *plain, content, fingerprint = run
+            made = _Run(run_id, *plain, _json(content), _json(fingerprint))
+            found = out[run_id] = (made, [])
+        found[1].append(_Summary(threads, median, extra))
+    return out
+
+
+def _json(text: str | None) -> dict:
+    """A JSON column read as text (a database's JSON null or none: {})."""
+    return json.loads(text) if text else {}
+
+
 class _Loaded:
     """A winning run with its summaries (by thread count) and its sweep."""
 
-    def __init__(self, run: Run, summaries: list[Summary], repetitions: dict) -> None:
+    def __init__(self, run: _Run, summaries: list[_Summary], repetitions: dict) -> None:
         self.run = run
         self.summaries = sorted(summaries, key=lambda s: s.threads)
         self.by_threads = {s.threads: s for s in self.summaries}
         medians = {s.threads: s.median for s in self.summaries}
-        self.sweep = Sweep(str(run.pk), run.target.name, medians, repetitions)
+        self.sweep = Sweep(str(run.pk), run.host, medians, repetitions)
         # Why no fit serves a thread count, said once for every tier of that count: one
         # Message, which a comparison then puts into words once.
         self.no_fit: dict[int, Message] = {}
 
-    def evidence(self, summary: Summary, threads: int, value: float, **fit) -> BestMeasurement:
+    def evidence(self, summary: _Summary, threads: int, value: float, **fit) -> BestMeasurement:
         extra = self.extra(summary)
         return _evidence(self.run, summary, extra, threads, value, sweep=self.sweep, **fit)
 
-    def extra(self, summary: Summary) -> dict:
+    def extra(self, summary: _Summary) -> dict:
         """The summary's `extra`, decoded when a figure first needs it: an inference run's
         service-time samples are most of the bytes a selection reads, and a run that
         sizes none of its tiers (no thread count of theirs measured, no fit) never needs
         them."""
-        if not hasattr(summary, "extra_decoded"):
-            summary.extra_decoded = json.loads(summary.extra_text) if summary.extra_text else {}
-        return summary.extra_decoded
+        if summary.decoded is None:
+            summary.decoded = json.loads(summary.extra_text) if summary.extra_text else {}
+        return summary.decoded
 
 
 class _Selection:
@@ -266,9 +333,7 @@ class _Selection:
             return msg("benchmarks.no_profile", **{"class": repr(profile_class)})
         series = self._refs.get(profile_class)
         if series is None:  # one list for every tier's reason
-            series = self._refs[profile_class] = [
-                ProfileRef(v.profile.name, v.series) for v in versions
-            ]
+            series = self._refs[profile_class] = [ProfileRef(v.name, v.series) for v in versions]
         key = (group, profile_class)
         if key in self.smoke:
             return Why.of("benchmarks.only_smoke_runs", {"series": series, "where": where})
@@ -278,21 +343,35 @@ class _Selection:
         return Why.of("benchmarks.no_sizing_run", params)
 
 
-def _current_series(classes: list[str]) -> dict[str, list[ProfileVersion]]:
+class _Version(NamedTuple):
+    """A profile's newest version, as the selection reads it."""
+
+    profile_id: int
+    major: int
+    minor: int
+    name: str  # the profile's
+    workload_class: str
+
+    @property
+    def series(self) -> str:  # as `ProfileVersion.series`
+        return f"{self.major}.{self.minor}"
+
+
+def _current_series(classes: list[str]) -> dict[str, list[_Version]]:
     """Each class's (or pinned profile name's) profiles at their newest version: one query."""
     versions = (
         ProfileVersion.objects.filter(
             Q(profile__workload_class__in=classes) | Q(profile__name__in=classes)
         )
-        .select_related("profile")
         .order_by("profile_id", "-major", "-minor", "-patch")
+        .values_list("profile_id", "major", "minor", "profile__name", "profile__workload_class")
     )
-    newest: dict[int, ProfileVersion] = {}
-    for version in versions:
-        newest.setdefault(version.profile_id, version)
+    newest: dict[int, _Version] = {}
+    for row in versions:
+        if row[0] not in newest:
+            newest[row[0]] = _Version(*row)
     return {
-        cls: [v for v in newest.values() if cls in (v.profile.workload_class, v.profile.name)]
-        for cls in classes
+        cls: [v for v in newest.values() if cls in (v.workload_class, v.name)] for cls in classes
     }
 
 
@@ -320,20 +399,7 @@ def _load(run_ids: set) -> dict[object, _Loaded]:
     """The winning runs with their summaries and repetitions: two queries."""
     if not run_ids:
         return {}
-    summaries = (
-        Summary.objects.filter(run_id__in=run_ids)
-        .select_related("run__profile_version__profile", "run__target")
-        # JSON no answer reads, and `extra` as text (`_Loaded.extra` decodes it when needed).
-        .defer("extra", "runtime", "outliers", "run__threads", "run__target__fingerprint")
-        .annotate(extra_text=Cast("extra", output_field=TextField()))
-        .order_by("threads")
-    )
-    runs: dict[object, Run] = {}
-    by_run: dict[object, list[Summary]] = {}
-    for summary in summaries:
-        run = runs.setdefault(summary.run_id, summary.run)
-        summary.run = run  # one Run object per run, shared by its summaries
-        by_run.setdefault(summary.run_id, []).append(summary)
+    runs = _summary_rows(Summary.objects.filter(run_id__in=run_ids))
     repetitions: dict[object, dict[int, list[float]]] = {}
     measured = (
         Measurement.objects.filter(run_id__in=run_ids, warmup=False)
@@ -343,15 +409,15 @@ def _load(run_ids: set) -> dict[object, _Loaded]:
     for run_id, threads, value in measured:
         repetitions.setdefault(run_id, {}).setdefault(threads, []).append(value)
     return {
-        run_id: _Loaded(runs[run_id], by_run[run_id], repetitions.get(run_id, {}))
-        for run_id in runs
+        run_id: _Loaded(run, summaries, repetitions.get(run_id, {}))
+        for run_id, (run, summaries) in runs.items()
     }
 
 
 def _predicted(loaded: _Loaded, threads: int) -> BestMeasurement | Message:
     """The same host's fit at an unmeasured thread count, or why there is none."""
     fit = loaded.sweep.fit
-    host = loaded.run.target.name
+    host = loaded.run.host
     if not fit.enough:
         said = loaded.no_fit.get(threads)
         if said is None:
@@ -379,8 +445,8 @@ def _as_message(reason: Message | str) -> Message:
 
 
 def _evidence(
-    run: Run,
-    summary: Summary,
+    run: _Run,
+    summary: _Summary,
     summary_extra: dict,
     threads: int,
     value: float,
@@ -390,9 +456,8 @@ def _evidence(
     fit_extra: dict | None = None,
     sweep: Sweep | None = None,
 ) -> BestMeasurement:
-    content = run.profile_version.content
-    profile = run.profile_version.profile
-    metric_name, unit = METRICS.get(profile.workload_class, ("", ""))
+    content = run.content
+    metric_name, unit = METRICS.get(run.workload_class, ("", ""))
     metric = content.get("metric") or {}
     extra = dict(summary_extra)
     rule = content.get("scaling_rule") or {}
@@ -402,17 +467,17 @@ def _evidence(
         extra.setdefault("scaling_rule", rule["text"])
     extra |= fit_extra or {}
     return BestMeasurement(
-        profile_class=profile.workload_class,
+        profile_class=run.workload_class,
         metric=metric.get("name", metric_name),
         unit=metric.get("unit", unit),
         value=float(value),
         threads=threads,
         measured=fit is None,
         run_id=str(run.pk),
-        host=run.target.name,
+        host=run.host,
         cpu_model=str(run.fingerprint.get("cpu_model") or ""),
-        profile_name=profile.name,
-        profile_version=run.profile_version.version,
+        profile_name=run.profile_name,
+        profile_version=run.version,
         scale=run.scale,
         measured_at=run.finished_at or run.created_at,
         fit=fit,
