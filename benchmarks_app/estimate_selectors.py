@@ -187,42 +187,51 @@ def estimate_into(
         cpus = {**cpus, **{s: (t.provider, t.name, t.cpu_model) for s, t in read.items()}}
         vcpus = {**vcpus, **{s: t.vcpus for s, t in read.items()}}
     columns = [(cls, column) for cls, column in columns if cls in wanted]
+    # The tiers to estimate, grouped by CPU side and thread count: a group's tiers get the
+    # same estimate, or the same reason for none around each one's reason for no
+    # measurement (a catalog's tiers make a few dozen groups).
+    rows = [(i, cpu, count) for i, s in enumerate(slugs)
+            if (count := vcpus.get(s)) and (cpu := cpus.get(s)) and s not in skip]  # fmt: skip
+    keys = model.side_keys([cpu for _i, cpu, _count in rows])
     sides: dict[tuple, model.Side | model.Unknown] = {}  # by `model.side_key`
-    of_cpu: dict[tuple[str, str, str], tuple] = {}  # (side, its key) by (provider, name, CPU)
-    outcomes: dict[tuple, BestMeasurement | tuple[str, dict]] = {}  # by (key, class, count)
+    groups: dict[tuple, list[int]] = {}  # the positions of its tiers by (side key, count)
+    for (i, cpu, count), key in zip(rows, keys, strict=True):
+        group = groups.get((key, count))
+        if group is None:
+            group = groups[key, count] = []
+            if key not in sides:
+                sides[key] = tier_side(TierCpu("", *cpu, count))
+        group.append(i)
     shapes: dict[tuple[int, int], Held] = {}  # by (id of the reason for none, of the cause)
     shared: dict[tuple[int, int], tuple] = {}
-    for i, slug in enumerate(slugs):
-        count = vcpus.get(slug)
-        if not count or slug in skip or slug not in cpus:
-            continue  # nothing to scale to: the reason for no measurement stays
-        cpu = cpus[slug]
-        known = of_cpu.get(cpu)
-        if known is None:
-            key = model.side_key(cpu[2], vendor=cpu[0], server=cpu[1])
-            side = sides.get(key) or sides.setdefault(key, tier_side(TierCpu("", *cpu, count)))
-            known = of_cpu[cpu] = (side, key)
-        side, key = known
+    for (key, count), at in groups.items():
+        side = sides[key]
         for cls, column in columns:
-            reason = column[i]
-            if isinstance(reason, BestMeasurement):
-                continue
             if isinstance(side, model.Unknown):  # most tiers of a large catalog
                 cause: object = side
             else:
-                cause = outcomes.get((key, cls, count))
-                if cause is None:
-                    refs = references.get(cls, [])
-                    cause = outcomes[key, cls, count] = _outcome(
-                        int(count), side, refs, cls, shared
-                    )
-                if isinstance(cause, BestMeasurement):
-                    column[i] = cause
-                    continue
-            shape = shapes.get((id(reason), id(cause)))
-            if shape is None:
-                shape = shapes[id(reason), id(cause)] = _shape(reason, cause)
-            column[i] = shape
+                cause = _outcome(int(count), side, references.get(cls, []), cls, shared)
+            if isinstance(cause, BestMeasurement):
+                for i in at:
+                    if not isinstance(column[i], BestMeasurement):
+                        column[i] = cause
+                continue
+            # Most of a group's tiers hold one reason (the class's "no sizing run … on
+            # tier TIER"): its shape is kept at hand.
+            last, shaped = _NONE, None
+            for i in at:
+                reason = column[i]
+                if reason is last:
+                    column[i] = shaped
+                elif not isinstance(reason, BestMeasurement):
+                    shape = shapes.get((id(reason), id(cause)))
+                    if shape is None:
+                        shape = shapes[id(reason), id(cause)] = _shape(reason, cause)
+                    last, shaped = reason, shape
+                    column[i] = shape
+
+
+_NONE = object()  # no reason seen yet
 
 
 def _shape(reason: Held | None, cause: model.Unknown | tuple[str, dict]) -> Held:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -47,7 +47,6 @@ from .visibility import viewer
 SIZING_SCALES = (Scale.STANDARD, Scale.FULL)
 Found = BestMeasurement | NoMeasurement
 _NEVER = dt.datetime.min.replace(tzinfo=dt.UTC)
-_NOT_FOUND = object()  # a tier the catalog does not have
 
 
 def best_measurement(profile_class: str, target_or_tier, threads: int) -> BestMeasurement:
@@ -82,20 +81,19 @@ def best_measurements(
     if not slugs or not classes:
         return found
     counts = vcpus or {}
-    if missing := [slug for slug in slugs if slug not in counts]:
-        counts = {**counts, **dict.fromkeys(missing, _NOT_FOUND)}
-        counts.update(Tier.objects.filter(slug__in=missing).values_list("slug", "vcpus"))
+    # The tiers without a thread count (a handful, or none): one pass over the tiers (a
+    # loop sorting every tier into "with" and "without" was 6 ms of 15 at 20,000 tiers).
+    lacking = [slug for slug in slugs if not counts.get(slug)]
+    if missing := [slug for slug in lacking if slug not in counts]:
+        read = Tier.objects.filter(slug__in=missing).values_list("slug", "vcpus")
+        counts = {**counts, **dict(read)}
+        lacking = [slug for slug in lacking if not counts.get(slug)]
     uncounted: dict[str, list[int]] = {}  # reason code → the positions of its tiers
-    with_threads = set()
-    for i, slug in enumerate(slugs):
-        count = counts.get(slug, _NOT_FOUND)
-        if count is _NOT_FOUND or not count:
-            code = "tier_not_in_catalog" if count is _NOT_FOUND else "tier_without_vcpus"
-            uncounted.setdefault(code, []).append(i)
-        else:
-            with_threads.add(slug)
+    for slug in lacking:
+        code = "tier_not_in_catalog" if slug not in counts else "tier_without_vcpus"
+        uncounted.setdefault(code, []).append(found.at[slug])
     linked = Q(target__tier__isnull=False) & counted(viewer())
-    selection = _Selection(classes, linked, with_threads, by_tier=True)
+    selection = _Selection(classes, linked, _Counted(found.at, set(lacking)), by_tier=True)
     where = Why("benchmarks.on_tier", {"tier": TIER})
     # One reason for all the classes of a tier not in the catalog or without vCPUs.
     said = [(Why(f"benchmarks.{code}", {"tier": TIER}), at) for code, at in uncounted.items()]
@@ -108,6 +106,20 @@ def best_measurements(
         for slug in selection.groups(cls):
             column[found.at[slug]] = selection.answer(slug, cls, int(counts[slug]), where)
     return found
+
+
+class _Counted:
+    """The asked tiers with a thread count: what the selection's few run rows are checked
+    against (not a set of every tier's key)."""
+
+    def __init__(self, asked: Collection[str], lacking: Collection[str]) -> None:
+        self.asked, self.lacking = asked, lacking
+
+    def __contains__(self, slug: object) -> bool:
+        return slug in self.asked and slug not in self.lacking
+
+    def __len__(self) -> int:  # none left: the selection reads no runs
+        return len(self.asked) - len(self.lacking)
 
 
 def counted(user_id: int | None, run: str = "") -> Q:
@@ -267,7 +279,7 @@ class _Selection:
     (`by_tier`) or, for a single lookup, all the runs `runs` selects (group "")."""
 
     def __init__(
-        self, classes: list[str], runs: Q, groups: set[str], *, by_tier: bool = False
+        self, classes: list[str], runs: Q, groups: Container[str], *, by_tier: bool = False
     ) -> None:
         self.series = _current_series(classes)
         self._current = {
