@@ -30,7 +30,7 @@ from estimates import model
 from .evidence import BestMeasurement, NoMeasurement
 from .findings import TIER, Findings, Held, Why
 from .models import ProfileVersion, Run, Summary
-from .selectors import _NEVER, SIZING_SCALES, _Loaded, _Run, _Summary, _summary_rows
+from .selectors import _NEVER, SIZING_SCALES, HostRuns, _Loaded, _Run, _Summary, _summary_rows
 from .visibility import viewer
 
 Found = BestMeasurement | NoMeasurement
@@ -71,12 +71,20 @@ def reference_runs(classes: Iterable[str]) -> dict[str, list[Reference]]:
         )
         .exclude(Exists(newer))
     )
+    return references_of(_summary_rows(summaries), classes)
+
+
+def references_of(
+    runs: Mapping[object, tuple[_Run, list[_Summary]]], classes: Iterable[str]
+) -> dict[str, list[Reference]]:
+    """Each class's winning run on every host, from the hosts' runs (`reference_runs`' rows,
+    or `selectors.HostRuns`' which a batch read already)."""
     newest = sorted(
-        _summary_rows(summaries).values(),
+        runs.values(),
         key=lambda found: (found[0].finished_at or _NEVER, found[0].created_at),
         reverse=True,
     )
-    asked = set(classes)
+    asked = set(classes)  # `reference_runs`' classes, in whatever order: the same references
     winners: dict[tuple[str, str], tuple[_Run, list[_Summary]]] = {}
     for found in newest:
         run = found[0]
@@ -161,12 +169,15 @@ def estimate_into(
     skip: Container[str] = (),
     cpus: Mapping[str, tuple[str, str, str]] | None = None,
     vcpus: Mapping[str, int | None] | None = None,
+    hosts: HostRuns | None = None,
 ) -> None:
     """`estimates` over every pair of `found` without a figure whose tier is not in `skip`
     (the tiers with a declared speed factor), in place: an estimate, or the reason there is
     none kept as its shape (`findings.Why`: "… CPU … on tier TIER", wrapping the reason
     for no measurement). `cpus` (provider, name, CPU model) and `vcpus`: the tiers the
-    caller has at hand (the tier index); the others are read in one query.
+    caller has at hand (the tier index); the others are read in one query. `hosts`: the
+    hosts' runs the batch that filled `found` read (`selectors.measured_batch`), where the
+    references are taken from (else one query).
 
     Everything here is shared, tier by tier only positions are written: a tier's CPU side
     per (provider, name, CPU model), an estimate or its reason per (side, class, thread
@@ -180,7 +191,7 @@ def estimate_into(
     ]  # fmt: skip
     if not wanted:
         return
-    references = reference_runs(wanted)
+    references = references_of(hosts.rows(), wanted) if hosts else reference_runs(wanted)
     cpus, vcpus = cpus or {}, vcpus or {}
     if lacking := [s for s in slugs if s not in cpus or s not in vcpus]:
         read = tier_cpus(lacking)

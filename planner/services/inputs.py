@@ -31,8 +31,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from benchmarks_app.estimate_selectors import estimate_into
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.findings import Findings
-from benchmarks_app.selectors import best_measurements as select_measurements
-from benchmarks_app.selectors import pending_importers
+from benchmarks_app.selectors import measured_batch, pending_importers
 from benchmarks_app.visibility import evidence_of, viewer
 from catalog import commitments as cloud_commitments
 from catalog import interruptions as spot_interruptions
@@ -243,13 +242,13 @@ def best_measurements(
             return _read()
 
     def _read() -> Findings:
-        found = select_measurements(slugs, classes, vcpus=index.vcpus)
+        found, hosts = measured_batch(slugs, classes, vcpus=index.vcpus)
         for slug, cls, figure in list(found.figures()):
             if (gated := fitgate.gate(figure, min_r2)) is not figure:
                 found.put(slug, cls, gated)
         # The ladder's lower rungs where no run measures the tier: an estimate from
         # published scores (never over a staff member's declared speed factor).
-        estimate_into(found, index.factors, index.cpus, index.vcpus)
+        estimate_into(found, index.factors, index.cpus, index.vcpus, hosts)
         return found
 
     key = (tuple(slugs), tuple(classes), min_r2, scope)
