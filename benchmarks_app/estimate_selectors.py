@@ -7,8 +7,9 @@
    the ratio of single-thread scores × the library's thread-scaling curve, with its band;
 4. none, with the reason (a `NoMeasurement`, its message saying why no estimate).
 
-Reads: every host's winning run per class with its summaries (one query) and, unless the
-caller has them, the asked tiers' provider, name and CPU (one query); the rest is pure.
+Reads: every host's winning run per class with its summaries (one query, or none where a
+batch read the hosts' runs already: `selectors.HostRuns`) and, unless the caller has them,
+the asked tiers' provider, name and CPU (one query); the rest is pure.
 `estimates` answers pairs one by one; `estimate_into` fills a whole plan's `Findings`,
 its reasons kept as shapes shared by every tier of one cause (`benchmarks_app.findings`).
 """
