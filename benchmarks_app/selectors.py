@@ -434,7 +434,7 @@ class HostRuns:
 
     The estimates' reference runs are each host's newest of these; a batch's winning runs
     are among them too (a linked target's counted run counts here), so one query serves
-    both: one query fewer, ~1.5 ms of a 13 ms evidence read at 2,018 tiers (most of a
+    both: one query fewer, ~1-1.5 ms of a 13 ms evidence read at 2,018 tiers (most of a
     query's cost here is the ORM's building and compiling it, not the database's)."""
 
     def __init__(self, series: Mapping[str, list[_Version]]) -> None:
