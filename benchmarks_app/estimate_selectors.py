@@ -7,8 +7,9 @@
    the ratio of single-thread scores × the library's thread-scaling curve, with its band;
 4. none, with the reason (a `NoMeasurement`, its message saying why no estimate).
 
-Reads: every host's winning run per class with its summaries (one query) and, unless the
-caller has them, the asked tiers' provider, name and CPU (one query); the rest is pure.
+Reads: every host's winning run per class with its summaries (one query, or none where a
+batch read the hosts' runs already: `selectors.HostRuns`) and, unless the caller has them,
+the asked tiers' provider, name and CPU (one query); the rest is pure.
 `estimates` answers pairs one by one; `estimate_into` fills a whole plan's `Findings`,
 its reasons kept as shapes shared by every tier of one cause (`benchmarks_app.findings`).
 """
@@ -21,8 +22,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
-from django.db.models import Exists, OuterRef, Q, TextField
-from django.db.models.functions import Cast
+from django.db.models import Exists, OuterRef, Q
 
 from catalog.models import Tier
 from common.messages import Message, TierRef
@@ -31,7 +31,7 @@ from estimates import model
 from .evidence import BestMeasurement, NoMeasurement
 from .findings import TIER, Findings, Held, Why
 from .models import ProfileVersion, Run, Summary
-from .selectors import _NEVER, SIZING_SCALES, _Loaded
+from .selectors import _NEVER, SIZING_SCALES, HostRuns, _Loaded, _Run, _Summary, _summary_rows
 from .visibility import viewer
 
 Found = BestMeasurement | NoMeasurement
@@ -71,30 +71,28 @@ def reference_runs(classes: Iterable[str]) -> dict[str, list[Reference]]:
             else Q(run__confirmed=True)
         )
         .exclude(Exists(newer))
-        .select_related("run__profile_version__profile", "run__target")
-        .defer("extra", "runtime", "outliers", "run__threads", "run__target__fingerprint")
-        .annotate(extra_text=Cast("extra", output_field=TextField()))
-        .order_by("threads")
     )
-    runs: dict[object, list[Summary]] = {}
-    for summary in summaries:
-        runs.setdefault(summary.run_id, []).append(summary)
+    return references_of(_summary_rows(summaries), classes)
+
+
+def references_of(
+    runs: Mapping[object, tuple[_Run, list[_Summary]]], classes: Iterable[str]
+) -> dict[str, list[Reference]]:
+    """Each class's winning run on every host, from the hosts' runs (`reference_runs`' rows,
+    or `selectors.HostRuns`' which a batch read already)."""
     newest = sorted(
         runs.values(),
-        key=lambda group: (group[0].run.finished_at or _NEVER, group[0].run.created_at),
+        key=lambda found: (found[0].finished_at or _NEVER, found[0].created_at),
         reverse=True,
     )
-    winners: dict[tuple[str, str], list[Summary]] = {}
-    for group in newest:
-        run = group[0].run
-        for summary in group:
-            summary.run = run
-        version = run.profile_version.profile
-        for cls in {version.workload_class, version.name} & set(classes):
-            winners.setdefault((run.target.name, cls), group)
+    asked = set(classes)  # `reference_runs`' classes, in whatever order: the same references
+    winners: dict[tuple[str, str], tuple[_Run, list[_Summary]]] = {}
+    for found in newest:
+        run = found[0]
+        for cls in {run.workload_class, run.profile_name} & asked:
+            winners.setdefault((run.host, cls), found)
     out: dict[str, list[Reference]] = {}
-    for (host, cls), group in sorted(winners.items()):
-        run = group[0].run
+    for (host, cls), (run, group) in sorted(winners.items(), key=lambda item: item[0]):
         own = run.fingerprint.get("speed_scores") or None
         side = model.host_side(str(run.fingerprint.get("cpu_model") or ""), host, own)
         out.setdefault(cls, []).append(Reference(_Loaded(run, group, {}), side))
@@ -172,12 +170,15 @@ def estimate_into(
     skip: Container[str] = (),
     cpus: Mapping[str, tuple[str, str, str]] | None = None,
     vcpus: Mapping[str, int | None] | None = None,
+    hosts: HostRuns | None = None,
 ) -> None:
     """`estimates` over every pair of `found` without a figure whose tier is not in `skip`
     (the tiers with a declared speed factor), in place: an estimate, or the reason there is
     none kept as its shape (`findings.Why`: "… CPU … on tier TIER", wrapping the reason
     for no measurement). `cpus` (provider, name, CPU model) and `vcpus`: the tiers the
-    caller has at hand (the tier index); the others are read in one query.
+    caller has at hand (the tier index); the others are read in one query. `hosts`: the
+    hosts' runs the batch that filled `found` read (`selectors.measured_batch`), where the
+    references are taken from (else one query).
 
     Everything here is shared, tier by tier only positions are written: a tier's CPU side
     per (provider, name, CPU model), an estimate or its reason per (side, class, thread
@@ -191,49 +192,58 @@ def estimate_into(
     ]  # fmt: skip
     if not wanted:
         return
-    references = reference_runs(wanted)
+    references = references_of(hosts.rows(), wanted) if hosts else reference_runs(wanted)
     cpus, vcpus = cpus or {}, vcpus or {}
     if lacking := [s for s in slugs if s not in cpus or s not in vcpus]:
         read = tier_cpus(lacking)
         cpus = {**cpus, **{s: (t.provider, t.name, t.cpu_model) for s, t in read.items()}}
         vcpus = {**vcpus, **{s: t.vcpus for s, t in read.items()}}
     columns = [(cls, column) for cls, column in columns if cls in wanted]
+    # The tiers to estimate, grouped by CPU side and thread count: a group's tiers get the
+    # same estimate, or the same reason for none around each one's reason for no
+    # measurement (a catalog's tiers make a few dozen groups).
+    rows = [(i, cpu, count) for i, s in enumerate(slugs)
+            if (count := vcpus.get(s)) and (cpu := cpus.get(s)) and s not in skip]  # fmt: skip
+    keys = model.side_keys([cpu for _i, cpu, _count in rows])
     sides: dict[tuple, model.Side | model.Unknown] = {}  # by `model.side_key`
-    of_cpu: dict[tuple[str, str, str], tuple] = {}  # (side, its key) by (provider, name, CPU)
-    outcomes: dict[tuple, BestMeasurement | tuple[str, dict]] = {}  # by (key, class, count)
+    groups: dict[tuple, list[int]] = {}  # the positions of its tiers by (side key, count)
+    for (i, cpu, count), key in zip(rows, keys, strict=True):
+        group = groups.get((key, count))
+        if group is None:
+            group = groups[key, count] = []
+            if key not in sides:
+                sides[key] = tier_side(TierCpu("", *cpu, count))
+        group.append(i)
     shapes: dict[tuple[int, int], Held] = {}  # by (id of the reason for none, of the cause)
     shared: dict[tuple[int, int], tuple] = {}
-    for i, slug in enumerate(slugs):
-        count = vcpus.get(slug)
-        if not count or slug in skip or slug not in cpus:
-            continue  # nothing to scale to: the reason for no measurement stays
-        cpu = cpus[slug]
-        known = of_cpu.get(cpu)
-        if known is None:
-            key = model.side_key(cpu[2], vendor=cpu[0], server=cpu[1])
-            side = sides.get(key) or sides.setdefault(key, tier_side(TierCpu("", *cpu, count)))
-            known = of_cpu[cpu] = (side, key)
-        side, key = known
+    for (key, count), at in groups.items():
+        side = sides[key]
         for cls, column in columns:
-            reason = column[i]
-            if isinstance(reason, BestMeasurement):
-                continue
             if isinstance(side, model.Unknown):  # most tiers of a large catalog
                 cause: object = side
             else:
-                cause = outcomes.get((key, cls, count))
-                if cause is None:
-                    refs = references.get(cls, [])
-                    cause = outcomes[key, cls, count] = _outcome(
-                        int(count), side, refs, cls, shared
-                    )
-                if isinstance(cause, BestMeasurement):
-                    column[i] = cause
-                    continue
-            shape = shapes.get((id(reason), id(cause)))
-            if shape is None:
-                shape = shapes[id(reason), id(cause)] = _shape(reason, cause)
-            column[i] = shape
+                cause = _outcome(int(count), side, references.get(cls, []), cls, shared)
+            if isinstance(cause, BestMeasurement):
+                for i in at:
+                    if not isinstance(column[i], BestMeasurement):
+                        column[i] = cause
+                continue
+            # Most of a group's tiers hold one reason (the class's "no sizing run … on
+            # tier TIER"): its shape is kept at hand.
+            last, shaped = _NONE, None
+            for i in at:
+                reason = column[i]
+                if reason is last:
+                    column[i] = shaped
+                elif not isinstance(reason, BestMeasurement):
+                    shape = shapes.get((id(reason), id(cause)))
+                    if shape is None:
+                        shape = shapes[id(reason), id(cause)] = _shape(reason, cause)
+                    last, shaped = reason, shape
+                    column[i] = shape
+
+
+_NONE = object()  # no reason seen yet
 
 
 def _shape(reason: Held | None, cause: model.Unknown | tuple[str, dict]) -> Held:
@@ -302,7 +312,7 @@ def _outcome(
     if not references:
         return "no_reference_run", {"class": cls}
     if not usable:
-        return "reference_cpu_unknown", {"host": references[0].loaded.run.target.name}
+        return "reference_cpu_unknown", {"host": references[0].loaded.run.host}
     same = [r for r in usable if r.side.cpu_key == side.cpu_key and side.how != "family"]
     candidates = []
     for ref in same or usable:
@@ -318,7 +328,7 @@ def _outcome(
     k = max(below) if below else min(loaded.sweep.medians)
     if (id(ref), k) not in shared:
         fit = loaded.sweep.fit
-        name = loaded.run.profile_version.profile.name
+        name = loaded.run.profile_name
         summary = loaded.by_threads[k]
         base = loaded.evidence(summary, k, summary.median)
         times = base.extra.get("service_times_s")

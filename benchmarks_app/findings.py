@@ -19,6 +19,7 @@ Pure: no Django.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import compress, repeat
 from typing import Any
 
 from common.messages import Message, TierRef, check
@@ -111,8 +112,8 @@ class Findings(Mapping[tuple[str, str], BestMeasurement | NoMeasurement]):
 
     def __init__(self, slugs: Sequence[str], classes: Sequence[str]) -> None:
         self.slugs, self.classes = list(slugs), list(classes)
-        self.at = {slug: i for i, slug in enumerate(self.slugs)}
         n = len(self.slugs)
+        self.at = dict(zip(self.slugs, range(n), strict=True))
         self._held: dict[str, list[Held | None]] = {cls: [None] * n for cls in self.classes}
 
     # --- filling --------------------------------------------------------------------------
@@ -132,10 +133,12 @@ class Findings(Mapping[tuple[str, str], BestMeasurement | NoMeasurement]):
                 yield slug, cls, held  # type: ignore[misc]
 
     def figures(self) -> Iterator[tuple[str, str, BestMeasurement]]:
-        """(tier, class, figure) for the pairs with one, class by class."""
-        for slug, cls, held in self.held():
-            if isinstance(held, BestMeasurement):
-                yield slug, cls, held
+        """(tier, class, figure) for the pairs with one, class by class (found in C: a
+        catalog's 40,000 pairs, nearly all without one, were 2.6 ms through `held`)."""
+        for cls, column in self._held.items():
+            figures = map(isinstance, column, repeat(BestMeasurement))
+            for i in compress(range(len(column)), figures):
+                yield self.slugs[i], cls, column[i]  # type: ignore[misc]
 
     def with_figures(self, figures: Mapping[tuple[str, str], BestMeasurement]) -> Findings:
         """A copy with these pairs' figures (the pairs must be asked of this map): the rest

@@ -25,6 +25,7 @@ import json
 import math
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,6 +251,29 @@ def side_key(cpu_text: str | None, *, vendor: str = "", server: str = "") -> tup
     if vendor and server and score_table.load().server(vendor, server):
         return (cpu_text, vendor, server.lower())
     return (cpu_text,)
+
+
+def side_keys(cpus: Iterable[tuple[str, str, str]]) -> list[tuple]:
+    """`side_key` of each (provider, server type, CPU text), in order: each provider's
+    vendor and each distinct triple's key worked out once (a catalog-sized plan asks for
+    every tier's)."""
+    servers = score_table.load().servers
+    vendors: dict[str, str] = {}
+    known: dict[tuple[str, str, str], tuple] = {}
+    out = []
+    for cpu in cpus:
+        key = known.get(cpu)
+        if key is None:
+            provider, server, text = cpu
+            vendor = vendors.get(provider)
+            if vendor is None:
+                vendor = vendors[provider] = score_table.vendor_of(provider)
+            if vendor and server and (vendor, low := server.lower()) in servers:
+                key = known[cpu] = (text, vendor, low)
+            else:
+                key = known[cpu] = (text,)
+        out.append(key)
+    return out
 
 
 def host_side(

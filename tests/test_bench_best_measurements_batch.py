@@ -129,3 +129,34 @@ def test_many_tiers_cost_the_same_few_queries(django_assert_max_num_queries):
         found = best_measurements(slugs, ["gbm", "inference"])
     assert sum(isinstance(f, BestMeasurement) for f in found.values()) == 5
     assert len(found) == 120
+
+
+def test_tiers_without_a_thread_count_read_no_runs(django_assert_num_queries):
+    pv = version()
+    _tier, host = linked("epyc", "test-no-count", vcpus=None)
+    finished_run(pv, host, AMDAHL)
+    # the tiers' thread counts and the profiles' versions: no runs, as none can size them
+    with django_assert_num_queries(2):
+        found = best_measurements(["test-no-count", "test-gone"], ["gbm"])
+    assert found["test-no-count", "gbm"].message.code == "benchmarks.tier_without_vcpus"
+    assert found["test-gone", "gbm"].message.code == "benchmarks.tier_not_in_catalog"
+    # one tier with a count among them: its runs are read (and only its)
+    make_tier("test-counted", provider="Test", vcpus=8)
+    found = best_measurements(["test-no-count", "test-counted"], ["gbm"], vcpus={"test-counted": 8})
+    assert found["test-no-count", "gbm"].message.code == "benchmarks.tier_without_vcpus"
+    assert found["test-counted", "gbm"].message.code == "benchmarks.no_sizing_run"
+
+
+def test_a_winner_the_hosts_read_lacks_is_read_on_its_own():
+    """A run confirmed or retired between the batch's reads: its summaries read by id."""
+    from benchmarks_app.selectors import HostRuns, _load
+
+    pv = version()
+    _tier, host = linked("epyc", "test-late")
+    run = finished_run(pv, host, AMDAHL)
+    hosts = HostRuns({})  # no versions: nothing read there
+    loaded = _load({run.pk}, hosts)[run.pk]
+    assert hosts.rows() == {}
+    assert loaded.sweep.medians == pytest.approx(AMDAHL)
+    assert [s.threads for s in loaded.summaries] == [1, 2, 4, 8]
+    assert loaded.run.host == "epyc" and loaded.run.pk == run.pk

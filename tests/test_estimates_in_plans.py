@@ -188,3 +188,33 @@ def test_a_run_on_the_same_cpu_model_is_the_reference_before_any_other_host(
     # a tier of another CPU still scales from published scores, never from this rung
     other = gbm(C7A)[C7A, "gbm"].extra["estimate"]
     assert other["rung"] == "published_scores"
+
+
+def test_the_batch_reads_the_references_with_its_winners_once(
+    fresh_install_with_one_run, django_assert_num_queries
+):
+    """The measured tier's winning run and the estimates' references come from one read of
+    the hosts' runs: the same figures and reasons as the references read on their own."""
+    from benchmarks_app.estimate_selectors import estimate_into
+    from benchmarks_app.selectors import best_measurements, measured_batch
+
+    tier = make_tier("aws-c7a.large", provider="AWS", name="c7a.large", vcpus=2)
+    target = Target.objects.get()
+    target.tier = tier
+    target.save()
+    slugs = [tier.slug, C5, EXTREME, HETZNER]
+    index = inputs.tier_index()
+    # the profiles' versions, the linked runs, the hosts' runs, the winner's repetitions
+    with django_assert_num_queries(4):
+        found, hosts = measured_batch(slugs, ["gbm"], vcpus=index.vcpus)
+        estimate_into(found, index.factors, index.cpus, index.vcpus, hosts)
+    alone = best_measurements(slugs, ["gbm"], vcpus=index.vcpus)
+    estimate_into(alone, index.factors, index.cpus, index.vcpus)  # its own reference read
+    assert found[tier.slug, "gbm"].measured
+    assert (
+        found[C5, "gbm"].extra["estimate"]["reference"]["run_id"] == found[tier.slug, "gbm"].run_id
+    )
+    for slug in slugs:
+        assert found[slug, "gbm"] == alone[slug, "gbm"] or (
+            plain(found[slug, "gbm"].message) == plain(alone[slug, "gbm"].message)
+        )

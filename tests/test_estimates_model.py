@@ -154,3 +154,19 @@ def test_the_bench_pairs_the_projects_own_runs_of_one_profile_from_two_hosts():
     assert all(r["ref"] != r["target"] and r["estimate"] > 0 for r in rows)
     said = bench.own_summary(rows)
     assert said["cases"] == len(rows) and 0 <= said["band_coverage"] <= 1
+
+
+def test_side_keys_are_side_key_of_each_triple_in_order():
+    server = next(iter(model.score_table.load().servers.values()))
+    triples = [
+        ("AWS", "c5.2xlarge", "Intel Xeon Platinum 8124M"),
+        ("Amazon Web Services", "C5.2XLARGE", ""),  # the table's row, whatever the case
+        ("AWS", "c5.2xlarge (copy 7)", ""),  # no row: the CPU text alone
+        (server.vendor, server.server_id.upper(), None),
+        ("Hetzner Cloud", "", "AMD EPYC 7502P"),
+        ("Someone Else", "c5.2xlarge", "AMD EPYC 4545P"),
+        ("AWS", "c5.2xlarge", "Intel Xeon Platinum 8124M"),  # a triple again
+    ]
+    expected = [model.side_key(cpu, vendor=p, server=name) for p, name, cpu in triples]
+    assert model.side_keys(triples) == expected
+    assert len(expected[1]) == 3 and len(expected[2]) == 1  # both kinds of key are here

@@ -4,10 +4,12 @@
   engine's `Prices` view of it;
 - the offered tiers, each with its thread count and its declared speed factor (one query:
   plan validation reads the same index);
-- measurements: `benchmarks_app.selectors.best_measurements` for every (tier, workload
-  class) the plan needs, at the tier's thread count, in one batch (at most six queries);
-  where none, an estimate from published scores (`benchmarks_app.estimate_selectors`,
-  four more queries), else the reason the tier gets no number: a `Findings` that keeps
+- measurements: `benchmarks_app.selectors.measured_batch` for every (tier, workload
+  class) the plan needs, at the tier's thread count, in one batch (four queries: the
+  profiles' versions, the linked runs, every host's current runs with their summaries,
+  the winners' repetitions); where none, an estimate from published scores
+  (`benchmarks_app.estimate_selectors`, its reference runs from the same hosts' runs: no
+  more queries), else the reason the tier gets no number: a `Findings` that keeps
   a reason per cause and class and says each tier's when read (`benchmarks_app.findings`).
 
 Each read is kept in this process for the data generation it was made at (and the
@@ -31,8 +33,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from benchmarks_app.estimate_selectors import estimate_into
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.findings import Findings
-from benchmarks_app.selectors import best_measurements as select_measurements
-from benchmarks_app.selectors import pending_importers
+from benchmarks_app.selectors import measured_batch, pending_importers
 from benchmarks_app.visibility import evidence_of, viewer
 from catalog import commitments as cloud_commitments
 from catalog import interruptions as spot_interruptions
@@ -243,18 +244,18 @@ def best_measurements(
             return _read()
 
     def _read() -> Findings:
-        found = select_measurements(slugs, classes, vcpus=index.vcpus)
+        found, hosts = measured_batch(slugs, classes, vcpus=index.vcpus)
         for slug, cls, figure in list(found.figures()):
             if (gated := fitgate.gate(figure, min_r2)) is not figure:
                 found.put(slug, cls, gated)
         # The ladder's lower rungs where no run measures the tier: an estimate from
         # published scores (never over a staff member's declared speed factor).
-        estimate_into(found, index.factors, index.cpus, index.vcpus)
+        estimate_into(found, index.factors, index.cpus, index.vcpus, hosts)
         return found
 
     key = (tuple(slugs), tuple(classes), min_r2, scope)
     # Kept: bench/memo_pays.py: a workload-sized plan's evidence was 38 ms to read at 2,018
-    # tiers, 0.5 s at 20,000 (now ~20 / ~60 ms CPU, bench/api_scale.py's evidence phase);
+    # tiers, 0.5 s at 20,000 (now ~11 / ~31 ms CPU, bench/api_scale.py's evidence phase);
     # ~1 ms kept at 20,000 (the key). Handed out as it is (a `Findings` is only read, no
     # copy), and compact: a reason per cause and class, not per tier
     # (benchmarks_app/findings.py).
