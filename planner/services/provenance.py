@@ -162,8 +162,10 @@ def _option_provenance(
         cap = part.capacity
         part_runs, part_estimates = _bases(cap, bases)
         if cap is not None:
-            sources = CapacityProvenance.model_construct(
-                tier=part.tier, runs=part_runs, estimates=part_estimates
+            sources = constructed(
+                CapacityProvenance,
+                {"tier": part.tier, "runs": part_runs, "estimates": part_estimates},
+                _CAPACITY_SOURCES,
             )
             part.capacity = _with(cap, provenance=sources)
         if part.mode == "sized":
@@ -177,13 +179,18 @@ def _option_provenance(
     entered += [f"monthly.{k}" for k in ("egress", "other") if Decimal(monthly.get(k) or 0)]
     entered += carried[0]
     entered += _owned_entered(option, plan)
-    option.provenance = OptionProvenance.model_construct(
-        prices=[part.price for part in option.parts] + carried[1],
-        runs=runs,
-        estimates=estimates,
-        entered=entered,
-    )
+    option.provenance = constructed(
+        OptionProvenance,
+        {"prices": [part.price for part in option.parts] + carried[1], "runs": runs,
+         "estimates": estimates, "entered": entered},
+        _OPTION_SOURCES,
+    )  # fmt: skip
     return option
+
+
+# `model_construct`'s fields set of the two (every field given, in their order above)
+_CAPACITY_SOURCES = tuple(CapacityProvenance.model_fields)
+_OPTION_SOURCES = tuple(OptionProvenance.model_fields)
 
 
 def _baseline_provenance(baseline: Baseline, plan: dict[str, Any]) -> BaselineSources:
