@@ -8,6 +8,7 @@ from planner.compute import tco
 from planner.compute.answer import Capacity, Option, OptionMoney, Part, PriceRow, WorkloadCapacity
 from planner.compute.capacity import size_tiers
 from planner.compute.schema import HpoWorkload, InferenceWorkload
+from planner.services.provenance import with_provenance
 from tests.support.capacity import C5, EXTREME, GBM, measured, tiers
 from tests.test_engine_options import run
 
@@ -85,3 +86,26 @@ def test_an_options_output_is_made_as_model_construct_makes_it():
     assert {"fx_rate", "fx_date"} <= rated.model_fields_set and rated.fx_rate == 0.9
     plain = shown[1].parts[0].price
     assert "fx_rate" not in plain.model_fields_set and "fx_rate" not in plain.model_dump()
+
+
+def test_the_answers_sources_leave_the_comparison_as_the_engine_made_it():
+    """The shown tiers' rows gain their price row, the capacities, the baseline and the
+    headline their sources, on the answer's copies: the comparison's stay as they were."""
+    comparison = run()
+    answer = with_provenance(comparison.output(limit=3))
+    rows = [r for r in answer.price_performance if "price" in r.model_fields_set]
+    assert rows and all(r.price is not None for r in rows)
+    assert all(
+        r.price is None and "price" not in r.model_fields_set for r in comparison.price_performance
+    )
+    sized = [p.capacity for o in answer.options for p in o.parts if p.capacity is not None]
+    assert sized and all(c.provenance is not None for c in sized)
+    held = [p.capacity for o in comparison.options for p in o.parts if p.capacity is not None]
+    assert held and all(c.provenance is None for c in held)
+    assert answer.baseline.provenance is not None and comparison.baseline.provenance is None
+    assert answer.headline.provenance is not None and comparison.headline.provenance is None
+    dumped = answer.model_dump()
+    assert dumped["headline"]["provenance"] == {"option": answer.headline.best}
+    assert "provenance" not in comparison.output(limit=3).model_dump()["headline"]
+    runs = [o.provenance.runs for o in answer.options]
+    assert all(len(r) == 1 for r in runs) and runs[0][0]["run_id"] == "run-epyc-gbm"
