@@ -200,7 +200,9 @@ class ClassEvidence:
     ) -> tuple[Any, Any, dict[str, Any], list[Message]]:
         key = (id(record), id(factor))
         kept = self._said.get(key)
-        if kept is None:  # the two kept beside: no other object takes their ids
+        # the two kept beside, so no other object takes their ids while kept (and checked:
+        # a table carried through a pickle keeps its old ids as keys)
+        if kept is None or kept[0] is not record or kept[1] is not factor:
             kept = (record, factor, _basis(record, factor), _labels(record, factor))
             self._said[key] = kept
         return kept
