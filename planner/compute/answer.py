@@ -315,15 +315,16 @@ class OptionMoney(BaseModel):
         steady = money.steady_monthly
         if steady is None:
             steady = money.monthly[0] if money.monthly else Decimal("0.00")
-        return cls.model_construct(
-            one_time=money.one_time, monthly=money.monthly, cumulative=money.cumulative,
-            total=money.total, present_cost=money.present_cost, npv=money.npv,
-            saving=money.saving, saving_pct=money.saving_pct,
-            saving_per_month=money.saving_per_month, saving_per_year=money.saving_per_year,
-            payback_month=money.payback_month, payback_fraction=money.payback_fraction,
-            payback_label=money.payback_label, steady_monthly=steady,
-            transition_cost=money.transition_cost,
-        )  # fmt: skip
+        # `model_construct` of every field, through `constructed` (an answer's 50 options)
+        return constructed(cls, {
+            "one_time": money.one_time, "monthly": money.monthly,
+            "cumulative": money.cumulative, "total": money.total,
+            "present_cost": money.present_cost, "npv": money.npv, "saving": money.saving,
+            "saving_pct": money.saving_pct, "saving_per_month": money.saving_per_month,
+            "saving_per_year": money.saving_per_year, "payback_month": money.payback_month,
+            "payback_fraction": money.payback_fraction, "payback_label": money.payback_label,
+            "steady_monthly": steady, "transition_cost": money.transition_cost,
+        }, cls.model_fields)  # fmt: skip
 
 
 class WorkloadCapacity(BaseModel):

@@ -54,7 +54,7 @@ from common.message_texts import TEXTS
 from common.messages import Message, TierRef, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds, fitgate, queueing
-from planner.compute.answer import Capacity, WorkloadCapacity
+from planner.compute.answer import Capacity, WorkloadCapacity, constructed
 from planner.compute.message_fields import as_message, figure
 from planner.compute.schema import (
     DeepLearningWorkload,
@@ -172,38 +172,65 @@ class ClassEvidence:
             [_float(r.extra.get(key)) if r else np.nan for r in self.records], dtype=float
         )
 
+    # What a tier's record and speed factor say (its basis and labels), by the identity of
+    # the two (`records` and `factors` keep them): a large catalog's tiers share a few
+    # records (an estimate's reference run, a CPU model's published scores), and the shown
+    # options' capacities and the price/performance rows said them again per tier.
+    _said: dict[tuple[int, int], tuple[Any, Any, dict[str, Any], list[Message]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
     def basis(self, i: int) -> dict[str, Any]:
+        """What tier i's figure rests on (shared by the tiers with the same record and
+        factor: read, never changed)."""
         record = self.records[i]
         if record is None:
             return {"none": self.reasons[i]}
-        measured = {**record.provenance, "value": record.value, "unit": record.unit}
-        factor = self.factors[i]
-        if factor is None:
-            return measured
-        return {"estimate": {"speed_factor": factor.to_dict(), "reference": measured}}
+        return self._of(record, self.factors[i])[2]
 
     def labels(self, i: int) -> list[Message]:
+        """Tier i's labels: a list of its own, the messages shared as `basis` is."""
         record = self.records[i]
         if record is None:
             return []
-        out = []
-        if self.factors[i] is not None:
-            f = self.factors[i]
-            out.append(
-                msg("capacity.label_estimate", factor=figure(f.factor), unit=f.unit,
-                    tier=TierRef(f.relative_to))
-            )  # fmt: skip
-        if estimate := record.estimate_labels():
-            out += estimate
-        elif not record.measured:
-            out.append(
-                msg("capacity.label_predicted", fit=record.fit or "scaling", host=record.host)
-            )
-        if fallback := fitgate.fallback_label(record):
-            out.append(fallback)
-        if record.extrapolation:
-            out.append(as_message(record.extrapolation))
-        return out
+        return list(self._of(record, self.factors[i])[3])
+
+    def _of(
+        self, record: BestMeasurement, factor: SpeedFactor | None
+    ) -> tuple[Any, Any, dict[str, Any], list[Message]]:
+        key = (id(record), id(factor))
+        kept = self._said.get(key)
+        # the two kept beside, so no other object takes their ids while kept (and checked:
+        # a table carried through a pickle keeps its old ids as keys)
+        if kept is None or kept[0] is not record or kept[1] is not factor:
+            kept = (record, factor, _basis(record, factor), _labels(record, factor))
+            self._said[key] = kept
+        return kept
+
+
+def _basis(record: BestMeasurement, factor: SpeedFactor | None) -> dict[str, Any]:
+    measured = {**record.provenance, "value": record.value, "unit": record.unit}
+    if factor is None:
+        return measured
+    return {"estimate": {"speed_factor": factor.to_dict(), "reference": measured}}
+
+
+def _labels(record: BestMeasurement, factor: SpeedFactor | None) -> list[Message]:
+    out = []
+    if factor is not None:
+        out.append(
+            msg("capacity.label_estimate", factor=figure(factor.factor), unit=factor.unit,
+                tier=TierRef(factor.relative_to))
+        )  # fmt: skip
+    if estimate := record.estimate_labels():
+        out += estimate
+    elif not record.measured:
+        out.append(msg("capacity.label_predicted", fit=record.fit or "scaling", host=record.host))
+    if fallback := fitgate.fallback_label(record):
+        out.append(fallback)
+    if record.extrapolation:
+        out.append(as_message(record.extrapolation))
+    return out
 
 
 def _float(value: Any) -> float:
@@ -637,21 +664,22 @@ class CapacityTable:
         labels = sorted({str(m): m for w in workloads for m in w.labels}.items())
         ram = float(self.ram_gib[i]) if np.isfinite(self.ram_gib[i]) else None
         need = float(self.memory_need[i])
-        return Capacity.model_construct(
-            tier=self.slugs[i],
-            status=status,
-            reasons=reasons,
-            servers=int(self.servers[i, 0]) if has_number else None,
-            servers_by_month=self.servers[i].tolist() if has_number else [],
-            threads_per_server=float(self.vcpus[i]) if np.isfinite(self.vcpus[i]) else None,
-            threads_needed=float(self.threads_needed[i, 0]) if has_number else None,
-            memory_need_gib=need,
-            ram_gib=ram,
-            fits_in_ram=need <= ram if need and ram is not None else None,
-            spare_server=any(c.workload.n_plus_one for c in self.inference),  # type: ignore[attr-defined]
-            workloads=workloads,
-            labels=[m for _text, m in labels],
-        )
+        vcpus = float(self.vcpus[i])
+        fields = {
+            "tier": self.slugs[i], "status": status, "reasons": reasons,
+            "servers": int(self.servers[i, 0]) if has_number else None,
+            "servers_by_month": self.servers[i].tolist() if has_number else [],
+            "threads_per_server": vcpus if np.isfinite(vcpus) else None,
+            "threads_needed": float(self.threads_needed[i, 0]) if has_number else None,
+            "memory_need_gib": need, "ram_gib": ram,
+            "fits_in_ram": need <= ram if need and ram is not None else None,
+            "spare_server": any(c.workload.n_plus_one for c in self.inference),  # type: ignore[attr-defined]
+            "workloads": workloads, "labels": [m for _text, m in labels], "provenance": None,
+        }  # fmt: skip
+        # `Capacity.model_construct(**fields but provenance)`, a fifth of its cost: the
+        # shown options' capacities are made on the answer's first output (50 at 2,018
+        # tiers: the pydantic walk was some 0.5 ms of their 3, bench, CPU).
+        return constructed(Capacity, fields, _CAPACITY_GIVEN)
 
     def reasons(self, i: int) -> list[Message]:
         """Why tier i has no number or is ruled out (`result(i).reasons`, without the rest)."""
@@ -697,35 +725,53 @@ class CapacityTable:
         return self._flags
 
     def _workload_result(self, c: WorkloadColumns, i: int) -> WorkloadCapacity:
+        """`WorkloadCapacity.model_construct` of what the workload gives tier i (through
+        `constructed`, as `result` makes the capacity)."""
         w, ev = c.workload, c.evidence
         seconds = float(c.seconds_per_unit[i]) if np.isfinite(c.seconds_per_unit[i]) else None
         labels = ev.labels(i) + ([c.range_label] if c.out_of_range[i] and c.range_label else [])
         if c.memory_labels and c.memory_labels[i] is not None:
             labels.append(c.memory_labels[i])
-        out = WorkloadCapacity.model_construct(
-            index=c.index, name=_workload_name(c), kind=w.kind, basis=ev.basis(i),
-            estimate=bool(ev.estimate[i]), labels=labels, seconds_per_unit=seconds,
-            threads_used=float(c.threads[i]) if seconds is not None else None,
-            thread_hours_per_month=None, memory_gib=float(c.memory_gib[i]), problem=c.problems[i],
-        )  # fmt: skip
+        fields = {
+            "index": c.index, "name": _workload_name(c), "kind": w.kind, "basis": ev.basis(i),
+            "estimate": bool(ev.estimate[i]), "labels": labels, "seconds_per_unit": seconds,
+            "threads_used": float(c.threads[i]) if seconds is not None else None,
+            "thread_hours_per_month": None, "memory_gib": float(c.memory_gib[i]),
+            "deadline_hours": None, "deadline_met": None, "servers_forced_by_deadline": None,
+            "workers": None, "p99_ms_mmc": None, "p99_ms_sim": None, "simulated": None,
+            "problem": c.problems[i],
+        }  # fmt: skip
         if c.workers is not None:
-            out.workers = int(c.workers[i, 0])
-            out.simulated = not bool(c.provisional[i])
-            out.p99_ms_mmc = _ms(c.p99_mmc_s[i])
-            out.p99_ms_sim = _ms(c.p99_sim_s[i])
-            if c.provisional[i] and out.p99_ms_mmc is None and seconds is not None:
-                out.labels.append(msg("capacity.label_provisional"))
-            return out
+            fields["workers"] = int(c.workers[i, 0])
+            fields["p99_ms_mmc"] = mmc = _ms(c.p99_mmc_s[i])
+            fields["p99_ms_sim"] = _ms(c.p99_sim_s[i])
+            fields["simulated"] = not bool(c.provisional[i])
+            if c.provisional[i] and mmc is None and seconds is not None:
+                labels.append(msg("capacity.label_provisional"))
+            return constructed(WorkloadCapacity, fields, _WORKLOAD_GIVEN_INFERENCE)
+        given = _WORKLOAD_GIVEN
         if seconds is not None:
             spot = 1 + self.spot_allowance if self.spot[i] else 1.0
-            out.thread_hours_per_month = w.per_month * seconds / 3600 * c.threads[i] * spot
+            fields["thread_hours_per_month"] = w.per_month * seconds / 3600 * c.threads[i] * spot
         deadline = getattr(w, "deadline_hours", None)
         if deadline and seconds is not None:
-            out.deadline_hours = deadline
-            out.deadline_met = seconds / 3600 <= deadline or c.deadline_forced is not None
+            fields["deadline_hours"] = deadline
+            fields["deadline_met"] = seconds / 3600 <= deadline or c.deadline_forced is not None
+            given = _WORKLOAD_GIVEN_DEADLINE
             if c.deadline_forced is not None:
-                out.servers_forced_by_deadline = int(c.deadline_forced[i])
-        return out
+                fields["servers_forced_by_deadline"] = int(c.deadline_forced[i])
+                given = _WORKLOAD_GIVEN_FORCED
+        return constructed(WorkloadCapacity, fields, given)
+
+
+# The fields `result` and `_workload_result` give (`model_fields_set`, as `model_construct`
+# and the assignments after it recorded them).
+_CAPACITY_GIVEN = tuple(name for name in Capacity.model_fields if name != "provenance")
+_WORKLOAD_GIVEN = ("index", "name", "kind", "basis", "estimate", "labels", "seconds_per_unit",
+                   "threads_used", "thread_hours_per_month", "memory_gib", "problem")  # fmt: skip
+_WORKLOAD_GIVEN_INFERENCE = (*_WORKLOAD_GIVEN, "workers", "simulated", "p99_ms_mmc", "p99_ms_sim")
+_WORKLOAD_GIVEN_DEADLINE = (*_WORKLOAD_GIVEN, "deadline_hours", "deadline_met")
+_WORKLOAD_GIVEN_FORCED = (*_WORKLOAD_GIVEN_DEADLINE, "servers_forced_by_deadline")
 
 
 def _ms(seconds: float) -> float | None:

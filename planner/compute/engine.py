@@ -378,25 +378,46 @@ class OptionResult:
         return self.capacity_check is not None and self.capacity_check.status == CANNOT_CARRY
 
     def output(self) -> Option:
-        """The option as the answer gives it (`answer.Option`)."""
-        part, price = answer.Part.model_construct, PriceRow.model_construct
+        """The option as the answer gives it (`answer.Option`): made as `model_construct`
+        makes it, through `answer.constructed` (the answer's 50 options, their parts and
+        price rows: the pydantic walk of their fields was ~0.5 ms of an answer, bench, CPU)."""
         parts = [
-            part(tier=p.tier, name=p.name, mode=p.mode, servers_by_month=p.servers_by_month,
-                 usage_hours=p.usage_hours, price=price(**p.price), title=p.title,
-                 capacity=p.capacity)
+            constructed(answer.Part, {
+                "tier": p.tier, "name": p.name, "mode": p.mode,
+                "servers_by_month": p.servers_by_month, "usage_hours": p.usage_hours,
+                "price": _price_row(p.price), "title": p.title, "capacity": p.capacity,
+            }, _PART_GIVEN)
             for p in self.parts
         ]  # fmt: skip
         fits = [c.fits_in_ram for p in parts if (c := p.capacity) and c.fits_in_ram is not None]
-        return Option.model_construct(
-            owned=self.owned, commitment=self.commitment, key=self.key, label=self.label,
-            title=self.title or self.label, figure=self.figure, parts=parts,
-            money=answer.OptionMoney.of(self.money), one_time_items=self.one_time_items,
-            one_time_costs=self.one_time_costs, capacity_check=self.capacity_check,
-            break_even_vs_best_monthly=self.break_even, notes=self.notes,
-            payback=self.money.payback,
-            servers=sum(p.servers_by_month[0] for p in parts if p.servers_by_month),
-            fits_in_ram=all(fits) if fits else None,
-        )  # fmt: skip
+        fields = {
+            "owned": self.owned, "commitment": self.commitment, "key": self.key,
+            "label": self.label, "title": self.title or self.label, "figure": self.figure,
+            "parts": parts, "money": answer.OptionMoney.of(self.money),
+            "one_time_items": self.one_time_items, "one_time_costs": self.one_time_costs,
+            "capacity_check": self.capacity_check, "break_even_vs_best_monthly": self.break_even,
+            "notes": self.notes, "payback": self.money.payback,
+            "servers": sum(p.servers_by_month[0] for p in parts if p.servers_by_month),
+            "fits_in_ram": all(fits) if fits else None, "provenance": None,
+        }  # fmt: skip
+        return constructed(Option, fields, _OPTION_GIVEN)
+
+
+# The fields `OptionResult.output` gives (`model_fields_set`, as `model_construct` records
+# them), and a price row's: `Prices.provenance` gives every field it requires, the exchange
+# rate's only where there is one.
+_PART_GIVEN = tuple(answer.Part.model_fields)
+_OPTION_GIVEN = tuple(name for name in Option.model_fields if name != "provenance")
+_PRICE_ROW_EMPTY = dict.fromkeys(PriceRow.model_fields)  # its fields in order
+_PRICE_ROW_REQUIRED = frozenset(n for n, f in PriceRow.model_fields.items() if f.is_required())
+
+
+def _price_row(price: dict[str, Any]) -> PriceRow:
+    """`PriceRow.model_construct(**price)`."""
+    keys = price.keys()
+    if keys >= _PRICE_ROW_REQUIRED and keys <= _PRICE_ROW_EMPTY.keys():
+        return constructed(PriceRow, {**_PRICE_ROW_EMPTY, **price}, keys)
+    return PriceRow.model_construct(**price)
 
 
 @dataclass

@@ -75,6 +75,19 @@ def _amounts(cents: np.ndarray) -> list[Decimal]:
     return [Decimal(c).scaleb(-2) for c in cents.tolist()]
 
 
+def _months(cents: np.ndarray) -> list[Decimal]:
+    """`_amounts(cents)`, a month that costs what the month before did given the same
+    Decimal (a value: shared, never changed): most options cost the same month after month
+    (an answer's 50 options' 36 months: 0.3 of its 0.8 ms of amounts, bench, CPU)."""
+    out: list[Decimal] = []
+    last, amount = None, None
+    for c in cents.tolist():
+        if c != last:
+            last, amount = c, Decimal(c).scaleb(-2)
+        out.append(amount)  # type: ignore[arg-type]
+    return out
+
+
 def line_cents(unit_prices: Sequence[Price], quantities: np.ndarray) -> np.ndarray:
     """round_half_up(quantity × unit price) in cents, row i priced at unit_prices[i].
 
@@ -282,7 +295,7 @@ class OptionMoney:
     @functools.cached_property
     def monthly(self) -> list[Decimal]:
         """Months 1…H."""
-        return _amounts(self.monthly_cents)
+        return _months(self.monthly_cents)
 
     @functools.cached_property
     def cumulative(self) -> list[Decimal]:

@@ -15,10 +15,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import models
+from pydantic import BaseModel
 
 from catalog.models import ExchangeRate
 from changes.selectors import Generation
-from planner.compute.answer import Answer, Option
+from planner.compute.answer import Answer, Option, constructed
 from planner.compute.answer_bill import BillCommitments
 from planner.compute.answer_parts import (
     Baseline,
@@ -48,23 +49,24 @@ def with_provenance(
     """`answer` with the sources of its figures (the exchange-rate rows in one query;
     `generation` is the one the figures were computed at) and, for a bill baseline, its
     commitments (`bill_commitments`). The engine's parts the answer shares with its
-    comparison (the baseline, the headline, the rows) are copied, never changed."""
+    comparison (the baseline, the headline, the rows, the capacities) are copied, never
+    changed."""
     plan = answer.plan
     baseline = answer.baseline
-    options = [_option_provenance(option, plan, baseline) for option in answer.options]
-    headline = answer.headline.model_copy(
-        update={"provenance": OptionRef(option=best) if (best := answer.headline.best) else
-                OptionRef()}
-    )  # fmt: skip
+    carried = _baseline_carried(plan, baseline)
+    bases: dict[int, tuple[dict, dict]] = {}  # a basis's plain form, by the basis
+    options = [_option_provenance(option, plan, carried, bases) for option in answer.options]
+    headline = _with(
+        answer.headline,
+        provenance=OptionRef(option=best) if (best := answer.headline.best) else OptionRef(),
+    )
     prices = {p.tier: p.price for o in options for p in o.parts}
     rows = [
-        row.model_copy(update={"price": prices[row.tier]}) if row.tier in prices else row
+        _with(row, price=prices[row.tier]) if row.tier in prices else row
         for row in answer.price_performance
     ]
     update: dict[str, Any] = {
-        "baseline": baseline.model_copy(
-            update={"provenance": _baseline_provenance(baseline, plan)}
-        ),
+        "baseline": _with(baseline, provenance=_baseline_provenance(baseline, plan)),
         "headline": headline,
         "options": options,
         "price_performance": rows,
@@ -75,11 +77,28 @@ def with_provenance(
     return answer.model_copy(update=update)
 
 
-def _bases(capacity_result: Any) -> tuple[list[dict], list[dict]]:
-    """A capacity's measured runs and estimates, as plain data (sentences as their text)."""
+def _with[M: BaseModel](model: M, **update: Any) -> M:
+    """`model.model_copy(update=update)` (the same fields, in their order, and the same
+    fields set) made through `answer.constructed`: a capacity for each shown option's part
+    and the rows of their tiers, copied (pydantic's copy was ~0.5 ms of an answer at 2,018
+    tiers, bench, CPU). For the answer's models, which keep no private or extra fields."""
+    return constructed(
+        type(model), {**model.__dict__, **update}, model.model_fields_set | update.keys()
+    )
+
+
+def _bases(capacity_result: Any, kept: dict[int, tuple[dict, dict]]) -> tuple[list, list]:
+    """A capacity's measured runs and estimates, as plain data (sentences as their text).
+    `kept`: each basis said once for the answer, by the basis (kept beside: its id holds),
+    its plain form shared by the options whose tiers rest on it (a large catalog's shown
+    tiers share a few: an estimate's reference, a CPU model's published scores)."""
     runs, estimates = [], []
     for workload in capacity_result.workloads if capacity_result is not None else []:
-        basis = split(workload.basis or {})[0]
+        given = workload.basis or {}
+        said = kept.get(id(given))
+        if said is None:
+            said = kept[id(given)] = (split(given)[0], given)
+        basis = said[0]
         if "run_id" in basis:
             runs.append(basis)
         elif "estimate" in basis:
@@ -128,43 +147,50 @@ def _owned_entered(option: Option, plan: dict[str, Any]) -> list[str]:
     return [f"owned[{index}].{name}" for name in OWNED_INPUTS if given.get(name) is not None]
 
 
-def _option_provenance(option: Option, plan: dict[str, Any], baseline: Baseline) -> Option:
-    """The option (its own, fresh from `Comparison.output`) with its sources and its
-    capacities' (each capacity copied: the capacity table built it, and the engine's
-    comparison holds it too)."""
+def _option_provenance(
+    option: Option,
+    plan: dict[str, Any],
+    carried: tuple[list[str], list[PriceRow]],
+    bases: dict[int, tuple[dict, dict]],
+) -> Option:
+    """The option (its own, fresh from `Comparison.output`, its parts too) with its sources
+    and its capacities' (each capacity copied: the capacity table built it, and the engine's
+    comparison holds it too). `carried`: `_baseline_carried`'s, the same for every option."""
     runs: list[dict] = []
     estimates: list[dict] = []
-    parts = []
     for part in option.parts:
         cap = part.capacity
-        part_runs, part_estimates = _bases(cap)
+        part_runs, part_estimates = _bases(cap, bases)
         if cap is not None:
-            sources = CapacityProvenance.model_construct(
-                tier=part.tier, runs=part_runs, estimates=part_estimates
+            sources = constructed(
+                CapacityProvenance,
+                {"tier": part.tier, "runs": part_runs, "estimates": part_estimates},
+                _CAPACITY_SOURCES,
             )
-            cap = cap.model_copy(update={"provenance": sources})
-            part = part.model_copy(update={"capacity": cap})
-        parts.append(part)
+            part.capacity = _with(cap, provenance=sources)
         if part.mode == "sized":
             runs += part_runs
             estimates += part_estimates
-    option.parts = parts
     entered = []
     for item, amount in option.one_time_items.items():
         if item in ONE_TIME_INPUTS and Decimal(amount):
             entered += ONE_TIME_INPUTS[item]
     monthly = plan.get("monthly") or {}
     entered += [f"monthly.{k}" for k in ("egress", "other") if Decimal(monthly.get(k) or 0)]
-    carried, carried_prices = _baseline_carried(plan, baseline)
-    entered += carried
+    entered += carried[0]
     entered += _owned_entered(option, plan)
-    option.provenance = OptionProvenance.model_construct(
-        prices=[part.price for part in option.parts] + carried_prices,
-        runs=runs,
-        estimates=estimates,
-        entered=entered,
-    )
+    option.provenance = constructed(
+        OptionProvenance,
+        {"prices": [part.price for part in option.parts] + carried[1], "runs": runs,
+         "estimates": estimates, "entered": entered},
+        _OPTION_SOURCES,
+    )  # fmt: skip
     return option
+
+
+# `model_construct`'s fields set of the two (every field given, in their order above)
+_CAPACITY_SOURCES = tuple(CapacityProvenance.model_fields)
+_OPTION_SOURCES = tuple(OptionProvenance.model_fields)
 
 
 def _baseline_provenance(baseline: Baseline, plan: dict[str, Any]) -> BaselineSources:
