@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from common.messages import Message, TierRef, check
+from common.messages import MADE, Message, TierRef, check
 
 from .evidence import BestMeasurement, NoMeasurement
 
@@ -67,6 +67,7 @@ class Why:
             for key, why in self.nested:
                 params[key] = why.said(tier, memo)
             made = memo[self] = Message(self.code, params)
+            made.__dict__[MADE] = (self, tier)  # for `answer_json`: this shape, this tier
         return made
 
     def __repr__(self) -> str:

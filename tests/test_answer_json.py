@@ -101,13 +101,13 @@ def test_entries_of_one_shape_differ_by_their_tiers_only():
     """What makes the encoding cheap: the tiers' entries share a shape, their fills their
     own tiers; an empty name is part of the shape (the English says the slug then)."""
     lists: dict = {}
-    first, second = (answer_json._shape_of(_entries(slug, "", "x")[0], lists)
+    first, second = (answer_json._shape_of(_entries(slug, "", "x")[0], lists, {})
                      for slug in ("a-tier", "b-tier"))  # fmt: skip
     assert first[0] == second[0]
     assert first[1] == ["a-tier"] * 5 and second[1] == ["b-tier"] * 5
-    named = answer_json._shape_of(_entries("a-tier", "A", "x")[0], lists)
+    named = answer_json._shape_of(_entries("a-tier", "A", "x")[0], lists, {})
     assert named[0] != first[0] and named[1] == ["a-tier", *["a-tier", "A"] * 4]
-    other = answer_json._shape_of(_entries("a-tier", "", "x", workload="gbm #2")[0], lists)
+    other = answer_json._shape_of(_entries("a-tier", "", "x", workload="gbm #2")[0], lists, {})
     assert other[0] != first[0]
 
 

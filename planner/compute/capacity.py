@@ -49,9 +49,9 @@ import numpy as np
 import pandas as pd
 
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
-from benchmarks_app.findings import Findings
+from benchmarks_app.findings import Findings, Why
 from common.message_texts import TEXTS
-from common.messages import Message, TierRef, msg
+from common.messages import MADE, Message, TierRef, msg
 from common.units import HOURS_PER_MONTH
 from planner.compute import bounds, fitgate, queueing
 from planner.compute.answer import Capacity, WorkloadCapacity
@@ -659,7 +659,7 @@ class CapacityTable:
         spec_missing, columns = self._reason_flags()
         if spec_missing[i]:
             out.append(msg("capacity.specs_unknown"))
-        for c, name, missed, too_big in columns:
+        for c, name, missed, too_big, shapes in columns:
             problems = [c.problems[i], c.ruled_out.get(i)]
             if missed is not None and missed[i]:
                 hours = c.seconds_per_unit[i] / 3600
@@ -676,15 +676,21 @@ class CapacityTable:
                     msg("capacity.must_fit_one_box", need=figure(c.memory_gib[i], ".2f"),
                         ram=figure(self.ram_gib[i]))
                 )  # fmt: skip
-            out += [
-                msg("capacity.workload_reason", workload=name, problem=p) for p in problems if p
-            ]
+            for p in problems:
+                if p:
+                    said = Message("capacity.workload_reason", {"workload": name, "problem": p})
+                    made = p.__dict__.get(MADE)
+                    if made is not None:  # made from its shape within this workload's
+                        why, tier = made
+                        said.__dict__[MADE] = (shapes.get(why) or _within(shapes, name, why), tier)
+                    out.append(said)
         return out
 
     def _reason_flags(self) -> tuple[list[bool], list[tuple]]:
         """What `reasons` asks of every tier, as Python lists, once per `recompute` (the
         tiers with no number are most of a large catalog): the missing specs, and per
-        workload its name, the deadline it misses and whether it cannot fit one box."""
+        workload its name, the deadline it misses, whether it cannot fit one box, and the
+        shapes of its reasons (`_within`)."""
         if self._flags is None:
             columns = []
             for c in self.columns:
@@ -692,7 +698,7 @@ class CapacityTable:
                 too_big = None
                 if must_fit_one_box(c.workload):
                     too_big = (c.memory_gib > self.ram_gib).tolist()
-                columns.append((c, _workload_name(c), missed, too_big))
+                columns.append((c, _workload_name(c), missed, too_big, {}))
             self._flags = (self.spec_missing.tolist(), columns)
         return self._flags
 
@@ -726,6 +732,15 @@ class CapacityTable:
             if c.deadline_forced is not None:
                 out.servers_forced_by_deadline = int(c.deadline_forced[i])
         return out
+
+
+def _within(shapes: dict[Why, Why], name: str, why: Why) -> Why:
+    """The shape of "`name`: <a reason made from `why`>", kept in `shapes` (one workload's):
+    a tier's reason made from a shape (`findings.Why.said`, `messages.MADE`) is noted as
+    made from this one within its workload, so that `answer_json` encodes the tiers with no
+    figure by it without walking their reasons (bench/api_scale.py, CPU: FIXME)."""
+    within = shapes[why] = Why("capacity.workload_reason", {"workload": name, "problem": why})
+    return within
 
 
 def _ms(seconds: float) -> float | None:
