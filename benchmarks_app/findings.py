@@ -67,7 +67,6 @@ class Why:
             for key, why in self.nested:
                 params[key] = why.said(tier, memo)
             made = memo[self] = Message(self.code, params)
-            made.__dict__[MADE] = (self, tier)  # for `answer_json`: this shape, this tier
         return made
 
     def __repr__(self) -> str:
@@ -89,7 +88,9 @@ class Unmeasured(NoMeasurement):
     def message(self) -> Message:  # type: ignore[override]
         made = self.__dict__.get("_message")
         if made is None:
-            made = self.__dict__["_message"] = self._why.said(TierRef(self._slug), {})
+            tier = TierRef(self._slug)
+            made = self.__dict__["_message"] = self._why.said(tier, {})
+            made.__dict__[MADE] = (self._why, tier)  # how it was made, for `answer_json`
         return made
 
     def __reduce__(self) -> tuple:  # a plain NoMeasurement through pickle
@@ -198,6 +199,7 @@ class Findings(Mapping[tuple[str, str], BestMeasurement | NoMeasurement]):
                     if tier is None:
                         tier = TierRef(slug)
                         memo.clear()
-                    value = value.said(tier, memo)
+                    why, value = value, value.said(tier, memo)
+                    value.__dict__[MADE] = (why, tier)  # how it was made, for `answer_json`
                 said[i] = value
         return dict(zip(classes, out, strict=True))

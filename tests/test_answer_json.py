@@ -15,7 +15,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from pydantic import TypeAdapter
 
 from benchmarks_app.evidence import NoMeasurement
-from benchmarks_app.findings import TIER, Findings, Why
+from benchmarks_app.findings import TIER, Findings, Why, found_of
 from common.messages import MADE, Message, Number, ProfileRef, TierRef, msg
 from planner.compute import answer_json
 from planner.compute.answer import Answer, DroppedTier, NoNumber
@@ -200,22 +200,25 @@ def _shapes(fixed: str, name: str) -> list[Why]:
 
 
 def _made_entries(whys: list[Why], slugs: list[str]) -> list:
-    """Entries whose reasons are made from `whys` for each of `slugs`, within workloads
-    (`capacity._within`), as the capacity table makes them."""
+    """Entries whose reasons are made from `whys` for each of `slugs` (by `Findings`, one
+    class each), within workloads (`capacity._within`), as the capacity table makes them."""
+    classes = [f"class {i}" for i in range(len(whys))]
+    found = Findings(slugs, classes)
+    for cls, why in zip(classes, whys, strict=True):
+        found.column(cls)[:] = [why] * len(slugs)
+    said = found.columns(slugs, classes)
     shapes: dict = {}
     out = []
-    for slug in slugs:
-        tier = TierRef(slug)
+    for j, slug in enumerate(slugs):
         reasons = []
-        for i, why in enumerate(whys):
-            memo: dict = {}
-            made = why.said(tier, memo)
+        for i, (cls, why) in enumerate(zip(classes, whys, strict=True)):
+            made = said[cls][j]
             within = msg("capacity.workload_reason", workload=f"w{i} {slug[:2]}", problem=made)
             if i % 2:  # noted within its workload's shape, as `CapacityTable.reasons` does
                 workload = within.params["workload"]
                 shape = shapes.setdefault((workload, why), Why("capacity.workload_reason", {
                     "workload": workload, "problem": why}))  # fmt: skip
-                within.__dict__[MADE] = (shape, tier)
+                within.__dict__[MADE] = (shape, made.__dict__[MADE][1])
             reasons += [within, made]
         out.append(NoNumber.model_construct(tier=slug, status="no_number", reasons=reasons))
     return out
@@ -256,31 +259,37 @@ def test_a_shape_said_for_a_named_tier_or_an_odd_one_is_walked():
         pass
 
     why = _shapes("x", "")[0]
+
+    def noted(ref: TierRef) -> Message:
+        made = why.said(ref, {})
+        made.__dict__[MADE] = (why, ref)
+        return made
+
     named = NoNumber.model_construct(
-        tier="a", status="no_number", reasons=[why.said(TierRef("a", "Named"), {})]
+        tier="a", status="no_number", reasons=[noted(TierRef("a", "A"))]
     )
     shape, fills = answer_json._shape_of(named, {}, {})
-    assert why not in shape and fills == ["a", "a", "Named", "a", "Named"]
+    assert why not in shape and fills == ["a", "a", "A", "a", "A"]
     odd = NoNumber.model_construct(
-        tier="a", status="no_number", reasons=[why.said(TierRef(Slug("a")), {})]
+        tier="a", status="no_number", reasons=[noted(TierRef(Slug("a")))]
     )
     with pytest.raises(answer_json._NoShape):
         answer_json._shape_of(odd, {}, {})
     entries = [
-        NoNumber.model_construct(tier=s, status="no_number", reasons=[why.said(TierRef(s, n), {})])
-        for s, n in (("a", "A"), ("b", "B"), ("c", ""), ("d", "D"), ("e", ""))
-    ]  # fmt: skip
+        NoNumber.model_construct(tier=s, status="no_number", reasons=[noted(TierRef(s, n))])
+        for s, n in (("a", "A"), ("b", "B"), ("c", ""), ("d", "D"), ("e", ""), ("f", ""))
+    ]
+    assert why in answer_json._shape_of(entries[2], {}, {})[0]  # the short cut, as a check
     assert answer_json.unpriced(entries, ENCODE) == [ENCODE(e.dumped({})) for e in entries]
 
 
 def test_the_note_of_how_a_message_was_made_is_no_part_of_it():
-    made = _shapes("x", "")[0].said(TierRef("a"), {})
+    why = _shapes("x", "")[0]
+    made = found_of(why, "a").message  # as `Findings` answers a pair, noted
     plain = pickle.loads(pickle.dumps(made))
-    assert MADE in made.__dict__ and MADE not in plain.__dict__
+    assert made.__dict__[MADE][0] is why and MADE not in plain.__dict__
     assert made == plain and repr(made) == repr(plain)
     assert pickle.dumps(made) == pickle.dumps(plain)
-    assert MADE in made.params["reason"].__dict__  # said from its nested shape
-    assert MADE not in plain.params["reason"].__dict__
 
 
 def test_the_engines_answer_from_findings_is_the_same_bytes_as_json_dumps_of_its_data():
