@@ -65,8 +65,9 @@ class ProfileRef:
     title: str = ""
 
 
-# A message made from a reason's shape (`benchmarks_app.findings.Why.said`) notes how, in
-# its instance's dict beside `_plain`: `(the Why, the TierRef filled in)`, so that
+# A tier's reason made from its shape (`benchmarks_app.findings.Why`: what `Findings`
+# answers a pair, and `capacity` within its workload's) notes how, in its instance's dict
+# beside `_plain`: `(the shape, the TierRef)`, `shape.said(tier, {})` equal to it; so that
 # `planner.compute.answer_json` encodes it by that shape without walking it. Not a field:
 # equality, hashing and repr ignore it, pickle and copy drop it (`__getstate__`).
 MADE = "_made"
