@@ -16,9 +16,11 @@ An entry's shape is its type and its fields with every tier it names left as a h
 own `tier`, and each `TierRef` in its sentences (the slug a hole, and the name a second
 one where it is not empty: an empty name is part of the shape, the English then says the
 slug). Everything else (codes, parameters, numbers, lists, other strings) is part of the
-shape as it is. An entry's fills are the strings in its holes, in order. Such entries come
-in a few shapes ("gbm #1: no succeeded standard or full run of gbm (gbm-xgboost 1.0) on
-tier X; no estimate either: the catalog names no CPU for X", X its slug). The first time
+shape as it is. An entry's fills are the strings in its holes, in order; a reason noted as
+made from a reason's shape for its tier (`messages.MADE`, most of them) is that shape as
+one token, its fills read off the shape once (`_nested`). Such entries come in a few
+shapes ("gbm #1: no succeeded standard or full run of gbm (gbm-xgboost 1.0) on tier X;
+no estimate either: the catalog names no CPU for X", X its slug). The first time
 a shape is seen again, its text is made once, by the generic encoding (`json.dumps` of
 `entry.dumped`), from a copy of the entry whose fills are sentinels; the sentinels cut
 that text into pieces, and every entry of the shape is then its pieces joined by its own
