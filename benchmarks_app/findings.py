@@ -88,9 +88,8 @@ class Unmeasured(NoMeasurement):
     def message(self) -> Message:  # type: ignore[override]
         made = self.__dict__.get("_message")
         if made is None:
-            tier = TierRef(self._slug)
-            made = self.__dict__["_message"] = self._why.said(tier, {})
-            made.__dict__[MADE] = (self._why, tier)  # how it was made, for `answer_json`
+            made = self.__dict__["_message"] = self._why.said(TierRef(self._slug), {})
+            made.__dict__[MADE] = self._why  # how it was made, for `answer_json`
         return made
 
     def __reduce__(self) -> tuple:  # a plain NoMeasurement through pickle
@@ -200,6 +199,6 @@ class Findings(Mapping[tuple[str, str], BestMeasurement | NoMeasurement]):
                         tier = TierRef(slug)
                         memo.clear()
                     why, value = value, value.said(tier, memo)
-                    value.__dict__[MADE] = (why, tier)  # how it was made, for `answer_json`
+                    value.__dict__[MADE] = why  # how it was made, for `answer_json`
                 said[i] = value
         return dict(zip(classes, out, strict=True))

@@ -218,7 +218,7 @@ def _made_entries(whys: list[Why], slugs: list[str]) -> list:
                 workload = within.params["workload"]
                 shape = shapes.setdefault((workload, why), Why("capacity.workload_reason", {
                     "workload": workload, "problem": why}))  # fmt: skip
-                within.__dict__[MADE] = (shape, made.__dict__[MADE][1])
+                within.__dict__[MADE] = shape
             reasons += [within, made]
         out.append(NoNumber.model_construct(tier=slug, status="no_number", reasons=reasons))
     return out
@@ -262,7 +262,7 @@ def test_a_shape_said_for_a_named_tier_or_an_odd_one_is_walked():
 
     def noted(ref: TierRef) -> Message:
         made = why.said(ref, {})
-        made.__dict__[MADE] = (why, ref)
+        made.__dict__[MADE] = why
         return made
 
     named = NoNumber.model_construct(
@@ -287,7 +287,7 @@ def test_the_note_of_how_a_message_was_made_is_no_part_of_it():
     why = _shapes("x", "")[0]
     made = found_of(why, "a").message  # as `Findings` answers a pair, noted
     plain = pickle.loads(pickle.dumps(made))
-    assert made.__dict__[MADE][0] is why and MADE not in plain.__dict__
+    assert made.__dict__[MADE] is why and MADE not in plain.__dict__
     assert made == plain and repr(made) == repr(plain)
     assert pickle.dumps(made) == pickle.dumps(plain)
 
@@ -305,10 +305,9 @@ def test_the_engines_answer_from_findings_is_the_same_bytes_as_json_dumps_of_its
             column[j] = shapes[j % len(shapes)]
     data = {"currency": "USD", "baseline": {"monthly": 900}, "workloads": [GBM, INFERENCE]}
     answer = compare(parse_plan(data), frame(*rows), found, as_of=AS_OF).output()
-    noted = [r for e in answer.no_number for r in e.reasons if MADE in r.__dict__]
+    noted = [(e.tier, r) for e in answer.no_number for r in e.reasons if MADE in r.__dict__]
     assert len(noted) == 2 * len(answer.no_number) and len(answer.no_number) == len(slugs)
-    for reason in noted:  # each says what its shape says for its tier
-        shape, tier_ref = reason.__dict__[MADE]
-        assert shape.said(tier_ref, {}) == reason
+    for slug, reason in noted:  # each says what its shape says for its tier
+        assert reason.__dict__[MADE].said(TierRef(slug), {}) == reason
     expected = json.dumps(answer.model_dump(), cls=DjangoJSONEncoder).encode()
     assert encoded(answer) == expected

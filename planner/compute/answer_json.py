@@ -184,12 +184,15 @@ def _nested(
     Why: the walk of an entry's reasons, 3 to 4 messages deep each, was most of the
     encoding's cost (bench/api_scale.py, CPU: the shapes 4.3 ms of `unpriced`'s 6.7 at
     2,018 tiers, 49 of 68 at 20,000; with the short cut 1.5 of 3.3, 17 of 35)."""
-    made = message.__dict__.get(MADE)
-    if made is not None:
-        why, tier = made
+    why = message.__dict__.get(MADE)
+    if why is not None:
         recipe = whys.get(why, _NEW)
         if recipe is _NEW:
             recipe = whys[why] = _Made.of(why, lists, whys)
+        tier: Any = message
+        if recipe is not None:
+            for key in recipe.path:  # to its first hole: every hole holds the same tier
+                tier = tier.params[key]
         if recipe is not None and type(tier) is TierRef and tier.name == "":
             slug = tier.slug
             if type(slug) is str:
@@ -211,8 +214,8 @@ class _Made:
     between them is the tier's slug, one that does not is the `Why`'s; their tokens must
     be the same (a hole is a token, never its fill)."""
 
-    def __init__(self, count: int, fixed: list[str | None] | None) -> None:
-        self.count, self.fixed = count, fixed
+    def __init__(self, count: int, fixed: list[str | None] | None, path: tuple) -> None:
+        self.count, self.fixed, self.path = count, fixed, path
 
     @classmethod
     def of(cls, why: Any, lists: dict[int, Any], whys: dict) -> _Made | None:
@@ -237,8 +240,14 @@ class _Made:
                 fixed.append(one)
             else:
                 return None
+        path: tuple[str, ...] = ()
+        while not why.tiers:  # the keys to the shape's first hole
+            if not why.nested:
+                return None
+            key, why = why.nested[0]
+            path += (key,)
         mixed = any(fill is not None for fill in fixed)
-        return cls(len(fixed), fixed if mixed else None)
+        return cls(len(fixed), fixed if mixed else None, (*path, why.tiers[0]))
 
 
 def _value(value: Any) -> Any:

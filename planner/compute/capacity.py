@@ -681,8 +681,7 @@ class CapacityTable:
                     said = Message("capacity.workload_reason", {"workload": name, "problem": p})
                     made = p.__dict__.get(MADE)
                     if made is not None:  # made from its shape within this workload's
-                        why, tier = made
-                        said.__dict__[MADE] = (shapes.get(why) or _within(shapes, name, why), tier)
+                        said.__dict__[MADE] = shapes.get(made) or _within(shapes, name, made)
                     out.append(said)
         return out
 
