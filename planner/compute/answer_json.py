@@ -182,8 +182,8 @@ def _nested(
     The shape's text is still made, and checked, from its entries (`_Shape.made`).
 
     Why: the walk of an entry's reasons, 3 to 4 messages deep each, was most of the
-    encoding's cost (bench/api_scale.py, CPU: the shapes 4.3 ms of `unpriced`'s 6.7 at
-    2,018 tiers, 49 of 68 at 20,000; with the short cut 1.5 of 3.3, 17 of 35)."""
+    encoding's cost (bench/api_scale.py, CPU: the shapes 4.4 ms of `unpriced`'s 7.2 at
+    2,018 tiers, 49 of 69 at 20,000; with the short cut 1.8 of 4.1, 28 of 42)."""
     why = message.__dict__.get(MADE)
     if why is not None:
         recipe = whys.get(why, _NEW)

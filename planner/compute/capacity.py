@@ -737,9 +737,9 @@ def _within(shapes: dict[Why, Why], name: str, why: Why) -> Why:
     """The shape of "`name`: <a reason made from `why`>", kept in `shapes` (one workload's):
     a tier's reason noted as made from a shape (`messages.MADE`) is noted as made from this
     one within its workload, so that `answer_json` encodes the tiers with no figure by it
-    without walking their reasons (bench/api_scale.py, CPU: the entries' shapes 4.3 ms at
-    2,018 tiers, 49 at 20,000; 1.5 and 17 with these notes and the reasons', which cost
-    some 0.5 and 3 ms here)."""
+    without walking their reasons (bench/api_scale.py, CPU: the entries' shapes 4.4 ms at
+    2,018 tiers, 49 at 20,000; 1.8 and 28 with these notes and the reasons', which cost
+    some 0 and 3 ms here)."""
     within = shapes[why] = Why("capacity.workload_reason", {"workload": name, "problem": why})
     return within
 
