@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import compress, repeat
 from typing import Any
 
-from common.messages import Message, TierRef, check
+from common.messages import MADE, Message, TierRef, check
 
 from .evidence import BestMeasurement, NoMeasurement
 
@@ -90,6 +90,7 @@ class Unmeasured(NoMeasurement):
         made = self.__dict__.get("_message")
         if made is None:
             made = self.__dict__["_message"] = self._why.said(TierRef(self._slug), {})
+            made.__dict__[MADE] = self._why  # how it was made, for `answer_json`
         return made
 
     def __reduce__(self) -> tuple:  # a plain NoMeasurement through pickle
@@ -200,6 +201,7 @@ class Findings(Mapping[tuple[str, str], BestMeasurement | NoMeasurement]):
                     if tier is None:
                         tier = TierRef(slug)
                         memo.clear()
-                    value = value.said(tier, memo)
+                    why, value = value, value.said(tier, memo)
+                    value.__dict__[MADE] = why  # how it was made, for `answer_json`
                 said[i] = value
         return dict(zip(classes, out, strict=True))

@@ -65,6 +65,15 @@ class ProfileRef:
     title: str = ""
 
 
+# A tier's reason made from its shape (`benchmarks_app.findings.Why`: what `Findings`
+# answers a pair, and `capacity` within its workload's) notes how, in its instance's dict
+# beside `_plain`: the shape, `shape.said(tier, {})` equal to it for the TierRef in its
+# holes (no tuple: one a reason, 70,000 at 20,000 tiers, were the collector's); so that
+# `planner.compute.answer_json` encodes it by that shape without walking it. Not a field:
+# equality, hashing and repr ignore it, pickle and copy drop it (`__getstate__`).
+MADE = "_made"
+
+
 @dataclass(frozen=True)
 class Message:
     code: str
@@ -81,6 +90,14 @@ class Message:
         needed = _NEEDED.get(code)  # one look-up: 8 ms of 160,000 messages at 20,000 tiers
         if needed is None or (needed and not params.keys() >= needed):
             check(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickle and copy keep the fields (and the English, `_plain`), not how the message
+        # was made (`MADE`): that note would carry its reason's shape along.
+        state = self.__dict__
+        if MADE in state:
+            state = {k: v for k, v in state.items() if k != MADE}
+        return state
 
     def to_json(self) -> dict[str, Any]:
         # The common parameter types inline (`_encode` says the same): an answer at 20,000

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from decimal import Decimal
 from pathlib import Path
@@ -14,7 +15,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from pydantic import TypeAdapter
 
 from benchmarks_app.evidence import NoMeasurement
-from common.messages import Message, Number, ProfileRef, TierRef, msg
+from benchmarks_app.findings import TIER, Findings, Why, found_of
+from common.messages import MADE, Message, Number, ProfileRef, TierRef, msg
 from planner.compute import answer_json
 from planner.compute.answer import Answer, DroppedTier, NoNumber
 from planner.compute.engine import compare
@@ -101,13 +103,13 @@ def test_entries_of_one_shape_differ_by_their_tiers_only():
     """What makes the encoding cheap: the tiers' entries share a shape, their fills their
     own tiers; an empty name is part of the shape (the English says the slug then)."""
     lists: dict = {}
-    first, second = (answer_json._shape_of(_entries(slug, "", "x")[0], lists)
+    first, second = (answer_json._shape_of(_entries(slug, "", "x")[0], lists, {})
                      for slug in ("a-tier", "b-tier"))  # fmt: skip
     assert first[0] == second[0]
     assert first[1] == ["a-tier"] * 5 and second[1] == ["b-tier"] * 5
-    named = answer_json._shape_of(_entries("a-tier", "A", "x")[0], lists)
+    named = answer_json._shape_of(_entries("a-tier", "A", "x")[0], lists, {})
     assert named[0] != first[0] and named[1] == ["a-tier", *["a-tier", "A"] * 4]
-    other = answer_json._shape_of(_entries("a-tier", "", "x", workload="gbm #2")[0], lists)
+    other = answer_json._shape_of(_entries("a-tier", "", "x", workload="gbm #2")[0], lists, {})
     assert other[0] != first[0]
 
 
@@ -175,3 +177,137 @@ def test_every_golden_answers_dump_is_pydantics_own(name, data):
     their own serializers give them: the same data as pydantic's serialiser."""
     read = Answer.read(data)
     assert read.model_dump() == TypeAdapter(Answer).dump_python(read)
+
+
+# --- reasons made from their shapes (`findings.Why`, `messages.MADE`) --------------------------
+
+
+def _shapes(fixed: str, name: str) -> list[Why]:
+    """Reasons' shapes as the evidence keeps them: the tier in one hole or several, in a
+    nested shape, beside a tier of the shape's own (`fixed`, named `name`) and a list."""
+    where = Why("benchmarks.on_tier", {"tier": TIER})
+    none = Why("benchmarks.no_sizing_run", {"class": "gbm", "series": SERIES["gbm"],
+                                            "where": where})  # fmt: skip
+    return [
+        Why("estimates.no_cpu", {"reason": none, "cpu": "", "tier": TIER}),
+        Why("capacity.reference_has_none", {"reason": none, "tier": TierRef(fixed, name)}),
+        Why(
+            "capacity.reference_has_none",
+            {"reason": msg("capacity.no_measurement", **{"class": fixed}), "tier": TIER},
+        ),
+        Why("capacity.reference_has_none", {"reason": where, "tier": TierRef(fixed)}),
+    ]
+
+
+def _made_entries(whys: list[Why], slugs: list[str]) -> list:
+    """Entries whose reasons are made from `whys` for each of `slugs` (by `Findings`, one
+    class each), within workloads (`capacity._within`), as the capacity table makes them."""
+    classes = [f"class {i}" for i in range(len(whys))]
+    found = Findings(slugs, classes)
+    for cls, why in zip(classes, whys, strict=True):
+        found.column(cls)[:] = [why] * len(slugs)
+    said = found.columns(slugs, classes)
+    shapes: dict = {}
+    out = []
+    for j, slug in enumerate(slugs):
+        reasons = []
+        for i, (cls, why) in enumerate(zip(classes, whys, strict=True)):
+            made = said[cls][j]
+            within = msg("capacity.workload_reason", workload=f"w{i} {slug[:2]}", problem=made)
+            if i % 2:  # noted within its workload's shape, as `CapacityTable.reasons` does
+                workload = within.params["workload"]
+                shape = shapes.setdefault((workload, why), Why("capacity.workload_reason", {
+                    "workload": workload, "problem": why}))  # fmt: skip
+                within.__dict__[MADE] = shape
+            reasons += [within, made]
+        out.append(NoNumber.model_construct(tier=slug, status="no_number", reasons=reasons))
+    return out
+
+
+def test_a_reason_made_from_a_shape_is_encoded_by_it_with_its_own_tiers_fills():
+    """The short cut (`answer_json._nested`): a message noted as made from a `Why` gives
+    that `Why` as its token and the fills its walk would give, here compared with the walk
+    of the same entry without the notes (pickle drops them), and every entry's text with
+    its own encoding."""
+    slugs = [s for s in AWKWARD if "\udfff" not in s] + ["b", "c-tier"]
+    for fixed, name in (("fixed-tier", ""), ('fi"xed', "Fixed “name”"), ("gbm", "1"), ("", "")):
+        entries = _made_entries(_shapes(fixed, name), slugs)
+        lists: dict = {}
+        for entry in entries:
+            shape, fills = answer_json._shape_of(entry, lists, {})
+            walked = pickle.loads(pickle.dumps(entry))
+            assert not any(MADE in m.__dict__ for m in walked.reasons)
+            plain_shape, plain_fills = answer_json._shape_of(walked, lists, {})
+            assert fills == plain_fills
+            assert (
+                sum(type(token) is Why for token in shape) == 8
+            )  # short cut taken: one token for each reason
+            assert answer_json._OPEN in plain_shape and len(plain_shape) > len(shape)
+        expected = [ENCODE(entry.dumped({})) for entry in entries]
+        for seed in range(3):
+            order = list(range(len(entries)))
+            random.Random(seed).shuffle(order)
+            found = answer_json.unpriced([entries[i] for i in order], ENCODE)
+            assert found == [expected[i] for i in order]
+
+
+def test_a_shape_said_for_a_named_tier_or_an_odd_one_is_walked():
+    """Only a tier with an empty name is filled by the short cut (the evidence names its
+    tiers by slug): a name, or a slug that is not a plain string, is walked as before."""
+
+    class Slug(str):
+        pass
+
+    why = _shapes("x", "")[0]
+
+    def noted(ref: TierRef) -> Message:
+        made = why.said(ref, {})
+        made.__dict__[MADE] = why
+        return made
+
+    named = NoNumber.model_construct(
+        tier="a", status="no_number", reasons=[noted(TierRef("a", "A"))]
+    )
+    shape, fills = answer_json._shape_of(named, {}, {})
+    assert why not in shape and fills == ["a", "a", "A", "a", "A"]
+    odd = NoNumber.model_construct(
+        tier="a", status="no_number", reasons=[noted(TierRef(Slug("a")))]
+    )
+    with pytest.raises(answer_json._NoShape):
+        answer_json._shape_of(odd, {}, {})
+    entries = [
+        NoNumber.model_construct(tier=s, status="no_number", reasons=[noted(TierRef(s, n))])
+        for s, n in (("a", "A"), ("b", "B"), ("c", ""), ("d", "D"), ("e", ""), ("f", ""))
+    ]
+    assert why in answer_json._shape_of(entries[2], {}, {})[0]  # the short cut, as a check
+    assert answer_json.unpriced(entries, ENCODE) == [ENCODE(e.dumped({})) for e in entries]
+
+
+def test_the_note_of_how_a_message_was_made_is_no_part_of_it():
+    why = _shapes("x", "")[0]
+    made = found_of(why, "a").message  # as `Findings` answers a pair, noted
+    plain = pickle.loads(pickle.dumps(made))
+    assert made.__dict__[MADE] is why and MADE not in plain.__dict__
+    assert made == plain and repr(made) == repr(plain)
+    assert pickle.dumps(made) == pickle.dumps(plain)
+
+
+def test_the_engines_answer_from_findings_is_the_same_bytes_as_json_dumps_of_its_data():
+    """The capacity table notes its reasons within their workloads' shapes (`_within`):
+    the engine's answer over tiers with awkward slugs whose evidence is kept by shape."""
+    slugs = [s for s in AWKWARD if s.strip() and "\udfff" not in s]
+    rows = [tier(slug, 100 + i, vcpus=None if i % 3 else 8, ram=32) for i, slug in enumerate(slugs)]
+    found = Findings(slugs, ["gbm", "inference"])
+    shared = _shapes('fi"xed', "")  # the same shapes in both workloads' columns, and others
+    for cls, shapes in (("gbm", shared), ("inference", [*shared, *_shapes("f", "F \\ n")])):
+        column = found.column(cls)
+        for j in range(len(slugs)):
+            column[j] = shapes[j % len(shapes)]
+    data = {"currency": "USD", "baseline": {"monthly": 900}, "workloads": [GBM, INFERENCE]}
+    answer = compare(parse_plan(data), frame(*rows), found, as_of=AS_OF).output()
+    noted = [(e.tier, r) for e in answer.no_number for r in e.reasons if MADE in r.__dict__]
+    assert len(noted) == 2 * len(answer.no_number) and len(answer.no_number) == len(slugs)
+    for slug, reason in noted:  # each says what its shape says for its tier
+        assert reason.__dict__[MADE].said(TierRef(slug), {}) == reason
+    expected = json.dumps(answer.model_dump(), cls=DjangoJSONEncoder).encode()
+    assert encoded(answer) == expected

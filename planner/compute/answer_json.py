@@ -16,9 +16,11 @@ An entry's shape is its type and its fields with every tier it names left as a h
 own `tier`, and each `TierRef` in its sentences (the slug a hole, and the name a second
 one where it is not empty: an empty name is part of the shape, the English then says the
 slug). Everything else (codes, parameters, numbers, lists, other strings) is part of the
-shape as it is. An entry's fills are the strings in its holes, in order. Such entries come
-in a few shapes ("gbm #1: no succeeded standard or full run of gbm (gbm-xgboost 1.0) on
-tier X; no estimate either: the catalog names no CPU for X", X its slug). The first time
+shape as it is. An entry's fills are the strings in its holes, in order; a reason noted as
+made from a reason's shape for its tier (`messages.MADE`, most of them) is that shape as
+one token, its fills read off the shape once (`_nested`). Such entries come in a few
+shapes ("gbm #1: no succeeded standard or full run of gbm (gbm-xgboost 1.0) on tier X;
+no estimate either: the catalog names no CPU for X", X its slug). The first time
 a shape is seen again, its text is made once, by the generic encoding (`json.dumps` of
 `entry.dumped`), from a copy of the entry whose fills are sentinels; the sentinels cut
 that text into pieces, and every entry of the shape is then its pieces joined by its own
@@ -45,7 +47,7 @@ from decimal import Decimal
 from json.encoder import encode_basestring_ascii as quoted
 from typing import TYPE_CHECKING, Any
 
-from common.messages import Message, Money, Number, Percent, ProfileRef, TierRef
+from common.messages import MADE, Message, Money, Number, Percent, ProfileRef, TierRef
 
 if TYPE_CHECKING:
     from planner.compute.answer import Answer, Unpriced
@@ -76,11 +78,12 @@ def unpriced(entries: Sequence[Unpriced], encode: Callable[[Any], str]) -> list[
     shares one. `encode`: `json.JSONEncoder(...).encode`, ASCII only, default separators."""
     shapes: dict[tuple[Any, ...], _Shape | _Seen | None] = {}
     lists: dict[int, tuple[Any, ...]] = {}  # a list's token, by its id (`_said`)
+    whys: dict[Any, _Made | None] = {}  # a reason's shape's, by its `Why` (`_nested`)
     memo: dict[int, Any] = {}  # `messages.said`'s, for the entries encoded one by one
     out = []
     for entry in entries:
         try:
-            shape, fills = _shape_of(entry, lists)
+            shape, fills = _shape_of(entry, lists, whys)
         except _NoShape:
             out.append(encode(entry.dumped(memo)))
             continue
@@ -111,7 +114,9 @@ _AS_REPR = frozenset({
 })  # fmt: skip
 
 
-def _shape_of(entry: Unpriced, lists: dict[int, tuple[Any, ...]]) -> tuple[tuple, list[str]]:
+def _shape_of(
+    entry: Unpriced, lists: dict[int, tuple[Any, ...]], whys: dict[Any, _Made | None]
+) -> tuple[tuple, list[str]]:
     """(the entry's shape, its fills): its fields in order, its own `tier` a hole."""
     out: list[Any] = [type(entry)]
     fills: list[str] = []
@@ -125,16 +130,12 @@ def _shape_of(entry: Unpriced, lists: dict[int, tuple[Any, ...]]) -> tuple[tuple
                 value = _SLUG
             out.append(value)
         elif kind is Message:
-            out.append(_OPEN)
-            _said(value, out, fills, lists)
-            out.append(_CLOSE)
+            _nested(value, out, fills, lists, whys)
         elif kind is list:
             out.append(len(value))
             for item in value:
                 if type(item) is Message:
-                    out.append(_OPEN)
-                    _said(item, out, fills, lists)
-                    out.append(_CLOSE)
+                    _nested(item, out, fills, lists, whys)
                 else:
                     out.append(_value(item))
         else:
@@ -142,7 +143,9 @@ def _shape_of(entry: Unpriced, lists: dict[int, tuple[Any, ...]]) -> tuple[tuple
     return tuple(out), fills
 
 
-def _said(message: Message, out: list[Any], fills: list[str], lists: dict[int, Any]) -> None:
+def _said(
+    message: Message, out: list[Any], fills: list[str], lists: dict[int, Any], whys: dict
+) -> None:
     """A message's tokens (its code, then each parameter's name and value) and fills."""
     out.append(message.code)
     for key, value in message.params.items():
@@ -151,9 +154,7 @@ def _said(message: Message, out: list[Any], fills: list[str], lists: dict[int, A
         if kind is str:
             out.append(value)
         elif kind is Message:
-            out.append(_OPEN)
-            _said(value, out, fills, lists)
-            out.append(_CLOSE)
+            _nested(value, out, fills, lists, whys)
         elif kind is TierRef:
             if type(value.slug) is not str or type(value.name) is not str:
                 raise _NoShape
@@ -169,6 +170,84 @@ def _said(message: Message, out: list[Any], fills: list[str], lists: dict[int, A
             out.append(token)
         else:
             out.append(_value(value))
+
+
+def _nested(
+    message: Message, out: list[Any], fills: list[str], lists: dict[int, Any], whys: dict
+) -> None:
+    """A message within an entry: its tokens between `_OPEN` and `_CLOSE` (`_said`), or,
+    where it is noted as made from a reason's shape (`messages.MADE`: a `findings.Why`
+    with a tier filled in, most reasons of a large catalog's entries), that `Why` as one
+    token and the fills its walk gives, the tier's slug in the tier's holes (`_Made`).
+    The shape's text is still made, and checked, from its entries (`_Shape.made`).
+
+    Why: the walk of an entry's reasons, 3 to 4 messages deep each, was most of the
+    encoding's cost (bench/api_scale.py, CPU: the shapes 4.4 ms of `unpriced`'s 7.2 at
+    2,018 tiers, 49 of 69 at 20,000; with the short cut 1.8 of 4.1, 28 of 42)."""
+    why = message.__dict__.get(MADE)
+    if why is not None:
+        recipe = whys.get(why, _NEW)
+        if recipe is _NEW:
+            recipe = whys[why] = _Made.of(why, lists, whys)
+        tier: Any = message
+        if recipe is not None:
+            for key in recipe.path:  # to its first hole: every hole holds the same tier
+                tier = tier.params[key]
+        if recipe is not None and type(tier) is TierRef and tier.name == "":
+            slug = tier.slug
+            if type(slug) is str:
+                out.append(why)  # never a token of a walk: no `Why` is a parameter
+                if recipe.fixed is None:
+                    fills += [slug] * recipe.count
+                else:
+                    fills += [slug if fill is None else fill for fill in recipe.fixed]
+                return
+    out.append(_OPEN)
+    _said(message, out, fills, lists, whys)
+    out.append(_CLOSE)
+
+
+class _Made:
+    """What the walk of a message made from a `Why` (its tier's name empty) gives: its
+    fills, each the tier's slug or (`fixed`, where some are not) a string of the `Why`'s
+    own. Read off two walks of the `Why` said for two sentinel tiers: a fill that differs
+    between them is the tier's slug, one that does not is the `Why`'s; their tokens must
+    be the same (a hole is a token, never its fill)."""
+
+    def __init__(self, count: int, fixed: list[str | None] | None, path: tuple) -> None:
+        self.count, self.fixed, self.path = count, fixed, path
+
+    @classmethod
+    def of(cls, why: Any, lists: dict[int, Any], whys: dict) -> _Made | None:
+        """None where the walk finds no shape, or the two walks do not agree."""
+        walks = []
+        for slug in (f"{_MARK}a{_MARK}", f"{_MARK}b{_MARK}"):
+            out: list[Any] = []
+            fills: list[str] = []
+            try:
+                _said(why.said(TierRef(slug), {}), out, fills, lists, whys)
+            except _NoShape:
+                return None
+            walks.append((slug, out, fills))
+        (a, tokens, fills_a), (b, again, fills_b) = walks
+        if tokens != again:
+            return None
+        fixed: list[str | None] = []
+        for one, other in zip(fills_a, fills_b, strict=True):
+            if one == a and other == b:
+                fixed.append(None)
+            elif one == other:
+                fixed.append(one)
+            else:
+                return None
+        path: tuple[str, ...] = ()
+        while not why.tiers:  # the keys to the shape's first hole
+            if not why.nested:
+                return None
+            key, why = why.nested[0]
+            path += (key,)
+        mixed = any(fill is not None for fill in fixed)
+        return cls(len(fixed), fixed if mixed else None, (*path, why.tiers[0]))
 
 
 def _value(value: Any) -> Any:
