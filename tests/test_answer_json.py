@@ -8,7 +8,6 @@ import json
 import pickle
 import random
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
@@ -23,9 +22,9 @@ from planner.compute.engine import compare
 from planner.compute.schema import parse_plan
 from planner.services.evaluation import encoded
 from tests.support.engine import AS_OF, frame, tier
+from tests.support.golden import golden_answers
 
 ENCODE = json.JSONEncoder(check_circular=False).encode
-GOLDEN = Path(__file__).resolve().parent / "golden"
 
 # Slugs and names JSON escapes, or that the rest of an entry's text holds ("gbm", "1",
 # "inference #2"), or that look like the sentinels the encoder cuts its text at.
@@ -156,22 +155,12 @@ def test_the_engines_answer_is_the_same_bytes_as_json_dumps_of_its_data():
     assert encoded(Answer.read(json.loads(expected))) == expected
 
 
-def _golden() -> list[tuple[str, dict]]:
-    out = []
-    for path in sorted(GOLDEN.glob("*.json")):
-        data = json.loads(path.read_bytes())
-        found = data.get("results") or data.get("comparison") or data
-        if "options" in found:
-            out.append((path.stem, found))
-    return out
-
-
-@pytest.mark.parametrize(("name", "data"), _golden(), ids=[n for n, _ in _golden()])
+@pytest.mark.parametrize(("name", "data"), golden_answers(), ids=[n for n, _ in golden_answers()])
 def test_every_golden_answer_read_back_encodes_to_its_bytes(name, data):
     assert encoded(Answer.read(data)) == encoded(data)
 
 
-@pytest.mark.parametrize(("name", "data"), _golden(), ids=[n for n, _ in _golden()])
+@pytest.mark.parametrize(("name", "data"), golden_answers(), ids=[n for n, _ in golden_answers()])
 def test_every_golden_answers_dump_is_pydantics_own(name, data):
     """`Answer.model_dump` places the tiers with no figure and the price/performance rows as
     their own serializers give them: the same data as pydantic's serialiser."""

@@ -4,38 +4,23 @@ again (code and params), or the stored text where a share predates messages."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from common.messages import Message
 from common.messages import plain as english
 from planner.compute.answer import Answer
 from planner.services.evaluation import encoded
-
-GOLDEN = Path(__file__).resolve().parent / "golden"
-
-
-def answers() -> list[tuple[str, dict]]:
-    """Every golden file's answer: an evaluation, a stored plan's, a share's."""
-    out = []
-    for path in sorted(GOLDEN.glob("*.json")):
-        data = json.loads(path.read_bytes())
-        found = data.get("results") or data.get("comparison") or data
-        if "options" in found:
-            out.append((path.stem, found))
-    return out
+from tests.support.golden import golden_answers
 
 
-@pytest.mark.parametrize(("name", "data"), answers(), ids=[n for n, _ in answers()])
+@pytest.mark.parametrize(("name", "data"), golden_answers(), ids=[n for n, _ in golden_answers()])
 def test_every_golden_answer_reads_back_to_the_same_bytes(name, data):
     read = Answer.read(data)
     assert encoded(read.model_dump()) == encoded(data)
 
 
 def test_the_sentences_are_messages_again():
-    data = dict(answers())["evaluate-sized_workloads"]
+    data = dict(golden_answers())["evaluate-sized_workloads"]
     read = Answer.read(data)
     option = read.options[0]
     said = {m["field"]: m for m in data["options"][0]["messages"]}
@@ -62,7 +47,7 @@ def _without_messages(node):
 
 
 def test_a_share_frozen_before_messages_reads_its_stored_text():
-    data = _without_messages(dict(answers())["shared-sized_workloads"])
+    data = _without_messages(dict(golden_answers())["shared-sized_workloads"])
     read = Answer.read(data)
     option = read.options[0]
     assert option.label.code == "common.text"
@@ -74,7 +59,7 @@ def test_a_share_frozen_before_messages_reads_its_stored_text():
 
 
 def test_a_share_frozen_before_the_switch_costs_reads_without_them():
-    data = _without_messages(dict(answers())["shared-fixed"])
+    data = _without_messages(dict(golden_answers())["shared-fixed"])
     for option in data["options"]:
         for key in ("one_time_costs", "capacity_check"):
             option.pop(key)
