@@ -10,8 +10,8 @@
 Reads: every host's winning run per class with its summaries (one query, or none where a
 batch read the hosts' runs already: `selectors.HostRuns`) and, unless the caller has them,
 the asked tiers' provider, name and CPU (one query); the rest is pure.
-`estimates` answers pairs one by one; `estimate_into` fills a whole plan's `Findings`,
-its reasons kept as shapes shared by every tier of one cause (`benchmarks_app.findings`).
+`estimate_into` fills a whole plan's `Findings`, its reasons kept as shapes shared by
+every tier of one cause (`benchmarks_app.findings`).
 """
 
 from __future__ import annotations
@@ -25,16 +25,13 @@ import numpy as np
 from django.db.models import Exists, OuterRef, Q
 
 from catalog.models import Tier
-from common.messages import Message, TierRef
 from estimates import model
 
-from .evidence import BestMeasurement, NoMeasurement
+from .evidence import BestMeasurement
 from .findings import TIER, Findings, Held, Why
 from .models import ProfileVersion, Run, Summary
 from .selectors import _NEVER, SIZING_SCALES, HostRuns, _Loaded, _Run, _Summary, _summary_rows
 from .visibility import viewer
-
-Found = BestMeasurement | NoMeasurement
 
 
 @dataclass(frozen=True)
@@ -121,50 +118,6 @@ def tier_side(tier: TierCpu) -> model.Side | model.Unknown:
     return model.cpu_side(tier.cpu_model, vendor=tier.provider, server=tier.name)
 
 
-def estimates(
-    missing: Mapping[tuple[str, str], NoMeasurement], tiers: Mapping[str, TierCpu] | None = None
-) -> dict[tuple[str, str], Found]:
-    """For each (tier, class) without a measurement: an estimate (a `BestMeasurement` with
-    `measured` False and `extra["estimate"]`), or the reason there is none. `tiers`: the
-    asked tiers' CPUs where the caller has them (else one query)."""
-    if not missing:
-        return {}
-    references = reference_runs({cls for _slug, cls in missing})
-    if tiers is None:
-        tiers = tier_cpus({slug for slug, _cls in missing})
-    sides: dict[tuple, model.Side | model.Unknown] = {}  # by `model.side_key`
-    shared: dict[tuple[int, int], tuple] = {}  # what one reference run gives at k threads
-    # An estimate is a function of the tier's side, its thread count and the class: tiers
-    # of one side and count share the same (frozen) `BestMeasurement`, made once (a large
-    # catalog offers the same server in many regions and pricing models).
-    estimated: dict[tuple, Found] = {}
-    # Each tier's side once, whatever the number of its classes (at 20,000 tiers the
-    # key's look-ups were a sixth of the evidence read): None where it has no vCPUs.
-    of_tier: dict[str, _Known | None] = {}
-    out: dict[tuple[str, str], Found] = {}
-    for (slug, cls), reason in missing.items():
-        if slug in of_tier:
-            known = of_tier[slug]
-        else:
-            known = of_tier[slug] = _side_of(tiers.get(slug), sides)
-        if known is None:
-            out[slug, cls] = reason
-            continue
-        if known.unknown is not None:  # most tiers of a large catalog: `_estimate`'s
-            # first answer, made here (the same message, its parameters in the same order)
-            why = {"reason": reason.message, "cpu": known.side.cpu, "tier": known.ref}
-            out[slug, cls] = NoMeasurement(Message(known.unknown, why))
-            continue
-        key = (known.key, cls, known.tier.vcpus)
-        found = estimated.get(key)
-        if found is None:
-            found = _estimate(known.tier, known.side, references.get(cls, []), reason, cls, shared)
-            if isinstance(found, BestMeasurement):  # a reason names its tier: not shared
-                estimated[key] = found
-        out[slug, cls] = found
-    return out
-
-
 def estimate_into(
     found: Findings,
     skip: Container[str] = (),
@@ -172,7 +125,7 @@ def estimate_into(
     vcpus: Mapping[str, int | None] | None = None,
     hosts: HostRuns | None = None,
 ) -> None:
-    """`estimates` over every pair of `found` without a figure whose tier is not in `skip`
+    """An estimate for every pair of `found` without a figure whose tier is not in `skip`
     (the tiers with a declared speed factor), in place: an estimate, or the reason there is
     none kept as its shape (`findings.Why`: "… CPU … on tier TIER", wrapping the reason
     for no measurement). `cpus` (provider, name, CPU model) and `vcpus`: the tiers the
@@ -183,7 +136,7 @@ def estimate_into(
     Everything here is shared, tier by tier only positions are written: a tier's CPU side
     per (provider, name, CPU model), an estimate or its reason per (side, class, thread
     count), a reason's shape per (reason for no measurement, side or outcome). At 20,000
-    tiers the pair-by-pair `estimates` made some 40,000 reasons (and their messages)."""
+    tiers a pair-by-pair reading made some 40,000 reasons (and their messages)."""
     slugs, columns = found.slugs, [(cls, found.column(cls)) for cls in found.classes]
     wanted = [
         cls for cls, column in columns
@@ -248,58 +201,11 @@ _NONE = object()  # no reason seen yet
 
 def _shape(reason: Held | None, cause: model.Unknown | tuple[str, dict]) -> Held:
     """Why a tier gets no estimate, around why it has no measurement (`reason`)."""
-    if isinstance(cause, model.Unknown):  # the same parameters, in `estimates`' order
+    if isinstance(cause, model.Unknown):  # the parameters in their order of old
         params = {"reason": reason, "cpu": cause.cpu, "tier": TIER}
         return Why.of(f"estimates.{cause.code}", params)
     code, params = cause
     return Why.of(f"estimates.{code}", {"reason": reason, **params})
-
-
-class _Known(NamedTuple):
-    """A tier with vCPUs as the estimates read it: its CPU side (shared by `key`, the side's
-    `model.side_key`), its reference (one for all its classes' reasons) and, where the side
-    is unknown, the reason's code."""
-
-    tier: TierCpu
-    side: model.Side | model.Unknown
-    key: tuple
-    ref: TierRef
-    unknown: str | None
-
-
-def _side_of(tier: TierCpu | None, sides: dict[tuple, model.Side | model.Unknown]) -> _Known | None:
-    """The tier as `estimates` reads it (its side shared by `model.side_key`), None without
-    vCPUs."""
-    if tier is None or not tier.vcpus:
-        return None
-    key = model.side_key(tier.cpu_model, vendor=tier.provider, server=tier.name)
-    side = sides.get(key) or sides.setdefault(key, tier_side(tier))
-    unknown = f"estimates.{side.code}" if isinstance(side, model.Unknown) else None
-    return _Known(tier, side, key, TierRef(tier.slug), unknown)
-
-
-def _why(reason: NoMeasurement, code: str, **params) -> NoMeasurement:
-    return NoMeasurement(Message(f"estimates.{code}", {"reason": reason.message, **params}))
-
-
-def _estimate(
-    tier: TierCpu,
-    side,
-    references: list[Reference],
-    reason: NoMeasurement,
-    cls: str,
-    shared: dict[tuple[int, int], tuple] | None = None,
-) -> Found:
-    """`shared`: the curve, reference point and service-time samples of each reference run
-    at each thread count, kept while one call of `estimates` runs (thousands of tiers
-    share a handful of references)."""
-    if isinstance(side, model.Unknown):
-        return _why(reason, side.code, cpu=side.cpu, tier=TierRef(tier.slug))
-    found = _outcome(int(tier.vcpus), side, references, cls, {} if shared is None else shared)
-    if isinstance(found, BestMeasurement):
-        return found
-    code, params = found
-    return _why(reason, code, **params)
 
 
 def _outcome(

@@ -206,8 +206,6 @@ def eval_no_number(owner) -> list[str]:
 def test_tiers_of_one_cpu_side_and_thread_count_share_one_estimate_the_one_each_gets_alone(
     fresh_install,
 ):
-    from benchmarks_app.estimate_selectors import estimates
-
     gathered = inputs.gather(parse_plan(PLAN))
     slugs = list(Tier.objects.filter(retired=False).values_list("slug", flat=True))
     cpus = tier_cpus(slugs)
@@ -224,8 +222,7 @@ def test_tiers_of_one_cpu_side_and_thread_count_share_one_estimate_the_one_each_
         assert all(gathered.measurements[s, "gbm"] is first for s in group)
     # Estimated alone, each tier gets an equal estimate (not the same object).
     slug = shared[0][1]
-    why = NoMeasurement("no run")
-    alone = estimates({(slug, "gbm"): why}, cpus)[slug, "gbm"]
+    alone = estimated_alone(slug, "gbm", NoMeasurement("no run"))
     assert alone == gathered.measurements[slug, "gbm"]  # gbm: no service-time arrays
     # Tiers of different thread counts do not share.
     counts = {vcpus: group for (key, vcpus), group in groups.items()}
@@ -235,18 +232,16 @@ def test_tiers_of_one_cpu_side_and_thread_count_share_one_estimate_the_one_each_
 
 
 def test_the_estimates_kept_compact_are_those_each_pair_gets_alone(fresh_install):
-    """`estimate_into` (shared per CPU side, outcome and reason shape) says for every pair
-    what `estimates` says pair by pair: the same figure, or the same reason (its code,
-    parameters and their order, as the API writes them)."""
-    from benchmarks_app.estimate_selectors import estimates
+    """`estimate_into` over the whole catalog (shared per CPU side, outcome and reason shape)
+    says for every pair what it says for the pair alone: the same figure, or the same reason
+    (its code, parameters and their order, as the API writes them)."""
     from benchmarks_app.selectors import best_measurements as select_measurements
 
     gathered = inputs.gather(parse_plan(PLAN))
     slugs = list(Tier.objects.filter(retired=False).values_list("slug", flat=True))
-    cpus = tier_cpus(slugs)
     selected = select_measurements(slugs, ["gbm", "inference"])
     missing = {k: v for k, v in selected.items() if isinstance(v, NoMeasurement)}
-    alone = estimates(missing, cpus)
+    alone = {(slug, cls): estimated_alone(slug, cls, why) for (slug, cls), why in missing.items()}
     assert len(alone) == len(missing)
     figures = {isinstance(found, BestMeasurement) for found in alone.values()}
     assert figures == {True, False}  # figures and reasons both compared
@@ -262,3 +257,14 @@ def test_the_estimates_kept_compact_are_those_each_pair_gets_alone(fresh_install
         else:
             assert isinstance(kept, NoMeasurement), key
             assert said(kept.message) == said(found.message), key
+
+
+def estimated_alone(slug: str, cls: str, why: NoMeasurement):
+    """`estimate_into` over one pair: what the pair gets with no other tier to share with."""
+    from benchmarks_app.estimate_selectors import estimate_into
+    from benchmarks_app.findings import Findings
+
+    one = Findings([slug], [cls])
+    one.put(slug, cls, why)
+    estimate_into(one)
+    return one[slug, cls]
