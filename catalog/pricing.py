@@ -201,12 +201,6 @@ def _beyond(text: str | None, limit: float) -> bool:
         return True
 
 
-def values_rows(queryset: QuerySet) -> list[tuple]:
-    """A `values_list` queryset's rows, the same values as iterating it gives (read as
-    `values_columns`)."""
-    return list(zip(*values_columns(queryset), strict=True))
-
-
 def values_columns(queryset: QuerySet) -> list[list]:
     """A `values_list` queryset's columns (none where it has no rows): the same values as
     iterating it gives, with the database's converters (SQLite's decimals, dates and

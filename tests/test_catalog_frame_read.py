@@ -1,4 +1,4 @@
-"""The catalog frame's read (`pricing.values_rows`: the database's converters once per
+"""The catalog frame's read (`pricing.values_columns`: the database's converters once per
 distinct value) gives what Django's own row-by-row iteration of the same queryset gives,
 and the frame built from it is the same frame: values, dtypes and attrs, in USD, EUR and
 the prices' own currencies, with and without the retired tiers. Runs on SQLite and, with
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from catalog import pricing
-from catalog.pricing import catalog_frame, current_prices, values_rows
+from catalog.pricing import catalog_frame, current_prices, values_columns
 from tests.support.catalog import add_price, add_rate, make_tier
 
 pytestmark = pytest.mark.django_db
@@ -58,8 +58,10 @@ def test_the_rows_are_djangos_values_and_types(retired):
     a_mixed_catalog()
     fields = {**pricing._PRICE_FIELDS, "retired": "tier__retired"}
     queryset = current_prices(AS_OF, retired).values_list(*fields.values()).order_by("id")
-    read, django = values_rows(queryset), list(queryset)
-    assert read == django and len(read) == (21 if retired else 18)
+    read, django = values_columns(queryset), list(queryset)
+    assert read == [list(column) for column in zip(*django, strict=True)]
+    assert len(django) == (21 if retired else 18)
+    read = list(zip(*read, strict=True))  # as rows, to compare with Django's
     # The same types and the same Decimal digits (1.000000 is not 1).
     assert [[(type(v), str(v)) for v in row] for row in read] == [
         [(type(v), str(v)) for v in row] for row in django
@@ -68,8 +70,8 @@ def test_the_rows_are_djangos_values_and_types(retired):
 
 def test_an_empty_read_is_empty():
     queryset = current_prices(AS_OF).values_list("id", "amount")
-    assert values_rows(queryset) == [] == list(queryset)
-    assert values_rows(current_prices(AS_OF).filter(id__in=[]).values_list("id")) == []
+    assert values_columns(queryset) == [] == list(queryset)
+    assert values_columns(current_prices(AS_OF).filter(id__in=[]).values_list("id")) == []
 
 
 @pytest.mark.parametrize("currency", ["USD", "EUR", None])
