@@ -89,7 +89,11 @@ class Command:
             into.extend(chunk)
 
     def said(self, text: str, timeout: float = 60) -> None:
-        wait_for(lambda: text in self.out.decode(), timeout, message=f"{text!r} in {self.out}")
+        try:
+            wait_for(lambda: text in self.out.decode(), timeout, message=repr(text))
+        except AssertionError as exc:  # what the command said by then (its stderr: why it died)
+            said = f"stdout {bytes(self.out)!r}; stderr {bytes(self.err)!r}"
+            raise AssertionError(f"{exc}; exit {self.proc.poll()}; {said}") from None
 
     def interrupt(self) -> None:
         time.sleep(0.5)  # inside the follow loop, not between two lines of it
