@@ -268,8 +268,6 @@ PLACED = "messages placed"
 class OptionMoney(BaseModel):
     """An option's money over the horizon, each amount to the cent as a string."""
 
-    amounts_only: ClassVar[bool] = True  # no sentence in it: `found_messages` passes it
-
     one_time: MoneyOut
     monthly: list[MoneyOut] = Field(description="months 1…H")
     cumulative: list[MoneyOut] = Field(description="months 0…H")
