@@ -41,6 +41,7 @@ from common.messages import plain as english
 from planner.compute.answer_bill import BillCommitments
 from planner.compute.answer_parts import (
     MONEY_PATTERN,
+    SPLIT,
     Assumption,
     Baseline,
     BreakEven,
@@ -481,16 +482,20 @@ class Option(BaseModel):
             return None
         return data
 
-    def dumped(self, memo: dict[int, Any] | None = None) -> dict[str, Any]:
+    def dumped(
+        self, memo: dict[int, Any] | None = None, kept: dict[int, Any] | None = None
+    ) -> dict[str, Any]:
         """The option's data (`model_dump()`'s), which `Answer` places as it is: pydantic
         copies what a serializer returns value by value, the messages among them, and the
         answer's dump copied each option's again (bench, 2,018 tiers, CPU: 50 options, some
         19 KB of JSON each, 20 ms dumped inside the answer, 14 ms each by its own, 12 with
         its serializer's data handed over rather than returned). `memo`: `said`'s, shared by
         the options of one answer (789 sentences at 2,018 tiers, 493 of them distinct: a
-        part's title is its option's, a tier's notes its options')."""
+        part's title is its option's, a tier's notes its options'). `kept`: `split`'s, for
+        the `Plain` data (the workloads' bases), shared by the options of one answer."""
         handed: list[dict[str, Any]] = []
-        self.model_dump(exclude={MESSAGES}, context={PLACED: handed})
+        context = {PLACED: handed} if kept is None else {PLACED: handed, SPLIT: kept}
+        self.model_dump(exclude={MESSAGES}, context=context)
         data = handed[0]
         data[MESSAGES] = self._messages(memo)
         return data
@@ -574,7 +579,8 @@ class Answer(BaseModel):
         empty = self.model_copy(update={"options": [], "no_number": [], "price_performance": []})
         data = BaseModel.model_dump(empty)
         memo: dict[int, Any] = {}
-        data["options"] = [option.dumped(memo) for option in self.options]
+        bases: dict[int, Any] = {}
+        data["options"] = [option.dumped(memo, bases) for option in self.options]
         kept: dict[int, Any] = {}
         data["price_performance"] = [row.dumped(kept) for row in self.price_performance]
         return data
