@@ -287,7 +287,10 @@ class Shown(BaseModel):
     # No return annotation: the JSON schema stays the fields'.
     @model_serializer(mode="wrap")
     def _shown(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
-        data = handler(self)
+        return self._as_shown(handler(self))
+
+    def _as_shown(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The fields' data with `omitted` and `last` applied."""
         if self.omitted:
             given = self.model_fields_set
             for name in self.omitted:
