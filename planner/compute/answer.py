@@ -486,12 +486,16 @@ class Option(BaseModel):
         placed = info.context.get(PLACED) if info.context else None
         if placed is not None:
             data[MESSAGES] = None  # its place: `dumped` puts the messages there
+            # the parts' capacities, handed by their serializer in the parts' order: each
+            # placed where its part's data holds None, none left over
             capacities = iter(info.context[CAPACITIES])
             for part, shown in zip(self.parts, data["parts"], strict=True):
-                if isinstance(part.capacity, Capacity):  # handed by its serializer, in order
+                if isinstance(part.capacity, Capacity):
                     capacity, shown["capacity"] = next(capacities)
                     if capacity is not part.capacity:
                         raise RuntimeError("a capacity handed out of its part's order")
+            if next(capacities, None) is not None:
+                raise RuntimeError("a capacity handed by no part of the option")
         for extra in ("owned", "commitment"):
             if data[extra] is None:
                 del data[extra]
