@@ -95,7 +95,8 @@ def test_rows_sharing_part_of_their_basis_each_say_it_as_a_row_alone_does():
 def test_options_sharing_a_basis_each_list_its_sentence_with_one_memo():
     """`found_messages` notes a dictionary found to hold no sentence in the dump's memo and
     passes it over the next time: one that holds one is listed by every option sharing it,
-    each with its own path, as each option lists it alone."""
+    each with its own path, as each option lists it alone. The bases said through one
+    `split` memo (`Option.dumped`'s `kept`) give each option its own data."""
     option = _sized().options[0]
     part = option.parts[0]
     capacity = part.capacity
@@ -110,8 +111,12 @@ def test_options_sharing_a_basis_each_list_its_sentence_with_one_memo():
     )
     options = [option, option.model_copy()]
     memo: dict[int, Any] = {}
-    together = [each.dumped(memo) for each in options]
+    kept: dict[int, Any] = {}  # `split`'s, the bases said once for both options
+    together = [each.dumped(memo, kept) for each in options]
+    assert together == [each.model_dump() for each in options]
     assert [data["messages"] for data in together] == [o.messages for o in options]
+    said = [w["basis"] for w in together[1]["parts"][0]["capacity"]["workloads"]]
+    assert [basis.get("note") for basis in said] == [None, "shared", None, "shared"]
     for data in together:
         fields = [m["field"] for m in data["messages"] if m["text"] == "shared"]
         assert fields == [f"parts[0].capacity.workloads[{i}].basis.note" for i in (1, 3)]
