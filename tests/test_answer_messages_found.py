@@ -90,3 +90,33 @@ def test_rows_sharing_part_of_their_basis_each_say_it_as_a_row_alone_does():
     assert together[0]["messages"][0] is not together[1]["messages"][0]
     answer = _sized().model_copy(update={"price_performance": rows})
     assert answer.model_dump()["price_performance"] == alone
+
+
+def test_options_sharing_a_basis_each_list_its_sentence_with_one_memo():
+    """`found_messages` notes a dictionary found to hold no sentence in the dump's memo and
+    passes it over the next time: one that holds one is listed by every option sharing it,
+    each with its own path, as each option lists it alone. The bases said through one
+    `split` memo (`Option.dumped`'s `kept`) give each option its own data."""
+    option = _sized().options[0]
+    part = option.parts[0]
+    capacity = part.capacity
+    assert capacity is not None
+    workload = capacity.workloads[0]
+    quiet = dict(workload.basis)  # no sentence in it: passed over the second time
+    shared = {**workload.basis, "quiet": quiet, "note": msg("common.text", text="shared")}
+    workloads = [workload.model_copy(update={"basis": basis}) for basis in (quiet, shared) * 2]
+    capacity = capacity.model_copy(update={"workloads": workloads})
+    option = option.model_copy(
+        update={"parts": [part.model_copy(update={"capacity": capacity}), *option.parts[1:]]}
+    )
+    options = [option, option.model_copy()]
+    memo: dict[int, Any] = {}
+    kept: dict[int, Any] = {}  # `split`'s, the bases said once for both options
+    together = [each.dumped(memo, kept) for each in options]
+    assert together == [each.model_dump() for each in options]
+    assert [data["messages"] for data in together] == [o.messages for o in options]
+    said = [w["basis"] for w in together[1]["parts"][0]["capacity"]["workloads"]]
+    assert [basis.get("note") for basis in said] == [None, "shared", None, "shared"]
+    for data in together:
+        fields = [m["field"] for m in data["messages"] if m["text"] == "shared"]
+        assert fields == [f"parts[0].capacity.workloads[{i}].basis.note" for i in (1, 3)]

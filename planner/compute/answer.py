@@ -41,6 +41,7 @@ from common.messages import plain as english
 from planner.compute.answer_bill import BillCommitments
 from planner.compute.answer_parts import (
     MONEY_PATTERN,
+    SPLIT,
     Assumption,
     Baseline,
     BreakEven,
@@ -256,8 +257,10 @@ class NoNumber(_Listed):
 Unpriced = DroppedTier | NoNumber  # an entry of the answer's `no_number`
 
 
-# A dump's context (`Option.dumped`): a list the option's serializer hands its data to.
+# A dump's context (`Option.dumped`): a list the option's serializer hands its data to, and
+# one its parts' capacities hand theirs to, each with the capacity (`Capacity._shown`).
 PLACED = "messages placed"
+CAPACITIES = "capacities placed"
 
 
 # --- an option -------------------------------------------------------------------------------
@@ -267,8 +270,6 @@ PLACED = "messages placed"
 
 class OptionMoney(BaseModel):
     """An option's money over the horizon, each amount to the cent as a string."""
-
-    amounts_only: ClassVar[bool] = True  # no sentence in it: `found_messages` passes it
 
     one_time: MoneyOut
     monthly: list[MoneyOut] = Field(description="months 1…H")
@@ -379,6 +380,20 @@ class Capacity(Shown):
     def has_number(self) -> bool:
         return self.status in ("sized", "estimate")
 
+    # No return annotation: the JSON schema stays the fields'.
+    @model_serializer(mode="wrap")
+    def _shown(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo):  # type: ignore[no-untyped-def]
+        """`Shown`'s data; dumped within `Option.dumped`, handed to it (`CAPACITIES`) rather
+        than returned, as the option hands its own data to `Answer`: pydantic copies what a
+        wrap serializer returns value by value, the capacity's workloads and their bases
+        among them (bench, 2,018 tiers, CPU: 0.85 ms of the 50 options' dump)."""
+        data = self._as_shown(handler(self))
+        placed = info.context.get(CAPACITIES) if info.context else None
+        if placed is None:
+            return data
+        placed.append((self, data))
+        return None  # its place: `Option._said` puts the data there
+
 
 class Part(BaseModel):
     """One tier of an option: how many servers each month (or the usage), its price row,
@@ -471,6 +486,16 @@ class Option(BaseModel):
         placed = info.context.get(PLACED) if info.context else None
         if placed is not None:
             data[MESSAGES] = None  # its place: `dumped` puts the messages there
+            # the parts' capacities, handed by their serializer in the parts' order: each
+            # placed where its part's data holds None, none left over
+            capacities = iter(info.context[CAPACITIES])
+            for part, shown in zip(self.parts, data["parts"], strict=True):
+                if isinstance(part.capacity, Capacity):
+                    capacity, shown["capacity"] = next(capacities)
+                    if capacity is not part.capacity:
+                        raise RuntimeError("a capacity handed out of its part's order")
+            if next(capacities, None) is not None:
+                raise RuntimeError("a capacity handed by no part of the option")
         for extra in ("owned", "commitment"):
             if data[extra] is None:
                 del data[extra]
@@ -483,16 +508,22 @@ class Option(BaseModel):
             return None
         return data
 
-    def dumped(self, memo: dict[int, Any] | None = None) -> dict[str, Any]:
+    def dumped(
+        self, memo: dict[int, Any] | None = None, kept: dict[int, Any] | None = None
+    ) -> dict[str, Any]:
         """The option's data (`model_dump()`'s), which `Answer` places as it is: pydantic
         copies what a serializer returns value by value, the messages among them, and the
         answer's dump copied each option's again (bench, 2,018 tiers, CPU: 50 options, some
         19 KB of JSON each, 20 ms dumped inside the answer, 14 ms each by its own, 12 with
         its serializer's data handed over rather than returned). `memo`: `said`'s, shared by
         the options of one answer (789 sentences at 2,018 tiers, 493 of them distinct: a
-        part's title is its option's, a tier's notes its options')."""
+        part's title is its option's, a tier's notes its options'). `kept`: `split`'s, for
+        the `Plain` data (the workloads' bases), shared by the options of one answer."""
         handed: list[dict[str, Any]] = []
-        self.model_dump(exclude={MESSAGES}, context={PLACED: handed})
+        context: dict[str, Any] = {PLACED: handed, CAPACITIES: []}
+        if kept is not None:
+            context[SPLIT] = kept
+        self.model_dump(exclude={MESSAGES}, context=context)
         data = handed[0]
         data[MESSAGES] = self._messages(memo)
         return data
@@ -576,7 +607,8 @@ class Answer(BaseModel):
         empty = self.model_copy(update={"options": [], "no_number": [], "price_performance": []})
         data = BaseModel.model_dump(empty)
         memo: dict[int, Any] = {}
-        data["options"] = [option.dumped(memo) for option in self.options]
+        bases: dict[int, Any] = {}
+        data["options"] = [option.dumped(memo, bases) for option in self.options]
         kept: dict[int, Any] = {}
         data["price_performance"] = [row.dumped(kept) for row in self.price_performance]
         return data

@@ -149,7 +149,7 @@ def encoded(answer: Answer | dict[str, Any]) -> bytes:
     for cycles (the same bytes; an answer is a tree): at 20,000 tiers the encoder's
     record of every list and dictionary it is inside was a fifth of `json.dumps`."""
     if isinstance(answer, Answer):
-        return answer_json.encoded(answer, _DJANGO.default).encode()
+        return answer_json.encoded(answer, _DJANGO.default)
     return json.dumps(answer, cls=DjangoJSONEncoder, check_circular=False).encode()
 
 
