@@ -42,7 +42,9 @@ def test_values_read_back_equal(cache):
         "empty bytes": b"",
         "count": 7,
         "decimals": {"monthly": [Decimal("1.10"), Decimal("2.20")] * 400},
-        "message": Message("capacity.label_estimate", {"factor": "1.5", "unit": "x", "tier": TierRef("aws-x", "X")}),
+        "message": Message(
+            "capacity.label_estimate", {"factor": "1.5", "unit": "x", "tier": TierRef("aws-x", "X")}
+        ),
         "text": "é" * 2000,
     }
     for key, value in values.items():
