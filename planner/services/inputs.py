@@ -30,6 +30,7 @@ import pandas as pd
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
+from benchmarks_app import estimate_selectors
 from benchmarks_app.estimate_selectors import estimate_into
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.findings import Findings
@@ -38,7 +39,7 @@ from benchmarks_app.visibility import evidence_of, viewer
 from catalog import commitments as cloud_commitments
 from catalog import interruptions as spot_interruptions
 from catalog.models import ExchangeRate, Price, Tier
-from catalog.pricing import catalog_frame
+from catalog.pricing import catalog_frame, values_columns
 from changes.memo import kept
 from changes.selectors import Generation, current_generation
 from common.django.clock import today
@@ -84,17 +85,16 @@ def _read_currencies(day: dt.date) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class TierIndex:
-    """The offered (not retired) tiers: each one's thread count and declared speed factor."""
+    """The offered (not retired) tiers' keys, and the declared speed factors among them.
 
-    vcpus: dict[str, int | None]
+    Their keys, for plan validation: one set for the generation, not a copy per request
+    (20,000 tiers are a millisecond to copy). A tier's thread count and CPU are not kept
+    here: the evidence read takes them from the catalog frame it is priced on, which holds
+    every priced tier's (`tier_cpus`).
+    """
+
+    offered: frozenset[str]
     factors: dict[str, dict[str, Any]]  # tier → its SpeedFactor as plain data (`to_plain`)
-    # Their keys, for plan validation: one set for the generation, not a copy per request
-    # (20,000 tiers are a millisecond to copy).
-    offered: frozenset[str] = frozenset()
-    # (provider, name, CPU model) by tier, for the estimates: plain tuples, one per distinct
-    # CPU (a named tuple per tier was 20,000 objects the collector walked after each read;
-    # a plain tuple of strings it stops tracking).
-    cpus: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
 
 # A SpeedFactor row as the index keeps it (its tier's slug apart).
@@ -109,37 +109,35 @@ _FACTOR_FIELDS = {
 
 
 def tier_index(generation: Generation | None = None) -> TierIndex:
-    """The offered tiers, read once per data generation: one query."""
+    """The offered tiers, read once per data generation: one query (two where a tier has a
+    declared speed factor)."""
     generation = generation_or_current(generation)
     # Kept: read by every validation and evaluation; bench/memo_pays.py: 7 ms a read at
-    # 2,018 tiers, 69 ms at 20,000, 0.001 ms kept.
+    # 2,018 tiers, 69 ms at 20,000, 0.001 ms kept (when it still held every tier's thread
+    # count and CPU).
     return kept(generation, "inputs.tier_index", (), _read_index, most=1)
 
 
 def _read_index() -> TierIndex:
-    """One query for every offered tier's thread count (and whether it has a speed factor:
-    an id, which needs no conversion per row), one more for the factors only where a tier
-    has one (a handful; reading their decimal and date columns on every tier's row cost
-    more than the rest of the index)."""
-    rows = Tier.objects.filter(retired=False).values_list(
-        "slug", "vcpus", "speed_factor", "provider__name", "name", "cpu_model"
-    )
-    vcpus, with_factor, cpus = {}, [], {}
-    distinct: dict[tuple[str, str, str], tuple[str, str, str]] = {}
-    for slug, count, factor_id, provider, name, cpu in rows:
-        vcpus[slug] = count
-        said = (provider, name, cpu)
-        cpus[slug] = distinct.setdefault(said, said)
-        if factor_id is not None:
-            with_factor.append(factor_id)
+    """One query for every offered tier's key (and whether it has a speed factor: an id,
+    which needs no conversion per row), one more for the factors only where a tier has one
+    (a handful; reading their decimal and date columns on every tier's row cost more than
+    the rest of the index).
+
+    Two columns, read as columns (`pricing.values_columns`: no row tuple through Django's
+    iterator), in no order (a set and a dictionary are made of them): at 2,018 tiers
+    ~3.8 -> ~1.2 ms CPU, from 6 columns sorted by provider, name, region and pricing model
+    (the model's ordering: a sort the database did for nothing)."""
+    offered = Tier.objects.filter(retired=False).order_by().values_list("slug", "speed_factor")
+    slugs, factor_ids = values_columns(offered) or ([], [])
     factors = {}
-    if with_factor:
+    if with_factor := [factor_id for factor_id in factor_ids if factor_id is not None]:
         named = SpeedFactor.objects.filter(pk__in=with_factor).values_list(
             "tier__slug", *_FACTOR_FIELDS.values()
         )
         for slug, *factor in named:
             factors[slug] = _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
-    return TierIndex(vcpus, factors, frozenset(vcpus), cpus)
+    return TierIndex(frozenset(slugs), factors)
 
 
 def _factor_row(slug: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +149,7 @@ def _factors_of(slugs: Iterable[str], index: TierIndex) -> list[dict[str, Any]]:
     offered (a stored plan may name one) from one more query."""
     slugs = list(slugs)
     rows = [index.factors[s] for s in slugs if s in index.factors]
-    if retired := [s for s in slugs if s not in index.vcpus]:
+    if retired := [s for s in slugs if s not in index.offered]:
         found = SpeedFactor.objects.filter(tier__slug__in=retired).select_related(
             "tier", "relative_to"
         )
@@ -228,10 +226,16 @@ def workload_classes(plan: schema.Plan) -> list[str]:
 
 
 def best_measurements(
-    slugs: Iterable[str], classes: Iterable[str], *, generation: Generation | None = None
+    slugs: Iterable[str],
+    classes: Iterable[str],
+    *,
+    generation: Generation | None = None,
+    frame: pd.DataFrame | None = None,
 ) -> Findings:
     """The best measurement of each (tier, class) at the tier's thread count, or the
-    reason there is none; kept per data generation (the engine only reads them)."""
+    reason there is none; kept per data generation (the engine only reads them).
+    `frame`: the catalog frame the plan is priced on, where the tiers' thread counts and
+    CPUs are read (`tier_cpus`); the same figures with or without it."""
     generation = generation_or_current(generation)
     slugs, classes = list(dict.fromkeys(slugs)), list(dict.fromkeys(classes))
     index = tier_index(generation)
@@ -244,13 +248,14 @@ def best_measurements(
             return _read()
 
     def _read() -> Findings:
-        found, hosts = measured_batch(slugs, classes, vcpus=index.vcpus)
+        vcpus, cpus = tier_cpus(slugs, frame)
+        found, hosts = measured_batch(slugs, classes, vcpus=vcpus)
         for slug, cls, figure in list(found.figures()):
             if (gated := fitgate.gate(figure, min_r2)) is not figure:
                 found.put(slug, cls, gated)
         # The ladder's lower rungs where no run measures the tier: an estimate from
         # published scores (never over a staff member's declared speed factor).
-        estimate_into(found, index.factors, index.cpus, index.vcpus, hosts)
+        estimate_into(found, index.factors, cpus, vcpus, hosts)
         return found
 
     key = (tuple(slugs), tuple(classes), min_r2, scope)
@@ -260,6 +265,35 @@ def best_measurements(
     # copy), and compact: a reason per cause and class, not per tier
     # (benchmarks_app/findings.py).
     return kept(generation, "inputs.best_measurements", key, read, most=32)
+
+
+_CPU_COLUMNS = ("slug", "vcpus", "provider", "name", "cpu_model")
+
+
+def tier_cpus(
+    slugs: Iterable[str], frame: pd.DataFrame | None = None
+) -> tuple[dict[str, int | None], dict[str, tuple[str, str, str]]]:
+    """Each tier's thread count and (provider, name, CPU model), for the evidence read
+    (`measured_batch`, `estimate_into`): those of every tier `frame` holds (a catalog
+    frame: every priced tier's, as read with its price), and of the tiers among `slugs` it
+    does not hold (a plan may name a tier with no price, or a retired one) from one query
+    (none when the frame holds them all). A tier not in the catalog is in neither.
+
+    From the frame, not from the tier index: the frame is read for the same request
+    anyway, and the index's every tier's thread count and CPU cost ~2.6 ms CPU a read at
+    2,018 tiers (bench/api_scale.py); these columns are ~0.6 ms."""
+    vcpus: dict[str, int | None] = {}
+    cpus: dict[str, tuple[str, str, str]] = {}
+    if frame is not None and len(frame):
+        tiers, counts, providers, names, models = (frame[c].tolist() for c in _CPU_COLUMNS)
+        counts = [None if count is pd.NA else count for count in counts]  # Int64's missing
+        vcpus = dict(zip(tiers, counts, strict=True))
+        cpus = dict(zip(tiers, zip(providers, names, models, strict=True), strict=True))
+    if lacking := [slug for slug in slugs if slug not in vcpus]:
+        for tier in estimate_selectors.tier_cpus(lacking).values():
+            vcpus[tier.slug] = tier.vcpus
+            cpus[tier.slug] = (tier.provider, tier.name, tier.cpu_model)
+    return vcpus, cpus
 
 
 def evidence_scope(generation: Generation | None = None) -> int | None:
@@ -340,7 +374,9 @@ def gather(
     factor_rows = _factors_of(slugs, tier_index(generation))
     # A speed factor's reference tier needs its own measurement looked up too.
     looked_up = list(dict.fromkeys(slugs + [row["relative_to"] for row in factor_rows]))
-    measurements = best_measurements(looked_up, workload_classes(plan), generation=generation)
+    measurements = best_measurements(
+        looked_up, workload_classes(plan), generation=generation, frame=catalog.frame
+    )
     interruptions = interruption_ranges(plan, catalog.frame)
     return EngineInputs(
         plan=plan,
