@@ -203,7 +203,7 @@ def test_the_batch_reads_the_references_with_its_winners_once(
     target.tier = tier
     target.save()
     slugs = [tier.slug, C5, EXTREME, HETZNER]
-    factors = inputs.tier_index().factors
+    factors = inputs.factor_index()
     vcpus, cpus = inputs.tier_cpus(slugs)
     # the profiles' versions, the linked runs, the hosts' runs, the winner's repetitions
     with django_assert_num_queries(4):

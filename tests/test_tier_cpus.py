@@ -14,6 +14,7 @@ from catalog.models import Tier
 from catalog.pricing import catalog_frame
 from changes import memo
 from common.messages import plain
+from planner.compute.schema import PlanValidationError
 from planner.models import SpeedFactor
 from planner.services import inputs
 from tests.support.catalog import add_price, make_tier
@@ -70,25 +71,63 @@ def test_without_a_frame_the_asked_tiers_are_read(catalog, django_assert_num_que
     assert found == rows_of(asked)
 
 
-def test_the_index_holds_the_offered_tiers_and_their_speed_factors(catalog):
+def test_the_index_holds_the_offered_tiers_and_the_factors_theirs(catalog):
+    for slug in ("test-unpriced", "test-retired"):
+        SpeedFactor.objects.create(
+            tier=Tier.objects.get(slug=slug),
+            relative_to=Tier.objects.get(slug="aws-c5.4xlarge-us-east-1-on-demand"),
+            factor=Decimal("1.5"), unit="throughput_ratio", source="test", author="staff",
+            date=dt.date(2026, 1, 1),
+        )  # fmt: skip
+    offered = inputs._read_index().offered
+    assert offered == set(Tier.objects.filter(retired=False).values_list("slug", flat=True))
+    assert "test-retired" not in offered and "test-unpriced" in offered
+    assert inputs._read_factors() == {
+        "test-unpriced": SpeedFactor.objects.get(tier__slug="test-unpriced").to_plain()
+    }
+
+
+def test_validation_reads_the_offered_tiers_only_for_a_plan_that_names_one(
+    catalog, django_assert_num_queries
+):
+    from planner.services import plans as services
+
+    sized = {"currency": "USD", "baseline": {"monthly": "480"},
+             "workloads": [{"kind": "gbm", "trainings_per_month": 20, "rows": 2_000_000,
+                            "features": 50, "trees": 100}]}  # fmt: skip
+    named = {"currency": "USD", "baseline": {"monthly": "480"},
+             "candidates": [{"tier": "test-unpriced", "count": 1}]}  # fmt: skip
+    services.parse(sized)  # the generation and the currencies, kept
+    memo.drop()
+    services.known_currencies()
+    with django_assert_num_queries(1):  # the generation
+        services.parse(sized)
+    with django_assert_num_queries(2):  # the generation, the offered tiers
+        assert services.parse(named).candidates[0].parts[0].tier == "test-unpriced"
+    refused = {**named, "candidates": [{"tier": "test-retired", "count": 1}]}
+    with pytest.raises(PlanValidationError) as caught:
+        services.parse(refused)
+    assert caught.value.errors == {"candidates[0].tier": ["unknown tier 'test-retired'"]}
+
+
+def test_a_plan_of_priced_tiers_reads_no_tier_index(catalog, django_assert_num_queries):
     SpeedFactor.objects.create(
         tier=Tier.objects.get(slug="test-unpriced"),
         relative_to=Tier.objects.get(slug="aws-c5.4xlarge-us-east-1-on-demand"),
         factor=Decimal("1.5"), unit="throughput_ratio", source="test", author="staff",
         date=dt.date(2026, 1, 1),
     )  # fmt: skip
-    SpeedFactor.objects.create(
-        tier=Tier.objects.get(slug="test-retired"),
-        relative_to=Tier.objects.get(slug="aws-c5.4xlarge-us-east-1-on-demand"),
-        factor=Decimal("2"), unit="throughput_ratio", source="test", author="staff",
-        date=dt.date(2026, 1, 1),
-    )  # fmt: skip
-    index = inputs._read_index()
-    assert index.offered == set(Tier.objects.filter(retired=False).values_list("slug", flat=True))
-    assert "test-retired" not in index.offered and "test-unpriced" in index.offered
-    assert index.factors == {
-        "test-unpriced": SpeedFactor.objects.get(tier__slug="test-unpriced").to_plain()
-    }
+    prices = inputs.engine.Prices(catalog, "USD")
+    generation = inputs.current_generation()
+    factors = inputs.factor_index(generation)
+    priced = ["aws-c5.4xlarge-us-east-1-on-demand", "test-no-count"]
+    with django_assert_num_queries(0):
+        assert inputs._factors_of(priced, factors, prices, generation) == []
+    with django_assert_num_queries(2):  # the offered tiers; the retired tier's factor
+        rows = inputs._factors_of(
+            ["test-unpriced", "test-retired", *priced], factors, prices, generation
+        )
+    assert rows == [factors["test-unpriced"]]
 
 
 def test_the_evidence_is_the_same_read_from_the_frame_or_the_rows(catalog):

@@ -2,8 +2,10 @@
 
 - prices: `catalog.pricing.catalog_frame(as_of, plan.currency)` (two queries), with the
   engine's `Prices` view of it;
-- the offered tiers, each with its thread count and its declared speed factor (one query:
-  plan validation reads the same index);
+- the offered tiers' declared speed factors (one query, `factor_index`); their thread
+  counts and CPUs from the catalog frame (`tier_cpus`); the offered tiers' keys
+  (`tier_index`, one query) only where a plan names a tier (its validation) or a tier
+  with no price;
 - measurements: `benchmarks_app.selectors.measured_batch` for every (tier, workload
   class) the plan needs, at the tier's thread count, in one batch (four queries: the
   profiles' versions, the linked runs, every host's current runs with their summaries,
@@ -22,7 +24,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,16 +88,58 @@ def _read_currencies(day: dt.date) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class TierIndex:
-    """The offered (not retired) tiers' keys, and the declared speed factors among them.
-
-    Their keys, for plan validation: one set for the generation, not a copy per request
-    (20,000 tiers are a millisecond to copy). A tier's thread count and CPU are not kept
-    here: the evidence read takes them from the catalog frame it is priced on, which holds
-    every priced tier's (`tier_cpus`).
-    """
+    """The offered (not retired) tiers' keys: one set for the generation, not a copy per
+    request (20,000 tiers are a millisecond to copy). Plan validation reads it only when a
+    plan names a tier (`OfferedTiers`). A tier's thread count and CPU are not kept here:
+    the evidence read takes them from the catalog frame it is priced on (`tier_cpus`); nor
+    the speed factors (`factor_index`)."""
 
     offered: frozenset[str]
-    factors: dict[str, dict[str, Any]]  # tier → its SpeedFactor as plain data (`to_plain`)
+
+
+def tier_index(generation: Generation | None = None) -> TierIndex:
+    """The offered tiers, read once per data generation: one query."""
+    generation = generation_or_current(generation)
+    # Kept: read by validations that name tiers; bench/memo_pays.py: 7 ms a read at 2,018
+    # tiers, 69 ms at 20,000, 0.001 ms kept (when it still held every tier's thread count,
+    # CPU and speed factor).
+    return kept(generation, "inputs.tier_index", (), _read_index, most=1)
+
+
+def _read_index() -> TierIndex:
+    """Every offered tier's key, in no order (a set is made of them; the model's ordering
+    was a sort the database did for nothing), read as a column (`pricing.values_columns`:
+    no row tuple through Django's iterator)."""
+    offered = Tier.objects.filter(retired=False).order_by().values_list("slug")
+    [slugs] = values_columns(offered) or [[]]
+    return TierIndex(frozenset(slugs))
+
+
+class OfferedTiers(AbstractSet[str]):
+    """The offered tiers' keys (`tier_index(generation).offered`) as plan validation asks
+    for them: read when first asked, so a plan that names no tier (a workload-sized one)
+    is validated without reading every tier's key (~1 ms CPU at 2,018 tiers with the
+    collector's pass over the set, bench/api_scale.py; 2,018 keys to make and hash)."""
+
+    def __init__(self, generation: Generation) -> None:
+        self.generation = generation
+
+    def _keys(self) -> frozenset[str]:
+        return tier_index(self.generation).offered
+
+    def __contains__(self, slug: object) -> bool:
+        return slug in self._keys()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys())
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+
+def offered_tiers(generation: Generation | None = None) -> OfferedTiers:
+    """The tier keys a new plan may name (every tier still offered), read when asked."""
+    return OfferedTiers(generation_or_current(generation))
 
 
 # A SpeedFactor row as the index keeps it (its tier's slug apart).
@@ -108,52 +153,47 @@ _FACTOR_FIELDS = {
 }
 
 
-def tier_index(generation: Generation | None = None) -> TierIndex:
-    """The offered tiers, read once per data generation: one query (two where a tier has a
-    declared speed factor)."""
+def factor_index(generation: Generation | None = None) -> dict[str, dict[str, Any]]:
+    """The offered tiers' declared speed factors (a handful: staff declare them), each as
+    plain data (`SpeedFactor.to_plain`) by its tier: one query, kept per data generation
+    (read by every evaluation; ~0.4 ms a read at 2,018 tiers)."""
     generation = generation_or_current(generation)
-    # Kept: read by every validation and evaluation; bench/memo_pays.py: 7 ms a read at
-    # 2,018 tiers, 69 ms at 20,000, 0.001 ms kept (when it still held every tier's thread
-    # count and CPU).
-    return kept(generation, "inputs.tier_index", (), _read_index, most=1)
+    return kept(generation, "inputs.factor_index", (), _read_factors, most=1)
 
 
-def _read_index() -> TierIndex:
-    """One query for every offered tier's key (and whether it has a speed factor: an id,
-    which needs no conversion per row), one more for the factors only where a tier has one
-    (a handful; reading their decimal and date columns on every tier's row cost more than
-    the rest of the index).
-
-    Two columns, read as columns (`pricing.values_columns`: no row tuple through Django's
-    iterator), in no order (a set and a dictionary are made of them): at 2,018 tiers
-    ~3.8 -> ~1.2 ms CPU, from 6 columns sorted by provider, name, region and pricing model
-    (the model's ordering: a sort the database did for nothing)."""
-    offered = Tier.objects.filter(retired=False).order_by().values_list("slug", "speed_factor")
-    slugs, factor_ids = values_columns(offered) or ([], [])
-    factors = {}
-    if with_factor := [factor_id for factor_id in factor_ids if factor_id is not None]:
-        named = SpeedFactor.objects.filter(pk__in=with_factor).values_list(
-            "tier__slug", *_FACTOR_FIELDS.values()
-        )
-        for slug, *factor in named:
-            factors[slug] = _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
-    return TierIndex(frozenset(slugs), factors)
+def _read_factors() -> dict[str, dict[str, Any]]:
+    named = SpeedFactor.objects.filter(tier__retired=False).values_list(
+        "tier__slug", *_FACTOR_FIELDS.values()
+    )
+    return {
+        slug: _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
+        for slug, *factor in named
+    }
 
 
 def _factor_row(slug: str, values: dict[str, Any]) -> dict[str, Any]:
     return {"tier": slug, **values, "factor": float(values["factor"])}
 
 
-def _factors_of(slugs: Iterable[str], index: TierIndex) -> list[dict[str, Any]]:
-    """The declared speed factors of `slugs`: from the index, and for a tier no longer
-    offered (a stored plan may name one) from one more query."""
+def _factors_of(
+    slugs: Iterable[str],
+    factors: Mapping[str, dict[str, Any]],
+    priced: Container[str],
+    generation: Generation,
+) -> list[dict[str, Any]]:
+    """The declared speed factors of `slugs`: the offered tiers' (`factors`), and for a
+    tier no longer offered (a stored plan may name one) from one more query. A tier
+    `priced` (in the catalog frame: its tiers are offered) is not looked up in the tier
+    index, so a plan of priced tiers never reads it."""
     slugs = list(slugs)
-    rows = [index.factors[s] for s in slugs if s in index.factors]
-    if retired := [s for s in slugs if s not in index.offered]:
-        found = SpeedFactor.objects.filter(tier__slug__in=retired).select_related(
-            "tier", "relative_to"
-        )
-        rows += [row.to_plain() for row in found]
+    rows = [factors[s] for s in slugs if s in factors]
+    if unpriced := [s for s in slugs if s not in priced and s not in factors]:
+        offered = tier_index(generation).offered
+        if retired := [s for s in unpriced if s not in offered]:
+            found = SpeedFactor.objects.filter(tier__slug__in=retired).select_related(
+                "tier", "relative_to"
+            )
+            rows += [row.to_plain() for row in found]
     return rows
 
 
@@ -238,7 +278,7 @@ def best_measurements(
     CPUs are read (`tier_cpus`); the same figures with or without it."""
     generation = generation_or_current(generation)
     slugs, classes = list(dict.fromkeys(slugs)), list(dict.fromkeys(classes))
-    index = tier_index(generation)
+    factors = factor_index(generation)
 
     min_r2 = fit_min_r2()
     scope = evidence_scope(generation)
@@ -255,7 +295,7 @@ def best_measurements(
                 found.put(slug, cls, gated)
         # The ladder's lower rungs where no run measures the tier: an estimate from
         # published scores (never over a staff member's declared speed factor).
-        estimate_into(found, index.factors, cpus, vcpus, hosts)
+        estimate_into(found, factors, cpus, vcpus, hosts)
         return found
 
     key = (tuple(slugs), tuple(classes), min_r2, scope)
@@ -371,7 +411,7 @@ def gather(
     as_of = as_of or today()
     catalog = priced_catalog(as_of, plan.currency, generation)
     slugs = candidate_tiers(plan, catalog.frame)
-    factor_rows = _factors_of(slugs, tier_index(generation))
+    factor_rows = _factors_of(slugs, factor_index(generation), catalog.prices, generation)
     # A speed factor's reference tier needs its own measurement looked up too.
     looked_up = list(dict.fromkeys(slugs + [row["relative_to"] for row in factor_rows]))
     measurements = best_measurements(
