@@ -142,3 +142,16 @@ def test_the_evidence_is_the_same_read_from_the_frame_or_the_rows(catalog):
     assert sum(1 for _s, _c, figure in found.figures()) > 10  # estimates among them
     for key in found:
         assert found[key] == alone[key] or plain(found[key].message) == plain(alone[key].message)
+
+
+def test_a_plan_naming_tiers_reads_them_once_even_where_nothing_is_kept(
+    catalog, monkeypatch, django_assert_num_queries
+):
+    from planner.services import plans as services
+
+    monkeypatch.setattr(inputs, "kept", lambda _g, _n, _k, compute, **_kw: compute())
+    tiers = ["test-unpriced", "test-no-count", "aws-c5.4xlarge-us-east-1-on-demand"]
+    named = {"currency": "USD", "baseline": {"monthly": "480"},
+             "candidates": [{"tier": tier, "count": 1} for tier in tiers]}  # fmt: skip
+    with django_assert_num_queries(3):  # the generation, the currencies, the offered tiers
+        services.parse(named)

@@ -123,9 +123,12 @@ class OfferedTiers(AbstractSet[str]):
 
     def __init__(self, generation: Generation) -> None:
         self.generation = generation
+        self._offered: frozenset[str] | None = None
 
     def _keys(self) -> frozenset[str]:
-        return tier_index(self.generation).offered
+        if self._offered is None:  # once for the plan's tiers (generation 0 keeps nothing)
+            self._offered = tier_index(self.generation).offered
+        return self._offered
 
     def __contains__(self, slug: object) -> bool:
         return slug in self._keys()
