@@ -118,8 +118,9 @@ def _read_index() -> TierIndex:
 class OfferedTiers(AbstractSet[str]):
     """The offered tiers' keys (`tier_index(generation).offered`) as plan validation asks
     for them: read when first asked, so a plan that names no tier (a workload-sized one)
-    is validated without reading every tier's key (~1 ms CPU at 2,018 tiers with the
-    collector's pass over the set, bench/api_scale.py; 2,018 keys to make and hash)."""
+    is validated without reading every tier's key (~1.2 ms CPU at 2,018 tiers; the index
+    it read before, with every tier's thread count, CPU and speed factor, sorted, was
+    ~4.3 ms of bench/api_scale.py's uncached request)."""
 
     def __init__(self, generation: Generation) -> None:
         self.generation = generation
@@ -323,8 +324,8 @@ def tier_cpus(
     (none when the frame holds them all). A tier not in the catalog is in neither.
 
     From the frame, not from the tier index: the frame is read for the same request
-    anyway, and the index's every tier's thread count and CPU cost ~2.6 ms CPU a read at
-    2,018 tiers (bench/api_scale.py); these columns are ~0.6 ms."""
+    anyway (~0.7 ms CPU at 2,018 tiers for these columns and dictionaries; the index's
+    read of them, sorted, was most of its ~4.3 ms)."""
     vcpus: dict[str, int | None] = {}
     cpus: dict[str, tuple[str, str, str]] = {}
     if frame is not None and len(frame):
