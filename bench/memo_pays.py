@@ -78,7 +78,7 @@ def uses(client, share_token: str) -> dict[str, Callable[[], object]]:
         "priced_catalog": lambda: inputs.priced_catalog(day, "USD", generation),
         "tier_index": lambda: inputs.tier_index(generation),
         "best_measurements": lambda: inputs.best_measurements(
-            slugs, ["gbm"], generation=generation
+            slugs, ["gbm"], generation=generation, frame=frame
         ),
         "form_options": lambda: web_data.form_options(generation),
         "tier_search": lambda: tier_search.index(generation),

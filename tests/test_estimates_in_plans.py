@@ -203,13 +203,14 @@ def test_the_batch_reads_the_references_with_its_winners_once(
     target.tier = tier
     target.save()
     slugs = [tier.slug, C5, EXTREME, HETZNER]
-    index = inputs.tier_index()
+    factors = inputs.factor_index()
+    vcpus, cpus = inputs.tier_cpus(slugs)
     # the profiles' versions, the linked runs, the hosts' runs, the winner's repetitions
     with django_assert_num_queries(4):
-        found, hosts = measured_batch(slugs, ["gbm"], vcpus=index.vcpus)
-        estimate_into(found, index.factors, index.cpus, index.vcpus, hosts)
-    alone = best_measurements(slugs, ["gbm"], vcpus=index.vcpus)
-    estimate_into(alone, index.factors, index.cpus, index.vcpus)  # its own reference read
+        found, hosts = measured_batch(slugs, ["gbm"], vcpus=vcpus)
+        estimate_into(found, factors, cpus, vcpus, hosts)
+    alone = best_measurements(slugs, ["gbm"], vcpus=vcpus)
+    estimate_into(alone, factors, cpus, vcpus)  # its own reference read
     assert found[tier.slug, "gbm"].measured
     assert (
         found[C5, "gbm"].extra["estimate"]["reference"]["run_id"] == found[tier.slug, "gbm"].run_id

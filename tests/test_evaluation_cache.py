@@ -144,3 +144,25 @@ def test_the_answers_sources_leave_the_engines_comparison_as_it_was():
     held = [p.capacity for o in evaluated.comparison.options for p in o.parts]
     assert any(c is not None for c in held)
     assert all(c.provenance is None for c in held if c is not None)
+
+
+def test_a_request_digests_the_plan_once_for_its_keys(monkeypatch):
+    """`comparison_json` and `snapshot` look up two kinds under one plan: its digest is made
+    once, the keys the same as each made on its own."""
+    parsed, today = plan(), clock.today()
+    generation = evaluation.engine_inputs.generation_or_current(None)
+    digest = evaluation.content_digest(parsed)
+    for kind in ("comparison", "answer", "snapshot"):
+        assert evaluation.cache_key(kind, parsed, today, generation, content=digest) == (
+            evaluation.cache_key(kind, parsed, today, generation)
+        )
+    made = []
+    real = evaluation.content_digest
+    monkeypatch.setattr(evaluation, "content_digest", lambda p: made.append(p) or real(p))
+    cache.clear()
+    data = evaluation.comparison_json(parsed)  # a miss: the comparison's and the answer's keys
+    assert len(made) == 1
+    assert cache.get(evaluation.cache_key("comparison", parsed, today, generation)) == data
+    made.clear()
+    evaluation.snapshot(parsed)  # a miss: the snapshot's and the comparison's keys
+    assert len(made) == 1

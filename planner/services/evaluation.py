@@ -129,10 +129,11 @@ def comparison_json(
     response, and a cached answer is never decoded to be encoded again."""
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
-    key = cache_key("comparison", plan, as_of, generation)
+    content = content_digest(plan)  # once for both kinds' keys
+    key = cache_key("comparison", plan, as_of, generation, content=content)
     found = cache.get(key)
     if found is None:
-        model = cache.get(cache_key("answer", plan, as_of, generation))
+        model = cache.get(cache_key("answer", plan, as_of, generation, content=content))
         with paused():  # common/gcpause.py: the evidence read, the engine and the encoding
             if model is None:  # not kept as a model: the API reads only the bytes
                 found = evaluate(plan, as_of=as_of, generation=generation).to_json()
@@ -164,14 +165,17 @@ def snapshot(
     generation = engine_inputs.generation_or_current(generation)
     as_of = as_of or clock.today()
 
+    content = content_digest(plan)  # once for both kinds' keys
+
     def compute() -> dict[str, Any]:
         evaluated = evaluate(plan, as_of=as_of, generation=generation)
         data = evaluated.to_json()
         # its bytes for the API; not its model (pickled only where a page asks, `answer`)
-        cache.add(cache_key("comparison", plan, as_of, generation), data, CACHE_SECONDS)
+        key = cache_key("comparison", plan, as_of, generation, content=content)
+        cache.add(key, data, CACHE_SECONDS)
         return snapshot_of(evaluated, data)
 
-    return _cached(cache_key("snapshot", plan, as_of, generation), compute)
+    return _cached(cache_key("snapshot", plan, as_of, generation, content=content), compute)
 
 
 def content_digest(plan: schema.Plan, stored: dict[str, Any] | None = None) -> str:
@@ -183,8 +187,17 @@ def content_digest(plan: schema.Plan, stored: dict[str, Any] | None = None) -> s
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def cache_key(kind: str, plan: schema.Plan, as_of: dt.date, generation: Generation) -> str:
-    content = content_digest(plan)
+def cache_key(
+    kind: str,
+    plan: schema.Plan,
+    as_of: dt.date,
+    generation: Generation,
+    *,
+    content: str | None = None,
+) -> str:
+    """The cache's key of `kind` for the plan; `content`: its `content_digest(plan)`, when
+    the caller has it already (a request that asks two kinds digests the plan once)."""
+    content = content_digest(plan) if content is None else content
     version = f"{CACHE_VERSION}.{engine.ENGINE_VERSION}.r2-{engine_inputs.fit_min_r2()}"
     parts = [version, kind, generation.key]
     # Whose unconfirmed imports count (None for most: the figures everyone shares).

@@ -2,8 +2,10 @@
 
 - prices: `catalog.pricing.catalog_frame(as_of, plan.currency)` (two queries), with the
   engine's `Prices` view of it;
-- the offered tiers, each with its thread count and its declared speed factor (one query:
-  plan validation reads the same index);
+- the offered tiers' declared speed factors (one query, `factor_index`); their thread
+  counts and CPUs from the catalog frame (`tier_cpus`); the offered tiers' keys
+  (`tier_index`, one query) only where a plan names a tier (its validation) or a tier
+  with no price;
 - measurements: `benchmarks_app.selectors.measured_batch` for every (tier, workload
   class) the plan needs, at the tier's thread count, in one batch (four queries: the
   profiles' versions, the linked runs, every host's current runs with their summaries,
@@ -22,7 +24,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +33,7 @@ import pandas as pd
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
+from benchmarks_app import estimate_selectors
 from benchmarks_app.estimate_selectors import estimate_into
 from benchmarks_app.evidence import BestMeasurement, NoMeasurement
 from benchmarks_app.findings import Findings
@@ -38,7 +42,7 @@ from benchmarks_app.visibility import evidence_of, viewer
 from catalog import commitments as cloud_commitments
 from catalog import interruptions as spot_interruptions
 from catalog.models import ExchangeRate, Price, Tier
-from catalog.pricing import catalog_frame
+from catalog.pricing import catalog_frame, values_columns
 from changes.memo import kept
 from changes.selectors import Generation, current_generation
 from common.django.clock import today
@@ -84,17 +88,62 @@ def _read_currencies(day: dt.date) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class TierIndex:
-    """The offered (not retired) tiers: each one's thread count and declared speed factor."""
+    """The offered (not retired) tiers' keys: one set for the generation, not a copy per
+    request (20,000 tiers are a millisecond to copy). Plan validation reads it only when a
+    plan names a tier (`OfferedTiers`). A tier's thread count and CPU are not kept here:
+    the evidence read takes them from the catalog frame it is priced on (`tier_cpus`); nor
+    the speed factors (`factor_index`)."""
 
-    vcpus: dict[str, int | None]
-    factors: dict[str, dict[str, Any]]  # tier → its SpeedFactor as plain data (`to_plain`)
-    # Their keys, for plan validation: one set for the generation, not a copy per request
-    # (20,000 tiers are a millisecond to copy).
-    offered: frozenset[str] = frozenset()
-    # (provider, name, CPU model) by tier, for the estimates: plain tuples, one per distinct
-    # CPU (a named tuple per tier was 20,000 objects the collector walked after each read;
-    # a plain tuple of strings it stops tracking).
-    cpus: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    offered: frozenset[str]
+
+
+def tier_index(generation: Generation | None = None) -> TierIndex:
+    """The offered tiers, read once per data generation: one query."""
+    generation = generation_or_current(generation)
+    # Kept: read by validations that name tiers; bench/memo_pays.py: 7 ms a read at 2,018
+    # tiers, 69 ms at 20,000, 0.001 ms kept (when it still held every tier's thread count,
+    # CPU and speed factor).
+    return kept(generation, "inputs.tier_index", (), _read_index, most=1)
+
+
+def _read_index() -> TierIndex:
+    """Every offered tier's key, in no order (a set is made of them; the model's ordering
+    was a sort the database did for nothing), read as a column (`pricing.values_columns`:
+    no row tuple through Django's iterator)."""
+    offered = Tier.objects.filter(retired=False).order_by().values_list("slug")
+    [slugs] = values_columns(offered) or [[]]
+    return TierIndex(frozenset(slugs))
+
+
+class OfferedTiers(AbstractSet[str]):
+    """The offered tiers' keys (`tier_index(generation).offered`) as plan validation asks
+    for them: read when first asked, so a plan that names no tier (a workload-sized one)
+    is validated without reading every tier's key (~1.2 ms CPU at 2,018 tiers; the index
+    it read before, with every tier's thread count, CPU and speed factor, sorted, was
+    ~4.3 ms of bench/api_scale.py's uncached request)."""
+
+    def __init__(self, generation: Generation) -> None:
+        self.generation = generation
+        self._offered: frozenset[str] | None = None
+
+    def _keys(self) -> frozenset[str]:
+        if self._offered is None:  # once for the plan's tiers (generation 0 keeps nothing)
+            self._offered = tier_index(self.generation).offered
+        return self._offered
+
+    def __contains__(self, slug: object) -> bool:
+        return slug in self._keys()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys())
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+
+def offered_tiers(generation: Generation | None = None) -> OfferedTiers:
+    """The tier keys a new plan may name (every tier still offered), read when asked."""
+    return OfferedTiers(generation_or_current(generation))
 
 
 # A SpeedFactor row as the index keeps it (its tier's slug apart).
@@ -108,54 +157,47 @@ _FACTOR_FIELDS = {
 }
 
 
-def tier_index(generation: Generation | None = None) -> TierIndex:
-    """The offered tiers, read once per data generation: one query."""
+def factor_index(generation: Generation | None = None) -> dict[str, dict[str, Any]]:
+    """The offered tiers' declared speed factors (a handful: staff declare them), each as
+    plain data (`SpeedFactor.to_plain`) by its tier: one query, kept per data generation
+    (read by every evaluation; ~0.4 ms a read at 2,018 tiers)."""
     generation = generation_or_current(generation)
-    # Kept: read by every validation and evaluation; bench/memo_pays.py: 7 ms a read at
-    # 2,018 tiers, 69 ms at 20,000, 0.001 ms kept.
-    return kept(generation, "inputs.tier_index", (), _read_index, most=1)
+    return kept(generation, "inputs.factor_index", (), _read_factors, most=1)
 
 
-def _read_index() -> TierIndex:
-    """One query for every offered tier's thread count (and whether it has a speed factor:
-    an id, which needs no conversion per row), one more for the factors only where a tier
-    has one (a handful; reading their decimal and date columns on every tier's row cost
-    more than the rest of the index)."""
-    rows = Tier.objects.filter(retired=False).values_list(
-        "slug", "vcpus", "speed_factor", "provider__name", "name", "cpu_model"
+def _read_factors() -> dict[str, dict[str, Any]]:
+    named = SpeedFactor.objects.filter(tier__retired=False).values_list(
+        "tier__slug", *_FACTOR_FIELDS.values()
     )
-    vcpus, with_factor, cpus = {}, [], {}
-    distinct: dict[tuple[str, str, str], tuple[str, str, str]] = {}
-    for slug, count, factor_id, provider, name, cpu in rows:
-        vcpus[slug] = count
-        said = (provider, name, cpu)
-        cpus[slug] = distinct.setdefault(said, said)
-        if factor_id is not None:
-            with_factor.append(factor_id)
-    factors = {}
-    if with_factor:
-        named = SpeedFactor.objects.filter(pk__in=with_factor).values_list(
-            "tier__slug", *_FACTOR_FIELDS.values()
-        )
-        for slug, *factor in named:
-            factors[slug] = _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
-    return TierIndex(vcpus, factors, frozenset(vcpus), cpus)
+    return {
+        slug: _factor_row(slug, dict(zip(_FACTOR_FIELDS, factor, strict=True)))
+        for slug, *factor in named
+    }
 
 
 def _factor_row(slug: str, values: dict[str, Any]) -> dict[str, Any]:
     return {"tier": slug, **values, "factor": float(values["factor"])}
 
 
-def _factors_of(slugs: Iterable[str], index: TierIndex) -> list[dict[str, Any]]:
-    """The declared speed factors of `slugs`: from the index, and for a tier no longer
-    offered (a stored plan may name one) from one more query."""
+def _factors_of(
+    slugs: Iterable[str],
+    factors: Mapping[str, dict[str, Any]],
+    priced: Container[str],
+    generation: Generation,
+) -> list[dict[str, Any]]:
+    """The declared speed factors of `slugs`: the offered tiers' (`factors`), and for a
+    tier no longer offered (a stored plan may name one) from one more query. A tier
+    `priced` (in the catalog frame: its tiers are offered) is not looked up in the tier
+    index, so a plan of priced tiers never reads it."""
     slugs = list(slugs)
-    rows = [index.factors[s] for s in slugs if s in index.factors]
-    if retired := [s for s in slugs if s not in index.vcpus]:
-        found = SpeedFactor.objects.filter(tier__slug__in=retired).select_related(
-            "tier", "relative_to"
-        )
-        rows += [row.to_plain() for row in found]
+    rows = [factors[s] for s in slugs if s in factors]
+    if unpriced := [s for s in slugs if s not in priced and s not in factors]:
+        offered = tier_index(generation).offered
+        if retired := [s for s in unpriced if s not in offered]:
+            found = SpeedFactor.objects.filter(tier__slug__in=retired).select_related(
+                "tier", "relative_to"
+            )
+            rows += [row.to_plain() for row in found]
     return rows
 
 
@@ -228,13 +270,19 @@ def workload_classes(plan: schema.Plan) -> list[str]:
 
 
 def best_measurements(
-    slugs: Iterable[str], classes: Iterable[str], *, generation: Generation | None = None
+    slugs: Iterable[str],
+    classes: Iterable[str],
+    *,
+    generation: Generation | None = None,
+    frame: pd.DataFrame | None = None,
 ) -> Findings:
     """The best measurement of each (tier, class) at the tier's thread count, or the
-    reason there is none; kept per data generation (the engine only reads them)."""
+    reason there is none; kept per data generation (the engine only reads them).
+    `frame`: the catalog frame the plan is priced on, where the tiers' thread counts and
+    CPUs are read (`tier_cpus`); the same figures with or without it."""
     generation = generation_or_current(generation)
     slugs, classes = list(dict.fromkeys(slugs)), list(dict.fromkeys(classes))
-    index = tier_index(generation)
+    factors = factor_index(generation)
 
     min_r2 = fit_min_r2()
     scope = evidence_scope(generation)
@@ -244,13 +292,14 @@ def best_measurements(
             return _read()
 
     def _read() -> Findings:
-        found, hosts = measured_batch(slugs, classes, vcpus=index.vcpus)
+        vcpus, cpus = tier_cpus(slugs, frame)
+        found, hosts = measured_batch(slugs, classes, vcpus=vcpus)
         for slug, cls, figure in list(found.figures()):
             if (gated := fitgate.gate(figure, min_r2)) is not figure:
                 found.put(slug, cls, gated)
         # The ladder's lower rungs where no run measures the tier: an estimate from
         # published scores (never over a staff member's declared speed factor).
-        estimate_into(found, index.factors, index.cpus, index.vcpus, hosts)
+        estimate_into(found, factors, cpus, vcpus, hosts)
         return found
 
     key = (tuple(slugs), tuple(classes), min_r2, scope)
@@ -260,6 +309,35 @@ def best_measurements(
     # copy), and compact: a reason per cause and class, not per tier
     # (benchmarks_app/findings.py).
     return kept(generation, "inputs.best_measurements", key, read, most=32)
+
+
+_CPU_COLUMNS = ("slug", "vcpus", "provider", "name", "cpu_model")
+
+
+def tier_cpus(
+    slugs: Iterable[str], frame: pd.DataFrame | None = None
+) -> tuple[dict[str, int | None], dict[str, tuple[str, str, str]]]:
+    """Each tier's thread count and (provider, name, CPU model), for the evidence read
+    (`measured_batch`, `estimate_into`): those of every tier `frame` holds (a catalog
+    frame: every priced tier's, as read with its price), and of the tiers among `slugs` it
+    does not hold (a plan may name a tier with no price, or a retired one) from one query
+    (none when the frame holds them all). A tier not in the catalog is in neither.
+
+    From the frame, not from the tier index: the frame is read for the same request
+    anyway (~0.7 ms CPU at 2,018 tiers for these columns and dictionaries; the index's
+    read of them, sorted, was most of its ~4.3 ms)."""
+    vcpus: dict[str, int | None] = {}
+    cpus: dict[str, tuple[str, str, str]] = {}
+    if frame is not None and len(frame):
+        tiers, counts, providers, names, models = (frame[c].tolist() for c in _CPU_COLUMNS)
+        counts = [None if count is pd.NA else count for count in counts]  # Int64's missing
+        vcpus = dict(zip(tiers, counts, strict=True))
+        cpus = dict(zip(tiers, zip(providers, names, models, strict=True), strict=True))
+    if lacking := [slug for slug in slugs if slug not in vcpus]:
+        for tier in estimate_selectors.tier_cpus(lacking).values():
+            vcpus[tier.slug] = tier.vcpus
+            cpus[tier.slug] = (tier.provider, tier.name, tier.cpu_model)
+    return vcpus, cpus
 
 
 def evidence_scope(generation: Generation | None = None) -> int | None:
@@ -337,10 +415,12 @@ def gather(
     as_of = as_of or today()
     catalog = priced_catalog(as_of, plan.currency, generation)
     slugs = candidate_tiers(plan, catalog.frame)
-    factor_rows = _factors_of(slugs, tier_index(generation))
+    factor_rows = _factors_of(slugs, factor_index(generation), catalog.prices, generation)
     # A speed factor's reference tier needs its own measurement looked up too.
     looked_up = list(dict.fromkeys(slugs + [row["relative_to"] for row in factor_rows]))
-    measurements = best_measurements(looked_up, workload_classes(plan), generation=generation)
+    measurements = best_measurements(
+        looked_up, workload_classes(plan), generation=generation, frame=catalog.frame
+    )
     interruptions = interruption_ranges(plan, catalog.frame)
     return EngineInputs(
         plan=plan,

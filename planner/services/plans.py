@@ -32,9 +32,10 @@ from planner.services.bills import frozen_bill, shared_bill_aggregates, take_fro
 # --- validation --------------------------------------------------------------------------
 
 
-def known_tiers(generation: Generation | None = None) -> frozenset[str]:
-    """Tier keys a new plan may name: every tier still offered (kept per generation)."""
-    return engine_inputs.tier_index(generation).offered
+def known_tiers(generation: Generation | None = None) -> engine_inputs.OfferedTiers:
+    """Tier keys a new plan may name: every tier still offered (kept per generation), read
+    when first asked (a plan that names no tier never reads them)."""
+    return engine_inputs.offered_tiers(generation)
 
 
 def known_currencies(generation: Generation | None = None) -> frozenset[str]:

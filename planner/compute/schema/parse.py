@@ -29,8 +29,10 @@ def parse_plan(
 ) -> Plan:
     """Validate plain data (a decoded JSON object) into a `Plan`, or raise with every problem.
     `known_currencies`: those a plan may be in (None: any ISO code)."""
-    if known_tiers is not None and not isinstance(known_tiers, frozenset):
-        known_tiers = frozenset(known_tiers)  # a frozen one is taken as it is, not copied
+    if known_tiers is not None and not isinstance(known_tiers, AbstractSet):
+        known_tiers = frozenset(known_tiers)  # a set is taken as it is, not copied: only
+        # asked whether it holds each tier the plan names (the services' reads its keys
+        # only then, `inputs.OfferedTiers`)
     context = {"known_tiers": known_tiers, "known_currencies": known_currencies}
     try:
         return Plan.model_validate(data, context=context)
