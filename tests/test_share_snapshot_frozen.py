@@ -14,16 +14,22 @@ from tests.support.api import post_json, token_client
 from tests.support.catalog import add_price, make_tier
 
 pytestmark = pytest.mark.django_db
-TODAY = timezone.localdate()
 BOX, OTHER = "test-box", "test-other-box"
 
 
+@pytest.fixture
+def today() -> dt.date:
+    """The day the test runs (not the day the module was imported: a run across midnight
+    compared a snapshot made on the 5th with the 4th)."""
+    return timezone.localdate()
+
+
 @pytest.fixture(autouse=True)
-def _catalog(settings):
+def _catalog(settings, today):
     settings.API_RATE_LIMIT_PER_MINUTE = 10_000
     for slug, amount in ((BOX, "100"), (OTHER, "300")):
         tier = make_tier(slug, provider="Test", kind="dedicated", pricing_model="fixed_monthly")
-        add_price(tier, amount, TODAY - dt.timedelta(days=30), unit="month", source="list 1")
+        add_price(tier, amount, today - dt.timedelta(days=30), unit="month", source="list 1")
 
 
 @pytest.fixture
@@ -44,18 +50,18 @@ def option(results: dict, tier: str) -> dict:
     return next(o for o in results["options"] if o["parts"][0]["tier"] == tier)
 
 
-def test_the_snapshot_records_what_computed_it_and_when(shared):
+def test_the_snapshot_records_what_computed_it_and_when(shared, today):
     from planner.compute import engine
 
     snapshot = shared.snapshot
     assert snapshot["engine_version"] == engine.ENGINE_VERSION
-    assert snapshot["as_of"] == TODAY.isoformat()
+    assert snapshot["as_of"] == today.isoformat()
     assert {row["tier"] for row in snapshot["prices"]} == {BOX, OTHER}
 
 
-def test_a_new_price_leaves_the_shared_figures_as_they_were(shared):
+def test_a_new_price_leaves_the_shared_figures_as_they_were(shared, today):
     old_row = Price.objects.get(tier__slug=BOX)
-    add_price(old_row.tier, "150", TODAY, unit="month", source="list 2")
+    add_price(old_row.tier, "150", today, unit="month", source="list 2")
     body = Client().get(f"/api/v1/shared/{shared.token}").json()
     assert option(body["results"], BOX)["money"]["monthly"][0] == "100.00"
     assert [p["id"] for p in body["prices"] if p["tier"] == BOX] == [old_row.pk]
@@ -64,13 +70,13 @@ def test_a_new_price_leaves_the_shared_figures_as_they_were(shared):
     assert option(fresh, BOX)["money"]["monthly"][0] == "150.00"
 
 
-def test_recomputing_shows_todays_figures_and_what_changed(shared):
+def test_recomputing_shows_todays_figures_and_what_changed(shared, today):
     box = Price.objects.get(tier__slug=BOX).tier
-    new_row = add_price(box, "150", TODAY, unit="month", source="list 2")
-    today = services.recompute_snapshot_inputs(shared)
-    assert today["as_of"] == TODAY.isoformat()
-    assert option(today["snapshot"]["results"], BOX)["money"]["monthly"][0] == "150.00"
-    diff = today["diff"]
+    new_row = add_price(box, "150", today, unit="month", source="list 2")
+    again = services.recompute_snapshot_inputs(shared)
+    assert again["as_of"] == today.isoformat()
+    assert option(again["snapshot"]["results"], BOX)["money"]["monthly"][0] == "150.00"
+    diff = again["diff"]
     [price] = diff["prices"]
     assert price["tier"] == BOX
     assert (price["then"]["amount"], price["now"]["amount"]) == ("100.000000", "150.000000")
