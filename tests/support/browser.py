@@ -73,6 +73,28 @@ def logged_in_page(
         page.fill("#id_password", password if password is not None else f"pw-{user}-1")
         page.click("main form button[type=submit]")
         page.wait_for_url(f"{url}{landing}")
-        yield page
+        try:
+            yield page
+        except Exception:
+            kept_on_failure(page)
+            raise
     finally:
         context.close()
+
+
+FAILURES = Path("test-artifacts/failures")
+_kept = iter(range(1, 1_000_000))  # a test with two pages (two tabs) keeps both
+
+
+def kept_on_failure(page) -> None:
+    """What a page showed when its test failed: a screenshot and its HTML under
+    test-artifacts/failures/, named by the test (a timeout says only what it waited for)."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0]
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in test)[-150:]
+    name = f"{name}-{next(_kept)}"
+    try:
+        FAILURES.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(FAILURES / f"{name}.png"), full_page=True)
+        (FAILURES / f"{name}.html").write_text(page.content())
+    except Exception as exc:  # a closed page, a full disk: the test's own error stands
+        print(f"no failure artifacts for {test}: {exc}")
