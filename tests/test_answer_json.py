@@ -90,7 +90,7 @@ def _awkward_entries() -> list:
 
 def test_every_entry_is_its_own_encoding_whatever_the_tiers_slugs_and_names():
     entries = _awkward_entries()
-    expected = [ENCODE(entry.dumped({})) for entry in entries]
+    expected = [ENCODE(entry.dumped({})).encode() for entry in entries]
     for seed in range(4):  # which entry of a shape is seen first, then again, varies
         order = list(range(len(entries)))
         random.Random(seed).shuffle(order)
@@ -123,7 +123,7 @@ def test_an_entry_holding_an_unknown_kind_of_value_is_encoded_on_its_own():
         ])
         for slug in ("a", "b", "c")
     ]  # fmt: skip
-    assert answer_json.unpriced(entries, ENCODE) == [ENCODE(e.dumped({})) for e in entries]
+    assert answer_json.unpriced(entries, ENCODE) == [ENCODE(e.dumped({})).encode() for e in entries]
 
 
 GBM = {"kind": "gbm", "trainings_per_month": 20, "rows": 2_000_000, "features": 50, "trees": 100}
@@ -232,7 +232,7 @@ def test_a_reason_made_from_a_shape_is_encoded_by_it_with_its_own_tiers_fills():
                 sum(type(token) is Why for token in shape) == 8
             )  # short cut taken: one token for each reason
             assert answer_json._OPEN in plain_shape and len(plain_shape) > len(shape)
-        expected = [ENCODE(entry.dumped({})) for entry in entries]
+        expected = [ENCODE(entry.dumped({})).encode() for entry in entries]
         for seed in range(3):
             order = list(range(len(entries)))
             random.Random(seed).shuffle(order)
@@ -269,7 +269,7 @@ def test_a_shape_said_for_a_named_tier_or_an_odd_one_is_walked():
         for s, n in (("a", "A"), ("b", "B"), ("c", ""), ("d", "D"), ("e", ""), ("f", ""))
     ]
     assert why in answer_json._shape_of(entries[2], {}, {})[0]  # the short cut, as a check
-    assert answer_json.unpriced(entries, ENCODE) == [ENCODE(e.dumped({})) for e in entries]
+    assert answer_json.unpriced(entries, ENCODE) == [ENCODE(e.dumped({})).encode() for e in entries]
 
 
 def test_the_note_of_how_a_message_was_made_is_no_part_of_it():

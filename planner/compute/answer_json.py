@@ -59,7 +59,7 @@ def encoded(answer: Answer, default: Callable[[Any], Any] | None = None) -> byte
     as the API's bytes, its members joined as `json.dumps` joins them, in one join.
 
     Joined as bytes: the text is ASCII (`json.dumps` escapes the rest), so each member's
-    text encoded on its own and the tiers with no figure made as bytes (`_unpriced`) join
+    text encoded on its own and the tiers with no figure made as bytes (`unpriced`) join
     into the same bytes as the text's, with no copy of the whole text as a string first
     (4.4 MB at 2,018 tiers, 34 MB at 20,000: bench, CPU, 2,018 tiers, the join and the
     encoding of the text 2.5 ms, the join of its bytes 0.5)."""
@@ -68,7 +68,7 @@ def encoded(answer: Answer, default: Callable[[Any], Any] | None = None) -> byte
     for key, value in answer.dumped_but_unpriced().items():
         parts += (b", ", quoted(key).encode(), b": ")
         if key == "no_number" and answer.no_number:
-            texts = _unpriced(answer.no_number, encode)
+            texts = unpriced(answer.no_number, encode)
             listed = [b", "] * (2 * len(texts) - 1)
             listed[0::2] = texts
             parts += (b"[", *listed, b"]")
@@ -79,14 +79,10 @@ def encoded(answer: Answer, default: Callable[[Any], Any] | None = None) -> byte
     return b"".join(parts)
 
 
-def unpriced(entries: Sequence[Unpriced], encode: Callable[[Any], str]) -> list[str]:
-    """`[encode(entry.dumped()) for entry in entries]`, each entry by its shape where it
-    shares one. `encode`: `json.JSONEncoder(...).encode`, ASCII only, default separators."""
-    return [text.decode() for text in _unpriced(entries, encode)]
-
-
-def _unpriced(entries: Sequence[Unpriced], encode: Callable[[Any], str]) -> list[bytes]:
-    """`unpriced`'s texts as bytes (ASCII), as `encoded` joins them."""
+def unpriced(entries: Sequence[Unpriced], encode: Callable[[Any], str]) -> list[bytes]:
+    """`[encode(entry.dumped()).encode() for entry in entries]`, each entry by its shape
+    where it shares one: ASCII bytes, as `encoded` joins them. `encode`:
+    `json.JSONEncoder(...).encode`, ASCII only, default separators."""
     shapes: dict[tuple[Any, ...], _Shape | _Seen | None] = {}
     lists: dict[int, tuple[Any, ...]] = {}  # a list's token, by its id (`_said`)
     whys: dict[Any, _Made | None] = {}  # a reason's shape's, by its `Why` (`_nested`)
