@@ -7,7 +7,8 @@ imported copies of its tiers (bench/api_scale.py's catalog), the work the memo s
 (p50 of --runs, the memo dropped before each) and a hit (p50, kept):
 
 - priced_catalog: catalog_frame + engine.Prices (every evaluation);
-- tier_index: the offered tiers (plan validation, every evaluation);
+- tier_index: the offered tiers' keys (the validation of a plan that names a tier);
+- factor_index: the offered tiers' declared speed factors (every evaluation);
 - best_measurements: a workload-sized plan's evidence for every tier;
 - form_options: the editor's tier choices, from the shared cache (the memo's miss path);
 - tier_search: the editor's tier-search index;
@@ -49,10 +50,9 @@ def p50_ms(work: Callable[[], object], runs: int, before: Callable[[], None] | N
 
 
 def uses(client, share_token: str) -> dict[str, Callable[[], object]]:
-    from common.clock import today
-
-    from catalog.views import _frame
+    from catalog.page_frame import page_frame
     from changes.selectors import current_generation
+    from common.django.clock import today
     from planner.services import inputs
     from planner.services import plans as services
     from planner.web import data as web_data
@@ -77,12 +77,13 @@ def uses(client, share_token: str) -> dict[str, Callable[[], object]]:
     return {
         "priced_catalog": lambda: inputs.priced_catalog(day, "USD", generation),
         "tier_index": lambda: inputs.tier_index(generation),
+        "factor_index": lambda: inputs.factor_index(generation),
         "best_measurements": lambda: inputs.best_measurements(
             slugs, ["gbm"], generation=generation, frame=frame
         ),
         "form_options": lambda: web_data.form_options(generation),
         "tier_search": lambda: tier_search.index(generation),
-        "catalog_page_frame": lambda: _frame(day, None, False),
+        "catalog_page_frame": lambda: page_frame(day, None, False),
         "shared_page": shared_page,
         "home_page": home_page,
     }

@@ -146,7 +146,7 @@ def offered_tiers(generation: Generation | None = None) -> OfferedTiers:
     return OfferedTiers(generation_or_current(generation))
 
 
-# A SpeedFactor row as the index keeps it (its tier's slug apart).
+# A SpeedFactor row as `factor_index` keeps it (its tier's slug apart).
 _FACTOR_FIELDS = {
     "relative_to": "relative_to__slug",
     "factor": "factor",
