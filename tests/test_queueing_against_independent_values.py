@@ -169,6 +169,14 @@ def test_simulations_run_each_pool_once_with_the_same_figures():
     other = simulate(500.0, samples * 2, 4, customers=5_000, seed=11)
     assert other == queueing.simulate_mgc(500.0, samples * 2, 4, customers=5_000, seed=11)
     assert simulate.runs == 2
+    for options in ({"customers": 5_000, "seed": 12}, {"customers": 4_000, "seed": 11},
+                    {"customers": 5_000, "seed": 11, "q": 0.9}):  # fmt: skip
+        assert (
+            simulate(500.0, samples, 4, **options)
+            == queueing.simulate_mgc(500.0, samples, 4, **options)
+            != first
+        )  # each option is part of the key
+    assert simulate.runs == 5
     found = queueing.min_workers_by_simulation(500.0, samples, 0.05, customers=5_000,
                                                simulate=simulate)  # fmt: skip
     assert found == queueing.min_workers_by_simulation(500.0, samples, 0.05, customers=5_000)

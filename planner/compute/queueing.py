@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from scipy.special import gammaincc, gammaln
@@ -205,23 +206,16 @@ class Simulations:
         return self._seen[key]
 
     def __call__(
-        self,
-        lam: float,
-        service_samples: Sequence[float] | np.ndarray,
-        c: int,
-        *,
-        customers: int = 50_000,
-        warmup: float = 0.1,
-        seed: int = 0,
-        q: float = 0.99,
+        self, lam: float, service_samples: Sequence[float] | np.ndarray, c: int, **options: Any
     ) -> float:
+        """`simulate_mgc(lam, service_samples, c, **options)`, kept by those inputs. Its
+        options as given (`simulate_mgc` holds their defaults, said once): an option passed
+        as its default is a key of its own, one more run at most, the same figure."""
         samples = np.asarray(service_samples, dtype=float)
-        key = ("mgc", float(lam), int(c), customers, warmup, seed, q, samples.shape,
+        key = ("mgc", float(lam), int(c), tuple(sorted(options.items())), samples.shape,
                samples.tobytes())  # fmt: skip
         if key not in self._seen:
-            self._seen[key] = simulate_mgc(
-                lam, samples, c, customers=customers, warmup=warmup, seed=seed, q=q
-            )
+            self._seen[key] = simulate_mgc(lam, samples, c, **options)
         return self._seen[key]
 
 
